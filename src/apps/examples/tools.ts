@@ -1,0 +1,2 @@
+import type { AnyTool } from '../../contract/define-tool.js';
+export const tools: AnyTool[] = [];

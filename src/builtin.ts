@@ -1,0 +1,14 @@
+import type { AnyTool } from './contract/define-tool.js';
+
+/**
+ * The tools Lift ships. Each area exports its tools from one module, loaded lazily so that
+ * commands that need none of them start fast. Add a line per area.
+ */
+const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
+  () => import('./apps/examples/tools.js'),
+];
+
+export async function builtinTools(): Promise<AnyTool[]> {
+  const modules = await Promise.all(AREAS.map((load) => load()));
+  return modules.flatMap((module) => module.tools);
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import type { Command } from './io.js';
+import { processIo } from './io.js';
+
+/**
+ * Each command lives in its own file and is imported only when used, so `lift --version`
+ * never pays for the browser driver or the model SDK.
+ */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
+  // tools: { summary: 'list tools, show a contract card', load: () => import('./commands/tools.js') },
+  call: { summary: 'call a tool: lift call NAME --input JSON [--request-id ID]', load: () => import('./commands/call.js') },
+  // schema: { summary: 'export tool schemas: --format openai|anthropic|mcp', load: () => import('./commands/schema.js') },
+  // approvals: { summary: 'list held calls', load: () => import('./commands/approvals.js') },
+  // approve: { summary: 'run a held call once: lift approve ID [--phrase TEXT]', load: () => import('./commands/approve.js') },
+  // deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
+  // runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
+  // secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
+  // lint: { summary: 'lint tool definitions: lift lint FILE | --mcp "COMMAND"', load: () => import('./commands/lint.js') },
+  // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
+};
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return `Usage: lift COMMAND [ARGS]   (add --json for machine output)\n\nCommands:\n${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const io = processIo();
+  const [name, ...args] = argv;
+  if (name === '--version' || name === '-v') {
+    io.out(version());
+    return 0;
+  }
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`lift: unknown command '${name}'.\n${usage()}`);
+    return 2;
+  }
+  const { run } = await command.load();
+  return run(args, io);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`lift: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { AnyTool } from '../contract/define-tool.js';
+
+export const ConfigSchema = z.strictObject({
+  /** Modules (paths relative to the config file) whose exported tools join the registry. */
+  tools: z.array(z.string()).default([]),
+  /** Where Lift keeps its state; LIFT_HOME overrides it. */
+  home: z.string().optional(),
+  /** Shortlist groups and signals for the agent (see agent/shortlist). */
+  shortlist: z.unknown().optional(),
+  /** Gate overrides by tool name, decided by the operator, never by the model. */
+  gates: z.record(z.string(), z.enum(['none', 'log', 'review', 'signature'])).default({}),
+});
+export type LiftConfig = z.infer<typeof ConfigSchema> & { file: string | undefined; root: string };
+
+const FILES = ['lift.config.json', 'lift.config.ts', 'lift.config.mjs', 'lift.config.js'];
+
+/** Finds and validates lift.config.* in `cwd`. The only place besides the command line that reads the environment. */
+export async function loadConfig(cwd: string, env: Record<string, string | undefined>): Promise<LiftConfig> {
+  const file = FILES.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate));
+  let raw: unknown = {};
+  if (file?.endsWith('.json')) raw = JSON.parse(readFileSync(file, 'utf8'));
+  else if (file) raw = ((await importModule(file)) as { default?: unknown }).default ?? {};
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  const config = { ...parsed.data, file, root: cwd };
+  if (env.LIFT_HOME) config.home = env.LIFT_HOME;
+  return config;
+}
+
+async function importModule(path: string): Promise<unknown> {
+  if (path.endsWith('.ts')) {
+    const { tsImport } = await import('tsx/esm/api');
+    return tsImport(pathToFileURL(path).href, import.meta.url);
+  }
+  return import(pathToFileURL(path).href);
+}
+
+function toolsFrom(module: unknown): AnyTool[] {
+  const exports = module as Record<string, unknown>;
+  const candidates = [exports.tools, exports.default].find((value) => Array.isArray(value));
+  if (candidates) return candidates as AnyTool[];
+  return Object.values(exports).filter(
+    (value): value is AnyTool => typeof value === 'object' && value !== null && 'run' in value && 'input' in value,
+  );
+}
+
+/** Loads the tools the config names. */
+export async function loadConfiguredTools(config: LiftConfig): Promise<AnyTool[]> {
+  const tools: AnyTool[] = [];
+  for (const entry of config.tools) {
+    const path = isAbsolute(entry) ? entry : resolve(config.root, entry);
+    tools.push(...toolsFrom(await importModule(path)));
+  }
+  return tools;
+}

@@ -1,0 +1,41 @@
+import type { LiftError } from './errors.js';
+
+/** An event a tool adds to its run's log (actions it performed, things it read back). */
+export interface ToolEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+/**
+ * What an implementation gets besides its validated input. Configuration is passed in
+ * here; no tool reads process.env.
+ */
+export interface ToolContext {
+  /** Aborted when the deadline passes or the caller cancels. */
+  readonly signal: AbortSignal;
+  /** Epoch milliseconds at which the call ends with TIMEOUT. */
+  readonly deadline: number;
+  readonly runId: string;
+  readonly requestId: string | undefined;
+  /** True when a review or signature gate approved this very call. */
+  readonly approved: boolean;
+  /** Folder this call may write files to. */
+  readonly outputDir: string;
+  /** The value of a named secret; throws AUTH_REQUIRED when it is not stored. */
+  secret(name: string): string;
+  /** Whether a named secret is stored, without reading it. */
+  hasSecret(name: string): boolean;
+  /** Appends an event to the run log (secrets are scrubbed on write). */
+  emit(event: ToolEvent): void;
+  /**
+   * Says that something may now have reached the system. A TIMEOUT after this point
+   * reports outcome `unknown`; before it, `not_started`.
+   */
+  markStarted(): void;
+  /** Shared, long-lived services (browser pool, office worker, ...) keyed by name. */
+  service<T>(name: string, create: () => T | Promise<T>): Promise<T>;
+  /** Invokes another registered tool (used for read-backs and settle reads). */
+  call(toolName: string, input: unknown): Promise<import('./envelope.js').Envelope>;
+  /** Builds a typed error; convenience for implementations. */
+  fail(code: LiftError['code'], message: string, options?: ConstructorParameters<typeof LiftError>[2]): never;
+}

@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import type { ToolContext } from './context.js';
+import { DEFAULT_GATE, type Effect, type EffectClass, type Gate, type Rung } from './effects.js';
+import type { Check } from './envelope.js';
+import type { ErrorCode, RetryAdvice } from './errors.js';
+
+export interface ToolErrorSpec {
+  retry?: RetryAdvice;
+  /** What happened, what a correct call looks like, what to try next. */
+  hint: string;
+}
+
+/** What an implementation returns on success. The invoker turns it into an envelope. */
+export interface ToolResult<O> {
+  fields: O;
+  summary: string;
+  effect?: Effect;
+  verifiedBy?: string;
+  files?: Record<string, string>;
+  checks?: Check[];
+  asOf?: string;
+  truncated?: boolean;
+  narrow?: string;
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** snake_case, task-shaped: verb_object (ticket_close_with_note). */
+  name: string;
+  title?: string;
+  /** The one operation and its one effect, and what comes back. */
+  description: string;
+  /** Shortlist group (office, inventory, backoffice, ...). */
+  group?: string;
+  rung: Rung;
+  ladder?: { ruledOut?: string[]; stepDown?: string; climb?: string };
+  input: I;
+  output: O;
+  /** Maximum size of the envelope's fields as JSON characters (default 4,000), and how to narrow. */
+  cap?: { chars?: number; rows?: number; narrow?: string };
+  /** Error codes this tool can return beyond AUTH_REQUIRED, SURFACE_CHANGED, TIMEOUT, BAD_INPUT. */
+  errors?: Partial<Record<ErrorCode, ToolErrorSpec>>;
+  effect: {
+    class: EffectClass;
+    /** Defaults by class (read none, reversible log, visible review, irreversible signature). */
+    gate?: Gate;
+    /** What a second identical call does, and what makes it identical. */
+    repeat?: string;
+  };
+  timeout: {
+    deadlineMs: number;
+    budget?: { steps?: number; attempts?: number };
+    /** The read (another tool's name, with arguments in words) that settles an unknown outcome. */
+    settle?: string;
+  };
+  session?: { secret: string; onExpiry: string };
+  /** Exact description of what would be done, shown to the person who approves. */
+  preview?: (input: z.infer<I>) => string;
+  /** Known confirmations the tool answers only after its gate approved the call. */
+  confirmations?: string[];
+  run: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
+  /** Reads the result back; a failed check makes the envelope not ok. */
+  verify?: (result: ToolResult<z.infer<O>>, input: z.infer<I>, ctx: ToolContext) => Promise<Check[]> | Check[];
+  /** An example of a correct call, shown in BAD_INPUT hints and the contract card. */
+  example?: z.input<I>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type
+export type AnyTool = ToolDefinition<any, any>;
+
+const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/;
+
+/**
+ * Declares a tool: the whole wrapper contract in one object. Everything else (JSON
+ * Schema, MCP annotations, the contract card, exports, lint findings) is derived from it.
+ */
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new Error(`Tool name '${definition.name}' must be snake_case with at least two words (verb_object).`);
+  }
+  if (definition.timeout.deadlineMs <= 0) {
+    throw new Error(`Tool '${definition.name}' needs a positive deadline.`);
+  }
+  return Object.freeze(definition);
+}
+
+export function gateOf(tool: AnyTool): Gate {
+  return tool.effect.gate ?? DEFAULT_GATE[tool.effect.class];
+}

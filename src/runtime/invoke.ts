@@ -1,0 +1,312 @@
+import { join } from 'node:path';
+import type { ToolContext, ToolEvent } from '../contract/context.js';
+import { type AnyTool, gateOf, type ToolResult } from '../contract/define-tool.js';
+import { gateHoldsCall } from '../contract/effects.js';
+import type { Check, Envelope, ErrorEnvelope, PendingEnvelope, SuccessEnvelope } from '../contract/envelope.js';
+import { ERROR_CODES, LiftError, type Outcome } from '../contract/errors.js';
+import type { RunEvent } from '../store/runs.js';
+import { validateInput } from './bad-input.js';
+import { capFields } from './cap.js';
+import { hashValue } from './canonical.js';
+import type { Runtime } from './runtime.js';
+
+export interface InvokeOptions {
+  /** Makes two calls the same call; overrides `request_id` in the input. */
+  requestId?: string;
+  /** Appends this call's events to an existing run instead of starting one. */
+  runId?: string;
+  /** Cancels the call (an MCP cancellation, a person pressing Ctrl-C). */
+  signal?: AbortSignal;
+  /** Set by Runtime.approve only: the approval that releases this held call. */
+  approvalId?: string;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
+  if (options.requestId) return options.requestId;
+  if (input && typeof input === 'object' && 'request_id' in input) {
+    const value = (input as { request_id: unknown }).request_id;
+    if (typeof value === 'string' && value.length > 0) return value;
+  }
+  return undefined;
+}
+
+class CallState {
+  started = false;
+  readonly events: RunEvent[] = [];
+  readonly t0 = performance.now();
+  last = this.t0;
+
+  event(type: string, data: Record<string, unknown> = {}): void {
+    const at = performance.now();
+    this.events.push({ t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data });
+    this.last = at;
+  }
+
+  elapsed(): number {
+    return Math.round((performance.now() - this.t0) * 100) / 100;
+  }
+}
+
+function errorEnvelope(
+  tool: AnyTool | undefined,
+  toolName: string,
+  error: LiftError,
+  base: { runId: string; requestId: string | undefined; durationMs?: number },
+): ErrorEnvelope {
+  const spec = tool?.errors?.[error.code];
+  const settle = error.settle ?? (error.outcome === 'unknown' ? tool?.timeout.settle : undefined);
+  return {
+    ok: false,
+    tool: toolName,
+    error: {
+      code: error.code,
+      message: error.message,
+      retry: spec?.retry ?? ERROR_CODES[error.code].retry,
+      hint: error.hint ?? spec?.hint ?? ERROR_CODES[error.code].hint,
+      ...(error.outcome ? { outcome: error.outcome } : {}),
+      ...(settle ? { settle } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    },
+    run_id: base.runId,
+    ...(base.requestId ? { request_id: base.requestId } : {}),
+    ...(base.durationMs !== undefined ? { duration_ms: base.durationMs } : {}),
+  };
+}
+
+function asLiftError(error: unknown, started: boolean): LiftError {
+  if (error instanceof LiftError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new LiftError('INTERNAL_ERROR', message, { outcome: started ? 'unknown' : 'not_started', cause: error });
+}
+
+/** Serialises an envelope with every known secret value replaced, and parses it back. */
+function scrubbed<T extends Envelope>(runtime: Runtime, envelope: T): T {
+  return JSON.parse(runtime.store.secrets.scrub(JSON.stringify(envelope))) as T;
+}
+
+/**
+ * Invokes a tool under its contract: validation, the idempotency ledger, the gate, the
+ * deadline, the implementation, the verifier, the cap, secret scrubbing and the event log.
+ */
+export async function invoke(
+  runtime: Runtime,
+  toolOrName: AnyTool | string,
+  rawInput: unknown,
+  options: InvokeOptions = {},
+): Promise<Envelope> {
+  const tool = typeof toolOrName === 'string' ? runtime.registry.get(toolOrName) : toolOrName;
+  const toolName = typeof toolOrName === 'string' ? toolOrName : toolOrName.name;
+  const { runs, ledger, approvals, secrets } = runtime.store;
+  const ownRun = options.runId === undefined;
+  const runId = options.runId ?? runs.start('call', toolName);
+  const state = new CallState();
+  let requestId = requestIdOf(rawInput, options);
+  let claimed = false;
+
+  const finish = <T extends Envelope>(envelope: T): T => {
+    const clean = scrubbed(runtime, envelope);
+    state.event('end', { tool: toolName, ok: clean.ok, ...('error' in clean ? { code: clean.error.code } : {}) });
+    runs.append(runId, state.events);
+    if (ownRun) runs.end(runId, clean.ok);
+    return clean;
+  };
+  const fail = (error: LiftError) =>
+    finish(errorEnvelope(tool, toolName, error, { runId, requestId, durationMs: state.elapsed() }));
+
+  state.event('start', { tool: toolName, ...(requestId ? { request_id: requestId } : {}) });
+  if (!tool) {
+    const names = runtime.registry.list().map((known) => known.name);
+    return fail(
+      new LiftError('UNKNOWN_TOOL', `No tool is named '${toolName}'.`, {
+        hint: `Available tools: ${names.join(', ') || '(none)'}.`,
+        outcome: 'not_started',
+      }),
+    );
+  }
+
+  let input: unknown;
+  try {
+    input = validateInput(tool, rawInput);
+  } catch (error) {
+    return fail(asLiftError(error, false));
+  }
+  requestId = requestIdOf(input, options);
+  state.event('validated');
+
+  const usesLedger = tool.effect.class !== 'read' && requestId !== undefined;
+  if (usesLedger && requestId) {
+    const claim = ledger.claim(tool.name, requestId, hashValue(input));
+    if (claim.kind === 'done') {
+      const first = JSON.parse(claim.envelope) as SuccessEnvelope;
+      state.event('ledger', { result: 'existing' });
+      return finish({ ...first, effect: 'existing', run_id: runId, summary: `Already done: ${first.summary}` });
+    }
+    if (claim.kind === 'reused') {
+      return fail(
+        new LiftError('REQUEST_ID_REUSED', `request_id '${requestId}' was already used with different input.`, {
+          outcome: 'not_started',
+        }),
+      );
+    }
+    if (claim.kind === 'in_flight') {
+      return fail(new LiftError('IN_FLIGHT', `A call with request_id '${requestId}' is still running.`, { outcome: 'unknown' }));
+    }
+    if (claim.kind === 'unknown') {
+      return fail(
+        new LiftError('OUTCOME_UNKNOWN', `An earlier call with request_id '${requestId}' ended without a known outcome.`, {
+          outcome: 'unknown',
+          ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
+        }),
+      );
+    }
+    claimed = true;
+    state.event('ledger', { result: 'claimed' });
+  }
+
+  const gate = gateOf(tool);
+  if (gateHoldsCall(gate) && options.approvalId === undefined) {
+    if (claimed && requestId) ledger.forget(tool.name, requestId);
+    const earlier = requestId ? approvals.findByRequest(tool.name, requestId) : undefined;
+    const approval =
+      earlier && earlier.state === 'pending'
+        ? earlier
+        : approvals.hold({
+            tool: tool.name,
+            input,
+            requestId,
+            gate: gate as 'review' | 'signature',
+            preview: secrets.scrub(tool.preview ? tool.preview(input) : `${tool.name} ${JSON.stringify(input)}`),
+            phrase: gate === 'signature' ? `${tool.name} ${approvalsPhraseSuffix(runId)}` : undefined,
+          });
+    state.event('gate', { gate, held: true, approval_id: approval.id });
+    const pending: PendingEnvelope = {
+      ok: true,
+      tool: tool.name,
+      pending: {
+        approval_id: approval.id,
+        gate: approval.gate,
+        preview: approval.preview,
+        ...(approval.phrase ? { confirmation_phrase: approval.phrase } : {}),
+      },
+      summary: `Held for ${approval.gate}: ${approval.preview}`,
+      run_id: runId,
+      ...(requestId ? { request_id: requestId } : {}),
+    };
+    return finish(pending);
+  }
+  state.event('gate', { gate, held: false, ...(options.approvalId ? { approval_id: options.approvalId } : {}) });
+
+  const controller = new AbortController();
+  const deadline = Date.now() + tool.timeout.deadlineMs;
+  const onCancel = () => controller.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`)),
+    tool.timeout.deadlineMs,
+  );
+
+  const context: ToolContext = {
+    signal: controller.signal,
+    deadline,
+    runId,
+    requestId,
+    approved: options.approvalId !== undefined,
+    outputDir: join(runtime.outputDir, tool.name),
+    secret: (name) => secrets.get(name),
+    hasSecret: (name) => secrets.has(name),
+    emit: (event: ToolEvent) => {
+      const { type, ...data } = event;
+      state.event(type, data);
+    },
+    markStarted: () => {
+      state.started = true;
+    },
+    service: (name, create) => runtime.service(name, create),
+    call: (name, nestedInput) => invoke(runtime, name, nestedInput, { runId }),
+    fail: (code, message, failOptions) => {
+      throw new LiftError(code, message, failOptions);
+    },
+  };
+
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(controller.signal.reason);
+    if (controller.signal.aborted) onAbort();
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+  let result: ToolResult<Record<string, unknown>>;
+  let checks: Check[];
+  try {
+    result = await Promise.race([tool.run(input, context), aborted]);
+    checks = [...(result.checks ?? [])];
+    if (tool.verify) checks.push(...(await Promise.race([Promise.resolve(tool.verify(result, input, context)), aborted])));
+  } catch (error) {
+    let liftError = asLiftError(error, state.started);
+    if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
+      const outcome: Outcome = state.started ? 'unknown' : 'not_started';
+      liftError = new LiftError(liftError.code, liftError.message, {
+        outcome,
+        ...(liftError.hint ? { hint: liftError.hint } : {}),
+        ...(outcome === 'unknown' && tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
+      });
+    }
+    if (usesLedger && requestId) {
+      if (liftError.outcome === 'unknown') ledger.markUnknown(tool.name, requestId);
+      else ledger.forget(tool.name, requestId);
+    }
+    return fail(liftError);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCancel);
+  }
+  for (const check of checks) state.event('check', { name: check.name, passed: check.passed });
+
+  const parsedOutput = tool.output.safeParse(result.fields);
+  if (!parsedOutput.success) {
+    if (usesLedger && requestId) ledger.markUnknown(tool.name, requestId);
+    return fail(
+      new LiftError('SURFACE_CHANGED', `${tool.name} read back fields that do not match its output schema.`, {
+        outcome: state.started ? 'unknown' : 'not_started',
+        details: { issues: parsedOutput.error.issues.map((issue: { path: PropertyKey[]; message: string }) => `${issue.path.map(String).join('.')}: ${issue.message}`) },
+      }),
+    );
+  }
+
+  const capped = capFields(parsedOutput.data as Record<string, unknown>, {
+    chars: tool.cap?.chars,
+    rows: tool.cap?.rows,
+    overflowDir: join(runtime.store.home, 'overflow'),
+    runId,
+    scrub: (text) => secrets.scrub(text),
+  });
+  const truncated = capped.truncated || result.truncated === true;
+  const files = { ...(result.files ?? {}), ...(capped.overflowFile ? { full: capped.overflowFile } : {}) };
+  const envelope: SuccessEnvelope = {
+    ok: checks.every((check) => check.passed),
+    tool: tool.name,
+    summary: result.summary,
+    fields: capped.fields,
+    files,
+    effect: result.effect ?? (tool.effect.class === 'read' ? 'none' : 'changed'),
+    ...(result.verifiedBy ? { verified_by: result.verifiedBy } : {}),
+    checks,
+    ...(truncated
+      ? { truncated: true, narrow: result.narrow ?? tool.cap?.narrow ?? 'Narrow the call; the full result is in files.full.' }
+      : {}),
+    ...(result.asOf ? { as_of: result.asOf } : {}),
+    run_id: runId,
+    ...(requestId ? { request_id: requestId } : {}),
+    duration_ms: state.elapsed(),
+  };
+  const clean = finish(envelope);
+  if (usesLedger && requestId) ledger.finish(tool.name, requestId, JSON.stringify(clean));
+  return clean;
+}
+
+function approvalsPhraseSuffix(runId: string): string {
+  return runId.slice(-6);
+}

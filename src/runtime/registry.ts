@@ -1,0 +1,41 @@
+import type { AnyTool } from '../contract/define-tool.js';
+
+type Listener = () => void;
+
+/** The tools a runtime offers. It changes at run time (capabilities come and go), so it notifies. */
+export class Registry {
+  readonly #tools = new Map<string, AnyTool>();
+  readonly #listeners = new Set<Listener>();
+
+  constructor(tools: Iterable<AnyTool> = []) {
+    for (const tool of tools) this.#tools.set(tool.name, tool);
+  }
+
+  add(tool: AnyTool): void {
+    this.#tools.set(tool.name, tool);
+    this.#notify();
+  }
+
+  remove(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    if (removed) this.#notify();
+    return removed;
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  list(): AnyTool[] {
+    return [...this.#tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  onChange(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #notify(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}

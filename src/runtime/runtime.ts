@@ -1,0 +1,110 @@
+import { join, resolve } from 'node:path';
+import type { AnyTool } from '../contract/define-tool.js';
+import type { Envelope } from '../contract/envelope.js';
+import { LiftError } from '../contract/errors.js';
+import { openStore, type Store } from '../store/store.js';
+import { invoke, type InvokeOptions } from './invoke.js';
+import { Registry } from './registry.js';
+
+export interface RuntimeOptions {
+  /** Where Lift keeps its database, secrets, run logs and files (default `.lift` of the working folder). */
+  home?: string;
+  /** Environment to read LIFT_SECRET_* from; passed in, never read inside tools. */
+  env?: Record<string, string | undefined>;
+  tools?: Iterable<AnyTool>;
+  /** Folder tools write their files to (default `<home>/out`). */
+  outputDir?: string;
+}
+
+interface Closable {
+  close?: () => unknown;
+}
+
+/** A live Lift: its store, its tools and its long-lived services (browser pool, office worker). */
+export class Runtime {
+  readonly store: Store;
+  readonly registry: Registry;
+  readonly outputDir: string;
+  readonly #services = new Map<string, Promise<unknown>>();
+
+  constructor(options: RuntimeOptions = {}) {
+    const home = resolve(options.home ?? '.lift');
+    this.store = openStore(home, options.env ?? {});
+    this.registry = new Registry(options.tools ?? []);
+    this.outputDir = resolve(options.outputDir ?? join(home, 'out'));
+  }
+
+  get home(): string {
+    return this.store.home;
+  }
+
+  invoke(tool: AnyTool | string, input: unknown, options: InvokeOptions = {}): Promise<Envelope> {
+    return invoke(this, tool, input, options);
+  }
+
+  /** Returns the named service, creating it once; services with close() are closed with the runtime. */
+  service<T>(name: string, create: () => T | Promise<T>): Promise<T> {
+    let existing = this.#services.get(name);
+    if (!existing) {
+      existing = Promise.resolve().then(create);
+      this.#services.set(name, existing);
+      existing.catch(() => this.#services.delete(name));
+    }
+    return existing as Promise<T>;
+  }
+
+  /**
+   * Runs a held call exactly once. A second approver (in this process or another) gets
+   * the first execution's envelope, or APPROVAL_NOT_FOUND when it was denied.
+   */
+  async approve(approvalId: string, options: { by?: string; phrase?: string } = {}): Promise<Envelope> {
+    const { approvals } = this.store;
+    const approval = approvals.get(approvalId);
+    if (!approval) throw new LiftError('APPROVAL_NOT_FOUND', `No held call has approval id '${approvalId}'.`);
+    if (approval.gate === 'signature' && approval.state === 'pending' && options.phrase !== approval.phrase) {
+      throw new LiftError('CONFIRMATION_MISMATCH', 'The confirmation phrase does not match.', {
+        hint: `Type the phrase exactly as shown in the preview: ${approval.phrase}`,
+      });
+    }
+    if (!approvals.take(approvalId, options.by ?? 'person')) return this.#settled(approvalId);
+    const envelope = await this.invoke(approval.tool, approval.input, {
+      approvalId,
+      ...(approval.requestId ? { requestId: approval.requestId } : {}),
+    });
+    approvals.recordExecution(approvalId, JSON.stringify(envelope));
+    return envelope;
+  }
+
+  deny(approvalId: string, by = 'person'): boolean {
+    return this.store.approvals.deny(approvalId, by);
+  }
+
+  async #settled(approvalId: string): Promise<Envelope> {
+    // Another approver won the race; wait for its execution to be recorded.
+    for (let attempt = 0; attempt < 600; attempt++) {
+      const current = this.store.approvals.get(approvalId);
+      if (current?.state === 'executed' && current.envelope) return JSON.parse(current.envelope) as Envelope;
+      if (current?.state === 'denied') {
+        throw new LiftError('APPROVAL_DENIED', `Approval '${approvalId}' was denied.`);
+      }
+      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
+    }
+    throw new LiftError('IN_FLIGHT', `Approval '${approvalId}' is being executed by another approver.`, {
+      outcome: 'unknown',
+    });
+  }
+
+  async close(): Promise<void> {
+    const services = [...this.#services.values()];
+    this.#services.clear();
+    for (const service of services) {
+      try {
+        const value = (await service) as Closable;
+        await value?.close?.();
+      } catch {
+        // A service that failed to start has nothing to close.
+      }
+    }
+    this.store.close();
+  }
+}

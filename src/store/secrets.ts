@@ -1,0 +1,101 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LiftError } from '../contract/errors.js';
+
+const ENV_PREFIX = 'LIFT_SECRET_';
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+function normalise(name: string): string {
+  return name.toLowerCase();
+}
+
+/**
+ * Named secrets from `.lift/secrets.json` (mode 600) and LIFT_SECRET_<NAME> variables.
+ * Contracts name a secret; only the wrapper ever holds its value.
+ */
+export class SecretStore {
+  readonly #file: string;
+  readonly #values = new Map<string, string>();
+  #pattern: RegExp | undefined;
+
+  constructor(home: string, env: Record<string, string | undefined> = {}) {
+    this.#file = join(home, 'secrets.json');
+    if (existsSync(this.#file)) {
+      const stored = JSON.parse(readFileSync(this.#file, 'utf8')) as Record<string, string>;
+      for (const [name, value] of Object.entries(stored)) this.#values.set(normalise(name), value);
+    }
+    for (const [key, value] of Object.entries(env)) {
+      if (key.startsWith(ENV_PREFIX) && value) this.#values.set(normalise(key.slice(ENV_PREFIX.length)), value);
+    }
+  }
+
+  has(name: string): boolean {
+    return this.#values.has(normalise(name));
+  }
+
+  get(name: string): string {
+    const value = this.#values.get(normalise(name));
+    if (value === undefined) {
+      throw new LiftError('AUTH_REQUIRED', `The secret '${normalise(name)}' is not stored.`, {
+        hint: `A person must store it: lift secrets set ${normalise(name)} (or set ${ENV_PREFIX}${name.toUpperCase()}). The model cannot supply credentials.`,
+        outcome: 'not_started',
+      });
+    }
+    return value;
+  }
+
+  names(): string[] {
+    return [...this.#values.keys()].sort();
+  }
+
+  /** Stores a secret in the file (never in the environment) and keeps the file private. */
+  set(name: string, value: string): void {
+    if (!NAME.test(normalise(name))) throw new Error(`Secret names are snake_case: '${name}'.`);
+    this.#values.set(normalise(name), value);
+    this.#pattern = undefined;
+    const stored: Record<string, string> = existsSync(this.#file)
+      ? (JSON.parse(readFileSync(this.#file, 'utf8')) as Record<string, string>)
+      : {};
+    stored[normalise(name)] = value;
+    mkdirSync(dirname(this.#file), { recursive: true });
+    writeFileSync(this.#file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(this.#file, 0o600);
+  }
+
+  /** Adds a value known only at run time (a session token) so that it is scrubbed too. */
+  remember(name: string, value: string): void {
+    this.#values.set(normalise(name), value);
+    this.#pattern = undefined;
+  }
+
+  /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */
+  scrub(text: string): string {
+    const pattern = this.#buildPattern();
+    if (!pattern) return text;
+    return text.replace(pattern, (match) => `[secret:${this.#nameOf(match)}]`);
+  }
+
+  #nameOf(match: string): string {
+    for (const [name, value] of this.#values) {
+      if (value === match || JSON.stringify(value).slice(1, -1) === match) return name;
+    }
+    return 'redacted';
+  }
+
+  #buildPattern(): RegExp | undefined {
+    if (this.#pattern) return this.#pattern;
+    const forms = new Set<string>();
+    for (const value of this.#values.values()) {
+      // Very short values would scrub ordinary text; a secret that short is not a secret.
+      if (value.length < 4) continue;
+      forms.add(value);
+      forms.add(JSON.stringify(value).slice(1, -1));
+    }
+    if (forms.size === 0) return undefined;
+    const alternatives = [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.#pattern = new RegExp(alternatives.join('|'), 'g');
+    return this.#pattern;
+  }
+}

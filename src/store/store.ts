@@ -1,0 +1,30 @@
+import { Approvals } from './approvals.js';
+import { type Db, openDatabase } from './database.js';
+import { Ledger } from './ledger.js';
+import { RunLog } from './runs.js';
+import { SecretStore } from './secrets.js';
+
+export interface Store {
+  readonly home: string;
+  readonly db: Db;
+  readonly ledger: Ledger;
+  readonly approvals: Approvals;
+  readonly runs: RunLog;
+  readonly secrets: SecretStore;
+  close(): void;
+}
+
+/** Opens everything Lift keeps on disk under `home` (`.lift/` of the working folder by default). */
+export function openStore(home: string, env: Record<string, string | undefined> = {}): Store {
+  const db = openDatabase(home);
+  const secrets = new SecretStore(home, env);
+  return {
+    home,
+    db,
+    ledger: new Ledger(db),
+    approvals: new Approvals(db),
+    runs: new RunLog(db, home, (text) => secrets.scrub(text)),
+    secrets,
+    close: () => db.close(),
+  };
+}
