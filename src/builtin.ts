@@ -5,7 +5,6 @@ import type { AnyTool } from './contract/define-tool.js';
  * commands that need none of them start fast. Add a line per area.
  */
 const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
-  () => import('./apps/examples/tools.js'),
 ];
 
 export async function builtinTools(): Promise<AnyTool[]> {

@@ -8,14 +8,14 @@ import { processIo } from './io.js';
  * never pays for the browser driver or the model SDK.
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
-  // tools: { summary: 'list tools, show a contract card', load: () => import('./commands/tools.js') },
+  tools: { summary: 'list tools, show a contract card', load: () => import('./commands/tools.js') },
   call: { summary: 'call a tool: lift call NAME --input JSON [--request-id ID]', load: () => import('./commands/call.js') },
   // schema: { summary: 'export tool schemas: --format openai|anthropic|mcp', load: () => import('./commands/schema.js') },
-  // approvals: { summary: 'list held calls', load: () => import('./commands/approvals.js') },
-  // approve: { summary: 'run a held call once: lift approve ID [--phrase TEXT]', load: () => import('./commands/approve.js') },
-  // deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
-  // runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
-  // secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
+  approvals: { summary: 'list held calls', load: () => import('./commands/approvals.js') },
+  approve: { summary: 'run a held call once: lift approve ID [--phrase TEXT]', load: () => import('./commands/approve.js') },
+  deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
+  runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
+  secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
   // lint: { summary: 'lint tool definitions: lift lint FILE | --mcp "COMMAND"', load: () => import('./commands/lint.js') },
   // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
 };
@@ -56,7 +56,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    const usage = error instanceof Error && error.name === 'UsageError';
     process.stderr.write(`lift: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = usage ? 2 : 1;
   },
 );

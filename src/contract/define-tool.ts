@@ -35,6 +35,8 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   ladder?: { ruledOut?: string[]; stepDown?: string; climb?: string };
   input: I;
   output: O;
+  /** What the tool reads back to confirm its effect, and through which rung (for the contract card). */
+  verifiedBy?: string;
   /** Maximum size of the envelope's fields as JSON characters (default 4,000), and how to narrow. */
   cap?: { chars?: number; rows?: number; narrow?: string };
   /** Error codes this tool can return beyond AUTH_REQUIRED, SURFACE_CHANGED, TIMEOUT, BAD_INPUT. */

@@ -1,2 +1,0 @@
-import type { AnyTool } from '../../contract/define-tool.js';
-export const tools: AnyTool[] = [];

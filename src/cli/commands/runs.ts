@@ -1,0 +1,56 @@
+import { isModelEvent } from '../../store/runs.js';
+import { parse, UsageError } from '../args.js';
+import type { Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+/** lift runs [--limit N] | lift runs show ID: run records and their events. */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    json: { type: 'boolean', default: false },
+    limit: { type: 'string', default: '20' },
+  });
+  const [action = 'list', id] = positionals;
+  const runtime = await openRuntime(io);
+  try {
+    const runs = runtime.store.runs;
+    if (action === 'list') {
+      const records = runs.list(Number(values.limit));
+      if (values.json) printJson(io, records);
+      else {
+        for (const record of records) {
+          const ok = record.ok === undefined ? '…' : record.ok ? 'ok' : 'failed';
+          io.out(
+            `${record.id}  ${record.kind.padEnd(9)}  ${ok.padEnd(6)}  ${String(record.events).padStart(4)} events  ${record.modelEvents} model  ${record.title}`,
+          );
+        }
+      }
+      return 0;
+    }
+    if (action === 'show') {
+      if (!id) throw new UsageError('Usage: lift runs show ID');
+      const record = runs.get(id);
+      if (!record) {
+        io.err(`No run has id '${id}'.`);
+        return 1;
+      }
+      const events = runs.events(id);
+      const modelEvents = events.filter(isModelEvent).length;
+      if (values.json) {
+        printJson(io, { ...record, model_events: modelEvents, events });
+        return 0;
+      }
+      io.out(`${record.id}  ${record.kind}  ${record.title}`);
+      io.out(`started ${record.startedAt}${record.endedAt ? `, ended ${record.endedAt}` : ''}`);
+      io.out(`${events.length} events, ${modelEvents} model or provider events`);
+      for (const event of events) {
+        const { t, type, duration_ms, ...rest } = event;
+        io.out(`  ${t}  ${type.padEnd(12)} ${duration_ms !== undefined ? `${duration_ms} ms` : ''}  ${JSON.stringify(rest)}`);
+      }
+      return 0;
+    }
+    throw new UsageError('Usage: lift runs [--limit N] | lift runs show ID');
+  } finally {
+    await runtime.close();
+  }
+};
