@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -21,6 +21,8 @@ export function parseJsonArgument(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${what} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(
+      `${what} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -9,25 +9,38 @@ import { processIo } from './io.js';
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Command }> }> = {
   tools: { summary: 'list tools, show a contract card', load: () => import('./commands/tools.js') },
-  call: { summary: 'call a tool: lift call NAME --input JSON [--request-id ID]', load: () => import('./commands/call.js') },
+  call: {
+    summary: 'call a tool: lift call NAME --input JSON [--request-id ID]',
+    load: () => import('./commands/call.js'),
+  },
   // schema: { summary: 'export tool schemas: --format openai|anthropic|mcp', load: () => import('./commands/schema.js') },
   approvals: { summary: 'list held calls', load: () => import('./commands/approvals.js') },
-  approve: { summary: 'run a held call once: lift approve ID [--phrase TEXT]', load: () => import('./commands/approve.js') },
+  approve: {
+    summary: 'run a held call once: lift approve ID [--phrase TEXT]',
+    load: () => import('./commands/approve.js'),
+  },
   deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
   runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
   secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
-  // lint: { summary: 'lint tool definitions: lift lint FILE | --mcp "COMMAND"', load: () => import('./commands/lint.js') },
+  lint: {
+    summary: 'lint tool definitions: lift lint FILE | --mcp "COMMAND"',
+    load: () => import('./commands/lint.js'),
+  },
   // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
 };
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  const lines = Object.entries(COMMANDS).map(
+    ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+  );
   return `Usage: lift COMMAND [ARGS]   (add --json for machine output)\n\nCommands:\n${lines.join('\n')}\n`;
 }
 

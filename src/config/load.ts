@@ -31,7 +31,7 @@ export async function loadConfig(cwd: string, env: Record<string, string | undef
   return config;
 }
 
-async function importModule(path: string): Promise<unknown> {
+export async function importModule(path: string): Promise<unknown> {
   if (path.endsWith('.ts')) {
     const { tsImport } = await import('tsx/esm/api');
     return tsImport(pathToFileURL(path).href, import.meta.url);
@@ -39,12 +39,13 @@ async function importModule(path: string): Promise<unknown> {
   return import(pathToFileURL(path).href);
 }
 
-function toolsFrom(module: unknown): AnyTool[] {
+export function toolsFrom(module: unknown): AnyTool[] {
   const exports = module as Record<string, unknown>;
   const candidates = [exports.tools, exports.default].find((value) => Array.isArray(value));
   if (candidates) return candidates as AnyTool[];
   return Object.values(exports).filter(
-    (value): value is AnyTool => typeof value === 'object' && value !== null && 'run' in value && 'input' in value,
+    (value): value is AnyTool =>
+      typeof value === 'object' && value !== null && 'run' in value && 'input' in value,
   );
 }
 

@@ -28,7 +28,9 @@ export function contractCard(tool: AnyTool): string {
       : 'never an input: a credential, a command line, a selector or a coordinate',
   );
 
-  const codes = [...new Set<ErrorCode>([...(Object.keys(tool.errors ?? {}) as ErrorCode[]), ...ALWAYS_PRESENT])];
+  const codes = [
+    ...new Set<ErrorCode>([...(Object.keys(tool.errors ?? {}) as ErrorCode[]), ...ALWAYS_PRESENT]),
+  ];
   const errors = codes.map((code) => {
     const spec = tool.errors?.[code];
     return `${code} · retry: ${spec?.retry ?? ERROR_CODES[code].retry} · hint: ${spec?.hint ?? ERROR_CODES[code].hint}`;
@@ -36,7 +38,10 @@ export function contractCard(tool: AnyTool): string {
 
   const budget = tool.timeout.budget;
   const budgetText = budget
-    ? [budget.steps !== undefined ? `${budget.steps} steps` : '', budget.attempts !== undefined ? `${budget.attempts} attempt(s)` : '']
+    ? [
+        budget.steps !== undefined ? `${budget.steps} steps` : '',
+        budget.attempts !== undefined ? `${budget.attempts} attempt(s)` : '',
+      ]
         .filter(Boolean)
         .join(', ')
     : '1 attempt';
@@ -68,7 +73,9 @@ export function contractCard(tool: AnyTool): string {
       `settle: ${tool.timeout.settle ?? (tool.effect.class === 'read' ? 'none needed (a read)' : 'none declared')}`,
     ]),
     ...block('Session', [
-      tool.session ? `secret '${tool.session.secret}' from the secret store · on expiry: ${tool.session.onExpiry}` : 'none',
+      tool.session
+        ? `secret '${tool.session.secret}' from the secret store · on expiry: ${tool.session.onExpiry}`
+        : 'none',
     ]),
   );
   return lines.join('\n');

@@ -61,7 +61,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   confirmations?: string[];
   run: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
   /** Reads the result back; a failed check makes the envelope not ok. */
-  verify?: (result: ToolResult<z.infer<O>>, input: z.infer<I>, ctx: ToolContext) => Promise<Check[]> | Check[];
+  verify?: (
+    result: ToolResult<z.infer<O>>,
+    input: z.infer<I>,
+    ctx: ToolContext,
+  ) => Promise<Check[]> | Check[];
   /** An example of a correct call, shown in BAD_INPUT hints and the contract card. */
   example?: z.input<I>;
 }
@@ -79,7 +83,9 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
   definition: ToolDefinition<I, O>,
 ): ToolDefinition<I, O> {
   if (!TOOL_NAME.test(definition.name)) {
-    throw new Error(`Tool name '${definition.name}' must be snake_case with at least two words (verb_object).`);
+    throw new Error(
+      `Tool name '${definition.name}' must be snake_case with at least two words (verb_object).`,
+    );
   }
   if (definition.timeout.deadlineMs <= 0) {
     throw new Error(`Tool '${definition.name}' needs a positive deadline.`);

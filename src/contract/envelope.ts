@@ -77,7 +77,8 @@ export function isSuccess(envelope: Envelope): envelope is SuccessEnvelope {
 /** A one-line reading of an envelope for traces and MCP text content. */
 export function describeEnvelope(envelope: Envelope): string {
   if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message}`;
-  if (isPending(envelope)) return `held for ${envelope.pending.gate} (approval ${envelope.pending.approval_id})`;
+  if (isPending(envelope))
+    return `held for ${envelope.pending.gate} (approval ${envelope.pending.approval_id})`;
   const passed = envelope.checks.filter((check) => check.passed).length;
   const checks = envelope.checks.length > 0 ? `, ${passed}/${envelope.checks.length} checks` : '';
   return `${envelope.ok ? 'ok' : 'failed'}${checks}: ${envelope.summary}`;

@@ -32,7 +32,10 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'The program asked a question the tool does not know how to answer. Pass the answer as an argument or extend the contract.',
   },
-  PROGRAM_FAILED: { retry: 'no', hint: 'The program exited with an error; the hint carries the tail of its error output.' },
+  PROGRAM_FAILED: {
+    retry: 'no',
+    hint: 'The program exited with an error; the hint carries the tail of its error output.',
+  },
   REQUEST_ID_REUSED: {
     retry: 'no',
     hint: 'This request_id was already used with different input. Use a new request_id for a new operation.',
@@ -45,10 +48,19 @@ export const ERROR_CODES = {
     retry: 'after_check',
     hint: 'An earlier call with this request_id ended without a known outcome. Run the settle read, then use a new request_id if the write did not land.',
   },
-  NOT_FOUND: { retry: 'no', hint: 'The named record does not exist. Check the identifier or list the records first.' },
+  NOT_FOUND: {
+    retry: 'no',
+    hint: 'The named record does not exist. Check the identifier or list the records first.',
+  },
   CONFLICT: { retry: 'after_check', hint: 'The record changed under the call. Read it again, then decide.' },
-  RATE_LIMITED: { retry: 'yes', hint: 'The system asked to slow down. Wait for the time given, then call again.' },
-  UPSTREAM_ERROR: { retry: 'after_check', hint: 'The system answered with a server error. Reads may be retried; settle writes first.' },
+  RATE_LIMITED: {
+    retry: 'yes',
+    hint: 'The system asked to slow down. Wait for the time given, then call again.',
+  },
+  UPSTREAM_ERROR: {
+    retry: 'after_check',
+    hint: 'The system answered with a server error. Reads may be retried; settle writes first.',
+  },
   UNEXPECTED_STATE: {
     retry: 'no',
     hint: 'The action changed the page, but not into the expected state. Observe again before the next action.',
@@ -75,7 +87,10 @@ export const ERROR_CODES = {
   },
   LOCKED: { retry: 'yes', hint: 'Someone else holds the lock on the file. Try again later.' },
   APPROVAL_DENIED: { retry: 'no', hint: 'A person denied this call. Change the request or ask them why.' },
-  APPROVAL_NOT_FOUND: { retry: 'no', hint: 'No held call has that approval id. List held calls with lift approvals.' },
+  APPROVAL_NOT_FOUND: {
+    retry: 'no',
+    hint: 'No held call has that approval id. List held calls with lift approvals.',
+  },
   CONFIRMATION_MISMATCH: {
     retry: 'no',
     hint: 'A signature gate needs the exact confirmation phrase shown in the preview.',
@@ -88,7 +103,10 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'The capability content does not hash to its pinned revision. Use the stored revision or rediscover.',
   },
-  BUDGET_EXHAUSTED: { retry: 'no', hint: 'The run used its step, time or rejection budget. Start a new run with a narrower task.' },
+  BUDGET_EXHAUSTED: {
+    retry: 'no',
+    hint: 'The run used its step, time or rejection budget. Start a new run with a narrower task.',
+  },
   UNKNOWN_TOOL: { retry: 'no', hint: 'No tool has that name. List the tools with lift tools list.' },
   HANDOFF_REQUIRED: {
     retry: 'after_check',
@@ -110,7 +128,12 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Codes every tool can return whatever its contract lists. */
-export const ALWAYS_PRESENT: readonly ErrorCode[] = ['AUTH_REQUIRED', 'SURFACE_CHANGED', 'TIMEOUT', 'BAD_INPUT'];
+export const ALWAYS_PRESENT: readonly ErrorCode[] = [
+  'AUTH_REQUIRED',
+  'SURFACE_CHANGED',
+  'TIMEOUT',
+  'BAD_INPUT',
+];
 
 export type Outcome = 'not_started' | 'unknown';
 

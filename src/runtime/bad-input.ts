@@ -22,9 +22,16 @@ export function validateInput(tool: AnyTool, input: unknown): unknown {
   const parsed = strictSchema(tool.input).safeParse(input);
   if (parsed.success) return parsed.data;
   const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(input)'))];
-  throw new LiftError('BAD_INPUT', `Invalid input for ${tool.name}: ${fields.join(', ')}.\n${z.prettifyError(parsed.error)}`, {
-    hint: `Fix ${fields.join(', ')} and call again. A correct call: ${exampleCall(tool)}. Nothing was sent to the system.`,
-    outcome: 'not_started',
-    details: { fields, issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) },
-  });
+  throw new LiftError(
+    'BAD_INPUT',
+    `Invalid input for ${tool.name}: ${fields.join(', ')}.\n${z.prettifyError(parsed.error)}`,
+    {
+      hint: `Fix ${fields.join(', ')} and call again. A correct call: ${exampleCall(tool)}. Nothing was sent to the system.`,
+      outcome: 'not_started',
+      details: {
+        fields,
+        issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+      },
+    },
+  );
 }

@@ -70,7 +70,13 @@ function shortenStrings(value: unknown): unknown {
  */
 export function capFields(
   fields: Record<string, unknown>,
-  options: { chars?: number | undefined; rows?: number | undefined; overflowDir: string; runId: string; scrub: (text: string) => string },
+  options: {
+    chars?: number | undefined;
+    rows?: number | undefined;
+    overflowDir: string;
+    runId: string;
+    scrub: (text: string) => string;
+  },
 ): CapResult {
   const chars = options.chars ?? DEFAULT_CAP_CHARS;
   let current: unknown = fields;

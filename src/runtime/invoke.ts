@@ -2,12 +2,18 @@ import { join } from 'node:path';
 import type { ToolContext, ToolEvent } from '../contract/context.js';
 import { type AnyTool, gateOf, type ToolResult } from '../contract/define-tool.js';
 import { gateHoldsCall } from '../contract/effects.js';
-import type { Check, Envelope, ErrorEnvelope, PendingEnvelope, SuccessEnvelope } from '../contract/envelope.js';
+import type {
+  Check,
+  Envelope,
+  ErrorEnvelope,
+  PendingEnvelope,
+  SuccessEnvelope,
+} from '../contract/envelope.js';
 import { ERROR_CODES, LiftError, type Outcome } from '../contract/errors.js';
 import type { RunEvent } from '../store/runs.js';
 import { validateInput } from './bad-input.js';
-import { capFields } from './cap.js';
 import { hashValue } from './canonical.js';
+import { capFields } from './cap.js';
 import type { Runtime } from './runtime.js';
 
 export interface InvokeOptions {
@@ -80,7 +86,10 @@ function errorEnvelope(
 function asLiftError(error: unknown, started: boolean): LiftError {
   if (error instanceof LiftError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new LiftError('INTERNAL_ERROR', message, { outcome: started ? 'unknown' : 'not_started', cause: error });
+  return new LiftError('INTERNAL_ERROR', message, {
+    outcome: started ? 'unknown' : 'not_started',
+    cause: error,
+  });
 }
 
 /** Serialises an envelope with every known secret value replaced, and parses it back. */
@@ -109,7 +118,11 @@ export async function invoke(
 
   const finish = <T extends Envelope>(envelope: T): T => {
     const clean = scrubbed(runtime, envelope);
-    state.event('end', { tool: toolName, ok: clean.ok, ...('error' in clean ? { code: clean.error.code } : {}) });
+    state.event('end', {
+      tool: toolName,
+      ok: clean.ok,
+      ...('error' in clean ? { code: clean.error.code } : {}),
+    });
     runs.append(runId, state.events);
     if (ownRun) runs.end(runId, clean.ok);
     return clean;
@@ -143,24 +156,41 @@ export async function invoke(
     if (claim.kind === 'done') {
       const first = JSON.parse(claim.envelope) as SuccessEnvelope;
       state.event('ledger', { result: 'existing' });
-      return finish({ ...first, effect: 'existing', run_id: runId, summary: `Already done: ${first.summary}` });
+      return finish({
+        ...first,
+        effect: 'existing',
+        run_id: runId,
+        summary: `Already done: ${first.summary}`,
+      });
     }
     if (claim.kind === 'reused') {
       return fail(
-        new LiftError('REQUEST_ID_REUSED', `request_id '${requestId}' was already used with different input.`, {
-          outcome: 'not_started',
-        }),
+        new LiftError(
+          'REQUEST_ID_REUSED',
+          `request_id '${requestId}' was already used with different input.`,
+          {
+            outcome: 'not_started',
+          },
+        ),
       );
     }
     if (claim.kind === 'in_flight') {
-      return fail(new LiftError('IN_FLIGHT', `A call with request_id '${requestId}' is still running.`, { outcome: 'unknown' }));
+      return fail(
+        new LiftError('IN_FLIGHT', `A call with request_id '${requestId}' is still running.`, {
+          outcome: 'unknown',
+        }),
+      );
     }
     if (claim.kind === 'unknown') {
       return fail(
-        new LiftError('OUTCOME_UNKNOWN', `An earlier call with request_id '${requestId}' ended without a known outcome.`, {
-          outcome: 'unknown',
-          ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
-        }),
+        new LiftError(
+          'OUTCOME_UNKNOWN',
+          `An earlier call with request_id '${requestId}' ended without a known outcome.`,
+          {
+            outcome: 'unknown',
+            ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
+          },
+        ),
       );
     }
     claimed = true;
@@ -179,7 +209,9 @@ export async function invoke(
             input,
             requestId,
             gate: gate as 'review' | 'signature',
-            preview: secrets.scrub(tool.preview ? tool.preview(input) : `${tool.name} ${JSON.stringify(input)}`),
+            preview: secrets.scrub(
+              tool.preview ? tool.preview(input) : `${tool.name} ${JSON.stringify(input)}`,
+            ),
             phrase: gate === 'signature' ? `${tool.name} ${approvalsPhraseSuffix(runId)}` : undefined,
           });
     state.event('gate', { gate, held: true, approval_id: approval.id });
@@ -198,14 +230,21 @@ export async function invoke(
     };
     return finish(pending);
   }
-  state.event('gate', { gate, held: false, ...(options.approvalId ? { approval_id: options.approvalId } : {}) });
+  state.event('gate', {
+    gate,
+    held: false,
+    ...(options.approvalId ? { approval_id: options.approvalId } : {}),
+  });
 
   const controller = new AbortController();
   const deadline = Date.now() + tool.timeout.deadlineMs;
   const onCancel = () => controller.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
   options.signal?.addEventListener('abort', onCancel, { once: true });
   const timer = setTimeout(
-    () => controller.abort(new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`)),
+    () =>
+      controller.abort(
+        new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`),
+      ),
     tool.timeout.deadlineMs,
   );
 
@@ -243,7 +282,8 @@ export async function invoke(
   try {
     result = await Promise.race([tool.run(input, context), aborted]);
     checks = [...(result.checks ?? [])];
-    if (tool.verify) checks.push(...(await Promise.race([Promise.resolve(tool.verify(result, input, context)), aborted])));
+    if (tool.verify)
+      checks.push(...(await Promise.race([Promise.resolve(tool.verify(result, input, context)), aborted])));
   } catch (error) {
     let liftError = asLiftError(error, state.started);
     if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
@@ -271,7 +311,12 @@ export async function invoke(
     return fail(
       new LiftError('SURFACE_CHANGED', `${tool.name} read back fields that do not match its output schema.`, {
         outcome: state.started ? 'unknown' : 'not_started',
-        details: { issues: parsedOutput.error.issues.map((issue: { path: PropertyKey[]; message: string }) => `${issue.path.map(String).join('.')}: ${issue.message}`) },
+        details: {
+          issues: parsedOutput.error.issues.map(
+            (issue: { path: PropertyKey[]; message: string }) =>
+              `${issue.path.map(String).join('.')}: ${issue.message}`,
+          ),
+        },
       }),
     );
   }
@@ -295,7 +340,10 @@ export async function invoke(
     ...(result.verifiedBy ? { verified_by: result.verifiedBy } : {}),
     checks,
     ...(truncated
-      ? { truncated: true, narrow: result.narrow ?? tool.cap?.narrow ?? 'Narrow the call; the full result is in files.full.' }
+      ? {
+          truncated: true,
+          narrow: result.narrow ?? tool.cap?.narrow ?? 'Narrow the call; the full result is in files.full.',
+        }
       : {}),
     ...(result.asOf ? { as_of: result.asOf } : {}),
     run_id: runId,

@@ -3,7 +3,7 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { openStore, type Store } from '../store/store.js';
-import { invoke, type InvokeOptions } from './invoke.js';
+import { type InvokeOptions, invoke } from './invoke.js';
 import { Registry } from './registry.js';
 
 export interface RuntimeOptions {

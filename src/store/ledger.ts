@@ -46,28 +46,37 @@ export class Ledger {
     this.#finish = db.prepare(
       `UPDATE ledger SET state = 'done', envelope = ?, finished_at = ? WHERE tool = ? AND request_id = ?`,
     );
-    this.#setState = db.prepare('UPDATE ledger SET state = ?, finished_at = ? WHERE tool = ? AND request_id = ?');
+    this.#setState = db.prepare(
+      'UPDATE ledger SET state = ?, finished_at = ? WHERE tool = ? AND request_id = ?',
+    );
     this.#forget = db.prepare('DELETE FROM ledger WHERE tool = ? AND request_id = ?');
   }
 
   /** Claims the request id for this call, atomically, or says why it cannot run. */
   claim(tool: string, requestId: string, inputHash: string): LedgerClaim {
-    return this.#db.transaction((): LedgerClaim => {
-      const row = this.#select.get(tool, requestId);
-      if (!row) {
-        this.#insert.run(tool, requestId, inputHash, process.pid, new Date().toISOString());
-        return { kind: 'claimed' };
-      }
-      if (row.input_hash !== inputHash) return { kind: 'reused' };
-      if (row.state === 'done' && row.envelope !== null) return { kind: 'done', envelope: row.envelope };
-      if (row.state === 'in_flight' && row.pid !== null && row.pid !== process.pid && processIsAlive(row.pid)) {
-        return { kind: 'in_flight' };
-      }
-      if (row.state === 'in_flight' && row.pid === process.pid) return { kind: 'in_flight' };
-      // Left in flight by a process that died: nobody knows whether the write landed.
-      this.#setState.run('unknown', new Date().toISOString(), tool, requestId);
-      return { kind: 'unknown' };
-    }).immediate();
+    return this.#db
+      .transaction((): LedgerClaim => {
+        const row = this.#select.get(tool, requestId);
+        if (!row) {
+          this.#insert.run(tool, requestId, inputHash, process.pid, new Date().toISOString());
+          return { kind: 'claimed' };
+        }
+        if (row.input_hash !== inputHash) return { kind: 'reused' };
+        if (row.state === 'done' && row.envelope !== null) return { kind: 'done', envelope: row.envelope };
+        if (
+          row.state === 'in_flight' &&
+          row.pid !== null &&
+          row.pid !== process.pid &&
+          processIsAlive(row.pid)
+        ) {
+          return { kind: 'in_flight' };
+        }
+        if (row.state === 'in_flight' && row.pid === process.pid) return { kind: 'in_flight' };
+        // Left in flight by a process that died: nobody knows whether the write landed.
+        this.#setState.run('unknown', new Date().toISOString(), tool, requestId);
+        return { kind: 'unknown' };
+      })
+      .immediate();
   }
 
   finish(tool: string, requestId: string, envelope: string): void {

@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 
 export interface RunEvent {
@@ -68,16 +68,22 @@ export class RunLog {
     this.#folder = join(home, 'runs');
     this.#scrub = scrub;
     mkdirSync(this.#folder, { recursive: true });
-    this.#insert = db.prepare(
-      'INSERT INTO runs (id, kind, title, started_at, file) VALUES (?, ?, ?, ?, ?)',
+    this.#insert = db.prepare('INSERT INTO runs (id, kind, title, started_at, file) VALUES (?, ?, ?, ?, ?)');
+    this.#count = db.prepare(
+      'UPDATE runs SET events = events + ?, model_events = model_events + ? WHERE id = ?',
     );
-    this.#count = db.prepare('UPDATE runs SET events = events + ?, model_events = model_events + ? WHERE id = ?');
     this.#end = db.prepare('UPDATE runs SET ended_at = ?, ok = ? WHERE id = ?');
   }
 
   start(kind: string, title: string): string {
     const id = `run_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-    this.#insert.run(id, kind, this.#scrub(title), new Date().toISOString(), join(this.#folder, `${id}.jsonl`));
+    this.#insert.run(
+      id,
+      kind,
+      this.#scrub(title),
+      new Date().toISOString(),
+      join(this.#folder, `${id}.jsonl`),
+    );
     return id;
   }
 

@@ -25,7 +25,8 @@ export class SecretStore {
       for (const [name, value] of Object.entries(stored)) this.#values.set(normalise(name), value);
     }
     for (const [key, value] of Object.entries(env)) {
-      if (key.startsWith(ENV_PREFIX) && value) this.#values.set(normalise(key.slice(ENV_PREFIX.length)), value);
+      if (key.startsWith(ENV_PREFIX) && value)
+        this.#values.set(normalise(key.slice(ENV_PREFIX.length)), value);
     }
   }
 

@@ -5,10 +5,15 @@ import { openRuntime } from '../open-runtime.js';
 
 /** lift approvals [--all]: held calls waiting for a person. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(args, { json: { type: 'boolean', default: false }, all: { type: 'boolean', default: false } });
+  const { values } = parse(args, {
+    json: { type: 'boolean', default: false },
+    all: { type: 'boolean', default: false },
+  });
   const runtime = await openRuntime(io);
   try {
-    const states = values.all ? (['pending', 'approved', 'executed', 'denied'] as const) : (['pending'] as const);
+    const states = values.all
+      ? (['pending', 'approved', 'executed', 'denied'] as const)
+      : (['pending'] as const);
     const approvals = runtime.store.approvals.list([...states]);
     if (values.json) {
       printJson(
@@ -22,9 +27,12 @@ export const run: Command = async (args, io) => {
       return 0;
     }
     for (const approval of approvals) {
-      io.out(`${approval.id}  ${approval.state.padEnd(8)}  ${approval.gate.padEnd(9)}  ${approval.tool}  ${approval.createdAt}`);
+      io.out(
+        `${approval.id}  ${approval.state.padEnd(8)}  ${approval.gate.padEnd(9)}  ${approval.tool}  ${approval.createdAt}`,
+      );
       io.out(`    ${approval.preview}`);
-      if (approval.phrase && approval.state === 'pending') io.out(`    to approve, type: lift approve ${approval.id} --phrase "${approval.phrase}"`);
+      if (approval.phrase && approval.state === 'pending')
+        io.out(`    to approve, type: lift approve ${approval.id} --phrase "${approval.phrase}"`);
     }
     return 0;
   } finally {

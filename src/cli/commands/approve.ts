@@ -25,7 +25,8 @@ export const run: Command = async (args, io) => {
     return envelope.ok ? 0 : 1;
   } catch (error) {
     if (!isLiftError(error)) throw error;
-    if (values.json) printJson(io, { ok: false, error: { code: error.code, message: error.message, hint: error.hint } });
+    if (values.json)
+      printJson(io, { ok: false, error: { code: error.code, message: error.message, hint: error.hint } });
     else io.err(`${error.code}: ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
     return 1;
   } finally {

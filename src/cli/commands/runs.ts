@@ -45,7 +45,9 @@ export const run: Command = async (args, io) => {
       io.out(`${events.length} events, ${modelEvents} model or provider events`);
       for (const event of events) {
         const { t, type, duration_ms, ...rest } = event;
-        io.out(`  ${t}  ${type.padEnd(12)} ${duration_ms !== undefined ? `${duration_ms} ms` : ''}  ${JSON.stringify(rest)}`);
+        io.out(
+          `  ${t}  ${type.padEnd(12)} ${duration_ms !== undefined ? `${duration_ms} ms` : ''}  ${JSON.stringify(rest)}`,
+        );
       }
       return 0;
     }

@@ -6,7 +6,9 @@ async function readStdin(io: Parameters<Command>[1]): Promise<string> {
   if (!io.stdin) return '';
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /**
@@ -24,7 +26,8 @@ export const run: Command = async (args, io) => {
       return 0;
     }
     if (action === 'set') {
-      if (!name) throw new UsageError('Usage: lift secrets set NAME   (the value is read from standard input)');
+      if (!name)
+        throw new UsageError('Usage: lift secrets set NAME   (the value is read from standard input)');
       const value = await readStdin(io);
       if (!value) throw new UsageError('No value on standard input: echo "$VALUE" | lift secrets set NAME');
       secrets.set(name, value);

@@ -43,7 +43,12 @@ export const run: Command = async (args, io) => {
       if (!name) throw new UsageError('Usage: lift tools show NAME');
       const tool = runtime.registry.get(name);
       if (!tool) {
-        io.err(`No tool is named '${name}'. Available: ${runtime.registry.list().map((t) => t.name).join(', ')}`);
+        io.err(
+          `No tool is named '${name}'. Available: ${runtime.registry
+            .list()
+            .map((t) => t.name)
+            .join(', ')}`,
+        );
         return 1;
       }
       if (values.json) {

@@ -1,0 +1,37 @@
+import { loadLintTargets, loadMcpTargets } from '../../lint/load.js';
+import { type Finding, lintTools } from '../../lint/rules.js';
+import { parse, UsageError } from '../args.js';
+import type { Command } from '../io.js';
+import { printJson } from '../io.js';
+
+function format(finding: Finding): string {
+  const where = finding.argument ? `${finding.tool}.${finding.argument}` : finding.tool;
+  return `${finding.severity.padEnd(10)}  ${finding.rule.padEnd(28)}  ${where}\n            ${finding.message}\n            fix: ${finding.fix}`;
+}
+
+/**
+ * lift lint FILE | lift lint --mcp "COMMAND LINE": findings on tool definitions.
+ * Exit 1 when anything is fix-first or should-fix, so CI can gate on it.
+ */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    json: { type: 'boolean', default: false },
+    mcp: { type: 'string' },
+  });
+  const file = positionals[0];
+  if (!file && !values.mcp)
+    throw new UsageError('Usage: lift lint FILE | lift lint --mcp "COMMAND LINE" [--json]');
+  const targets = values.mcp
+    ? await loadMcpTargets(values.mcp, io.cwd)
+    : await loadLintTargets(file!, io.cwd);
+  const findings = lintTools(targets);
+  if (values.json) printJson(io, findings);
+  else {
+    for (const finding of findings) io.out(format(finding));
+    const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
+    io.out(
+      `${targets.length} tools, ${findings.length} findings: ${count('fix-first')} fix-first, ${count('should-fix')} should-fix, ${count('consider')} consider`,
+    );
+  }
+  return findings.some((finding) => finding.severity !== 'consider') ? 1 : 0;
+};
