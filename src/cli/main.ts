@@ -20,6 +20,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     load: () => import('./commands/approve.js'),
   },
   deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
+  fixture: { summary: 'serve a test fixture: lift fixture backoffice [--port N]', load: () => import('./commands/fixture.js') },
   runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
   secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
   lint: {
