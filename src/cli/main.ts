@@ -13,7 +13,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     summary: 'call a tool: lift call NAME --input JSON [--request-id ID]',
     load: () => import('./commands/call.js'),
   },
-  // schema: { summary: 'export tool schemas: --format openai|anthropic|mcp', load: () => import('./commands/schema.js') },
+  schema: { summary: 'export tool schemas: --format openai|anthropic|mcp', load: () => import('./commands/schema.js') },
+  serve: { summary: 'serve the tools over MCP: lift serve --stdio | --http PORT [--host H]', load: () => import('./commands/serve.js') },
   approvals: { summary: 'list held calls', load: () => import('./commands/approvals.js') },
   approve: {
     summary: 'run a held call once: lift approve ID [--phrase TEXT]',

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import type { Runtime } from '../../runtime/runtime.js';
+import { parse, UsageError } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1]';
+const TOKEN_SECRET = 'serve_token';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+async function serveOverHttp(runtime: Runtime, io: CliIo, port: number, host: string): Promise<number> {
+  if (!runtime.store.secrets.has(TOKEN_SECRET)) {
+    io.err(
+      `lift serve --http refuses to start without a bearer token. Store one first: lift secrets set ${TOKEN_SECRET} (or set LIFT_SECRET_SERVE_TOKEN). Clients then send Authorization: Bearer <token>.`,
+    );
+    return 1;
+  }
+  const { serveHttp } = await import('../../serve/http.js');
+  const serving = await serveHttp(runtime, {
+    port,
+    host,
+    token: runtime.store.secrets.get(TOKEN_SECRET),
+    version: version(),
+  });
+  io.err(
+    `Lift serves ${runtime.registry.list().length} tools at ${serving.url} (Authorization: Bearer <the ${TOKEN_SECRET} secret>).`,
+  );
+  await untilStopped();
+  await serving.close();
+  return 0;
+}
+
+/** lift serve --stdio | --http PORT [--host H]: Lift's tools as an MCP server. */
+export const run: Command = async (args, io) => {
+  const { values } = parse(
+    args,
+    {
+      stdio: { type: 'boolean', default: false },
+      http: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
+    false,
+  );
+  if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
+  const runtime = await openRuntime(io);
+  try {
+    if (values.stdio) {
+      const { serveStdio } = await import('../../serve/stdio.js');
+      // stdout carries protocol messages only; a signal ends the server like a closed stdin.
+      await Promise.race([serveStdio(runtime, { version: version() }), untilStopped()]);
+      return 0;
+    }
+    const port = Number(values.http);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new UsageError(`--http needs a port number. ${USAGE}`);
+    return await serveOverHttp(runtime, io, port, values.host);
+  } finally {
+    await runtime.close();
+  }
+};

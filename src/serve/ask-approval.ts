@@ -1,0 +1,99 @@
+import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { Envelope, ErrorEnvelope, PendingEnvelope } from '../contract/envelope.js';
+import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
+import type { Runtime } from '../runtime/runtime.js';
+
+/** How the server sends one elicitation request within the tool call it belongs to. */
+export type Elicit = (
+  params: ElicitRequestFormParams,
+  signal: AbortSignal,
+) => Promise<{ action: string; content?: Record<string, unknown> | undefined }>;
+
+export function canElicit(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation;
+  if (!elicitation) return false;
+  // An empty object is the form mode of older clients; newer ones say `form` explicitly.
+  return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
+}
+
+function requestFor(pending: PendingEnvelope): ElicitRequestFormParams {
+  const { gate, preview, confirmation_phrase } = pending.pending;
+  const message = `${pending.tool} is held for ${gate}. It will do exactly this:\n${preview}`;
+  if (gate === 'signature' && confirmation_phrase) {
+    return {
+      mode: 'form',
+      message: `${message}\nTo run it, type the confirmation phrase: ${confirmation_phrase}`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          phrase: { type: 'string', title: 'Confirmation phrase', description: confirmation_phrase },
+        },
+        required: ['phrase'],
+      },
+    };
+  }
+  return {
+    mode: 'form',
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Run this call now', default: false } },
+      required: ['approve'],
+    },
+  };
+}
+
+function errorFrom(pending: PendingEnvelope, error: LiftError): ErrorEnvelope {
+  return {
+    ok: false,
+    tool: pending.tool,
+    error: {
+      code: error.code,
+      message: error.message,
+      retry: error.retry,
+      hint: error.hint ?? ERROR_CODES[error.code].hint,
+    },
+    run_id: pending.run_id,
+    ...(pending.request_id ? { request_id: pending.request_id } : {}),
+  };
+}
+
+/**
+ * Asks the person at the client whether a held call may run. Yes runs it once through
+ * runtime.approve (so `lift approve` racing it cannot run it twice); no denies it; a
+ * dismissed question leaves the call held for `lift approve`.
+ */
+export async function askApproval(
+  runtime: Runtime,
+  pending: PendingEnvelope,
+  elicit: Elicit,
+  signal: AbortSignal,
+): Promise<Envelope> {
+  const id = pending.pending.approval_id;
+  let answer: Awaited<ReturnType<Elicit>>;
+  try {
+    answer = await elicit(requestFor(pending), signal);
+  } catch {
+    // The client could not ask (no person, a timeout): the call stays held for `lift approve`.
+    return pending;
+  }
+  const content = answer.content ?? {};
+  const declined = answer.action === 'decline' || (answer.action === 'accept' && content.approve === false);
+  if (declined && runtime.deny(id, 'mcp client')) {
+    return errorFrom(
+      pending,
+      new LiftError('APPROVAL_DENIED', `The person declined ${pending.tool} (approval ${id}).`),
+    );
+  }
+  if (answer.action !== 'accept' && !declined) return pending;
+  try {
+    // Also reached when a decline lost the race to `lift approve`: this returns that execution.
+    const phrase = typeof content.phrase === 'string' ? content.phrase : undefined;
+    return await runtime.approve(id, { by: 'mcp client', ...(phrase !== undefined ? { phrase } : {}) });
+  } catch (error) {
+    if (!isLiftError(error)) throw error;
+    return JSON.parse(
+      runtime.store.secrets.scrub(JSON.stringify(errorFrom(pending, error))),
+    ) as ErrorEnvelope;
+  }
+}

@@ -1,0 +1,69 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ErrorCode,
+  McpError,
+  type ReadResourceResult,
+  type Resource,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Envelope } from '../contract/envelope.js';
+import { filesOf, fileUri } from './tool-result.js';
+
+const MAX_RESOURCE_BYTES = 20 * 1024 * 1024;
+const TEXT_TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.jsonl': 'application/jsonl',
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.md': 'text/markdown',
+  '.html': 'text/html',
+};
+
+/**
+ * The files envelopes named during this server's life (overflow of capped results, exports
+ * a tool wrote). Only these are readable: a client cannot ask for an arbitrary path.
+ */
+export class FileResources {
+  readonly #files = new Map<string, Resource>();
+
+  remember(envelope: Envelope): void {
+    for (const { key, path } of filesOf(envelope)) {
+      const uri = fileUri(path);
+      const mimeType = TEXT_TYPES[extname(path)] ?? 'application/octet-stream';
+      this.#files.set(uri, { uri, name: `${envelope.tool} ${key}: ${basename(path)}`, mimeType });
+    }
+  }
+
+  list(): Resource[] {
+    return [...this.#files.values()];
+  }
+
+  async read(uri: string): Promise<ReadResourceResult> {
+    const resource = this.#files.get(uri);
+    if (!resource) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `No resource '${uri}'. Only files named by this server's results are readable; list them with resources/list.`,
+      );
+    }
+    const path = fileURLToPath(uri);
+    const size = (await stat(path)).size;
+    if (size > MAX_RESOURCE_BYTES) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `${path} has ${size} bytes, over the ${MAX_RESOURCE_BYTES}-byte limit; read it from disk.`,
+      );
+    }
+    const data = await readFile(path);
+    const mimeType = resource.mimeType ?? 'application/octet-stream';
+    const isText = mimeType.startsWith('text/') || mimeType.startsWith('application/json');
+    return {
+      contents: [
+        isText
+          ? { uri, mimeType, text: data.toString('utf8') }
+          : { uri, mimeType, blob: data.toString('base64') },
+      ],
+    };
+  }
+}

@@ -1,0 +1,149 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { BoundedEventStore } from './event-store.js';
+import { FileResources } from './file-resources.js';
+import { createLiftServer, type LiftServer, type LiftServerOptions } from './mcp-server.js';
+
+export interface HttpServeOptions extends LiftServerOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Loopback unless the operator says otherwise. */
+  host?: string;
+  /** Every request must carry `Authorization: Bearer <token>`. */
+  token: string;
+}
+
+export interface HttpServing {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Constant-time comparison of the presented bearer token with the stored one. */
+function authorised(request: IncomingMessage, expected: Buffer): boolean {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  return match?.[1] !== undefined && timingSafeEqual(digest(match[1].trim()), expected);
+}
+
+function reply(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new RangeError(`Request body over ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lift: LiftServer;
+}
+
+/**
+ * Serves the runtime's tools over Streamable HTTP with stateful sessions (elicitation needs
+ * the server to know each client's capabilities). A request without the bearer token gets
+ * 401 before anything is parsed or run.
+ */
+export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Promise<HttpServing> {
+  const host = options.host ?? '127.0.0.1';
+  const expected = digest(options.token);
+  const resources = options.resources ?? new FileResources();
+  const sessions = new Map<string, Session>();
+  let allowedHosts: string[] | undefined;
+
+  const openSession = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
+    const lift = createLiftServer(runtime, { ...options, resources });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lift });
+      },
+      ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      lift.dispose();
+    };
+    await lift.server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== PATH) return reply(response, 404, `Not found: the MCP endpoint is ${PATH}.`);
+    if (!authorised(request, expected)) {
+      request.resume();
+      return reply(
+        response,
+        401,
+        'Unauthorized: send Authorization: Bearer <token> (the serve_token secret).',
+        {
+          'www-authenticate': 'Bearer realm="lift"',
+        },
+      );
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      if (!session) return reply(response, 404, `Session ${sessionId} not found; initialize a new one.`);
+      return session.transport.handleRequest(request, response);
+    }
+    if (request.method !== 'POST')
+      return reply(response, 400, 'Bad request: no session; POST initialize first.');
+    const body = await readJson(request);
+    if (!isInitializeRequest(body))
+      return reply(response, 400, 'Bad request: no session; POST initialize first.');
+    return openSession(request, response, body);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (response.headersSent) return response.destroy();
+      const status = error instanceof SyntaxError ? 400 : error instanceof RangeError ? 413 : 500;
+      reply(response, status, error instanceof Error ? error.message : String(error));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  if (LOOPBACK.has(host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${shownHost}:${port}${PATH}`,
+    port,
+    close: async () => {
+      for (const { transport } of [...sessions.values()]) await transport.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export const LIFT = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+export const TOOLS_MODULE = join(import.meta.dirname, 'fixtures', 'tools.ts');
+export const TOKEN = 'canary-serve-token-7f3a9c';
+
+/** A temporary working folder whose lift.config.json names the fixture tools, with its own Lift home. */
+export interface Workspace {
+  cwd: string;
+  home: string;
+  env: Record<string, string>;
+  remove(): void;
+}
+
+export function workspace(options: { token?: boolean } = {}): Workspace {
+  const cwd = mkdtempSync(join(tmpdir(), 'lift-serve-'));
+  writeFileSync(join(cwd, 'lift.config.json'), JSON.stringify({ tools: [TOOLS_MODULE] }));
+  const home = join(cwd, '.lift');
+  const env: Record<string, string> = { LIFT_HOME: home };
+  if (options.token) env.LIFT_SECRET_SERVE_TOKEN = TOKEN;
+  return { cwd, home, env, remove: () => rmSync(cwd, { recursive: true, force: true }) };
+}
+
+function childEnv(ws: Workspace): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('LIFT_')) env[key] = value;
+  }
+  return { ...env, ...ws.env };
+}
+
+export type ElicitAnswer = (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+
+function newClient(elicit?: ElicitAnswer): Client {
+  const client = new Client(
+    { name: 'lift-test', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
+  return client;
+}
+
+/** Starts the real `lift serve --stdio` and connects the SDK's client to it. */
+export async function connectStdio(ws: Workspace, elicit?: ElicitAnswer): Promise<Client> {
+  const client = newClient(elicit);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [LIFT, 'serve', '--stdio'],
+    cwd: ws.cwd,
+    env: childEnv(ws),
+    stderr: 'pipe',
+  });
+  await client.connect(transport, { timeout: 20_000 });
+  return client;
+}
+
+export interface HttpServer {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts the real `lift serve --http 0` and waits for the address it prints. */
+export function startHttp(ws: Workspace): Promise<HttpServer> {
+  const child = spawn(process.execPath, [LIFT, 'serve', '--http', '0'], {
+    cwd: ws.cwd,
+    env: childEnv(ws),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`lift serve --http printed no address in 20 s:\n${stderr}`));
+    }, 20_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = /(http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ url, child, stop });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`lift serve --http exited with ${code}:\n${stderr}`));
+    });
+  });
+}
+
+export async function connectHttp(url: string, token: string, elicit?: ElicitAnswer): Promise<Client> {
+  const client = newClient(elicit);
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport, { timeout: 20_000 });
+  return client;
+}
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `lift` command in the workspace. */
+export function runLift(ws: Workspace, args: string[], timeoutMs = 30_000): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LIFT, ...args], {
+      cwd: ws.cwd,
+      env: childEnv(ws),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`lift ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The parts of an envelope that differ between two runs of the same call. */
+export function stable(envelope: Record<string, unknown>): Record<string, unknown> {
+  const { run_id: _run, duration_ms: _duration, ...rest } = envelope;
+  return rest;
+}
