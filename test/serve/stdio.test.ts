@@ -1,0 +1,208 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
+import { tools } from './fixtures/tools.js';
+import { connectStdio, runLift, type Workspace, workspace } from './support.js';
+
+type Envelope = Record<string, any>;
+
+async function call(client: Client, name: string, input: Record<string, unknown>, signal?: AbortSignal) {
+  const result = (await client.callTool({ name, arguments: input }, undefined, {
+    timeout: 30_000,
+    ...(signal ? { signal } : {}),
+  })) as CallToolResult;
+  const text = result.content.find((item) => item.type === 'text');
+  return {
+    result,
+    envelope: result.structuredContent as Envelope,
+    text: text?.type === 'text' ? text.text : '',
+  };
+}
+
+function published(ws: Workspace): string[] {
+  const log = join(ws.home, 'out', 'note_publish', 'published.log');
+  return existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('lift serve --stdio with the SDK client', () => {
+  let ws: Workspace;
+  let client: Client;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    ws = workspace();
+    client = await connectStdio(ws);
+    clients.push(client);
+    await client.listTools();
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(clients.map((each) => each.close()));
+    ws.remove();
+  });
+
+  it('lists every tool with the input schema, output schema and annotations of its contract', async () => {
+    const { tools: listed } = await client.listTools();
+    expect(listed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name).sort());
+    const expected = toMcpTools(tools);
+    for (const tool of listed) {
+      const contract = expected.find((candidate) => candidate.name === tool.name)!;
+      expect(tool.inputSchema).toEqual(contract.inputSchema);
+      expect(tool.outputSchema).toEqual(contract.outputSchema);
+      expect(tool.annotations).toEqual(contract.annotations);
+      expect(tool.title).toBe(contract.title);
+    }
+  });
+
+  it('calls a read: the envelope as structured content and a short text summary', async () => {
+    const { result, envelope, text } = await call(client, 'note_read', { id: 'N-042' });
+    expect(result.isError).toBe(false);
+    expect(envelope).toMatchObject({
+      ok: true,
+      tool: 'note_read',
+      fields: { id: 'N-042', text: 'note N-042' },
+      effect: 'none',
+    });
+    expect(text).toBe('ok: Read N-042.');
+  });
+
+  it('returns bad input as an MCP tool error carrying BAD_INPUT and the hint', async () => {
+    const { result, envelope, text } = await call(client, 'note_tag', {
+      request_id: 'req-1',
+      id: 'N-001',
+      tag: 'maybe',
+      weight: 99,
+    });
+    expect(result.isError).toBe(true);
+    expect(envelope.error).toMatchObject({ code: 'BAD_INPUT', retry: 'no', outcome: 'not_started' });
+    expect(envelope.error.details.fields).toEqual(['tag', 'weight']);
+    expect(text).toContain('Hint: Fix');
+    expect(text).toContain('A correct call: {"tool":"note_tag"');
+  });
+
+  it('returns a call that runs past its deadline as a TIMEOUT tool error', async () => {
+    const { result, envelope } = await call(client, 'note_wait', { marker: 'deadline-1', ms: 20_000 });
+    expect(result.isError).toBe(true);
+    expect(envelope.error).toMatchObject({ code: 'TIMEOUT', retry: 'after_check' });
+    expect(readFileSync(join(ws.home, 'out', 'note_wait', 'deadline-1.aborted'), 'utf8')).toBe('TIMEOUT');
+  });
+
+  it('answers an unknown tool with a protocol error naming the tools there are', async () => {
+    await expect(client.callTool({ name: 'note_fly', arguments: {} })).rejects.toThrow(
+      /Unknown tool 'note_fly'. Available tools: note_delete/,
+    );
+  });
+
+  it('aborts the tool when the client cancels the call', async () => {
+    const controller = new AbortController();
+    const pending = call(client, 'note_wait', { marker: 'cancel-1', ms: 900 }, controller.signal);
+    const marker = join(ws.home, 'out', 'note_wait', 'cancel-1.aborted');
+    setTimeout(() => controller.abort('the person pressed stop'), 150);
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => existsSync(marker));
+    expect(readFileSync(marker, 'utf8')).toBe('CANCELLED');
+  });
+
+  it('holds a review-gated write, and `lift approve` runs it once; the repeat comes back existing', async () => {
+    const input = { request_id: 'req-held-1', text: 'Standup at 10:00' };
+    const held = await call(client, 'note_publish', input);
+    expect(held.result.isError).toBe(false);
+    expect(held.envelope.pending).toMatchObject({
+      gate: 'review',
+      preview: 'Publish "Standup at 10:00" to the team board',
+    });
+    const id = held.envelope.pending.approval_id as string;
+    expect(held.text).toContain(`lift approve ${id}`);
+    expect(published(ws)).toEqual([]);
+
+    const approved = await runLift(ws, ['approve', id]);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(published(ws)).toEqual(['req-held-1 Standup at 10:00']);
+
+    const again = await call(client, 'note_publish', input);
+    expect(again.envelope).toMatchObject({
+      ok: true,
+      effect: 'existing',
+      fields: { board_id: 'B-req-held-1' },
+    });
+    expect(published(ws)).toHaveLength(1);
+  });
+
+  it('offers a result too large for its cap as a resource instead of pushing it into the result', async () => {
+    const { result, envelope } = await call(client, 'note_list', { count: 400 });
+    expect(envelope.truncated).toBe(true);
+    expect(envelope.fields.notes.length).toBeLessThan(400);
+    const link = result.content.find((item) => item.type === 'resource_link');
+    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'application/json' });
+    const uri = link?.type === 'resource_link' ? link.uri : '';
+    expect(uri).toBe(`file://${envelope.files.full}`);
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toContain(uri);
+    const read = await client.readResource({ uri });
+    const content = read.contents[0];
+    const full = JSON.parse(content && 'text' in content ? content.text : '{}') as { notes: unknown[] };
+    expect(full.notes).toHaveLength(400);
+    await expect(client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(
+      /Only files named by this server's results/,
+    );
+  });
+
+  describe('when the client supports elicitation', () => {
+    const asked: ElicitRequest['params'][] = [];
+    let answer: 'accept' | 'decline' = 'accept';
+    let person: Client;
+
+    beforeAll(async () => {
+      person = await connectStdio(ws, (params) => {
+        asked.push(params);
+        if (answer === 'decline') return { action: 'decline' };
+        const schema = 'requestedSchema' in params ? params.requestedSchema : undefined;
+        const phrase = schema?.properties.phrase?.description;
+        return { action: 'accept', content: phrase ? { phrase } : { approve: true } };
+      });
+      clients.push(person);
+      await person.listTools();
+    }, 60_000);
+
+    it('asks the person and runs the held call on yes', async () => {
+      answer = 'accept';
+      const { result, envelope } = await call(person, 'note_publish', {
+        request_id: 'req-asked-1',
+        text: 'Lunch at noon',
+      });
+      expect(result.isError).toBe(false);
+      expect(envelope).toMatchObject({ ok: true, effect: 'changed', fields: { board_id: 'B-req-asked-1' } });
+      expect(asked.at(-1)?.message).toContain('Publish "Lunch at noon" to the team board');
+      expect(published(ws)).toContain('req-asked-1 Lunch at noon');
+    });
+
+    it('asks for the confirmation phrase of a signature gate and runs the call with it', async () => {
+      answer = 'accept';
+      const { envelope } = await call(person, 'note_delete', { request_id: 'req-del-1', id: 'N-007' });
+      expect(envelope).toMatchObject({ ok: true, fields: { deleted: 'N-007' } });
+      expect(asked.at(-1)?.message).toContain('type the confirmation phrase');
+    });
+
+    it('denies the held call when the person says no', async () => {
+      answer = 'decline';
+      const { result, envelope } = await call(person, 'note_publish', {
+        request_id: 'req-asked-2',
+        text: 'Party',
+      });
+      expect(result.isError).toBe(true);
+      expect(envelope.error.code).toBe('APPROVAL_DENIED');
+      expect(published(ws).join('\n')).not.toContain('Party');
+    });
+  });
+});
