@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { TargetSchema } from '../rungs/ui/locator.js';
+import { canonicalJson, sha256 } from '../runtime/canonical.js';
+
+/**
+ * A capability: what one exploration of a screen left behind, typed, versioned and
+ * replayable without a model. Identified by the SHA-256 of its canonical JSON.
+ */
+export const CAPABILITY_SCHEMA_VERSION = 1;
+
+const Name = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-zA-Z][a-zA-Z0-9_]*$/, 'letters, digits and underscores, starting with a letter');
+
+export const FIELD_TYPES = ['string', 'number', 'integer', 'boolean'] as const;
+export const FieldTypeSchema = z.enum(FIELD_TYPES);
+export type FieldType = z.infer<typeof FieldTypeSchema>;
+
+export const InputSpecSchema = z.strictObject({
+  name: Name,
+  type: FieldTypeSchema,
+  description: z.string().max(300).optional(),
+});
+export type InputSpec = z.infer<typeof InputSpecSchema>;
+
+export const OutputSpecSchema = z.strictObject({
+  name: Name,
+  type: FieldTypeSchema,
+  description: z.string().max(300).optional(),
+});
+export type OutputSpec = z.infer<typeof OutputSpecSchema>;
+
+/**
+ * A value typed into the page: either a bound input (by name, never by value) or a
+ * constant the explorer typed. Locator strings may hold `{{input.NAME}}` placeholders.
+ */
+export const ValueSchema = z.union([
+  z.strictObject({ input: Name }),
+  z.strictObject({ literal: z.string().max(500) }),
+]);
+export type Value = z.infer<typeof ValueSchema>;
+
+/** What must hold after a step before the next one starts. */
+export const PostconditionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('visible'), target: TargetSchema }),
+  z.strictObject({ kind: z.literal('value'), target: TargetSchema, equals: ValueSchema }),
+  z.strictObject({ kind: z.literal('checked'), target: TargetSchema, checked: z.boolean() }),
+  z.strictObject({ kind: z.literal('none') }),
+]);
+export type Postcondition = z.infer<typeof PostconditionSchema>;
+
+const stepBase = { version: z.literal(1), expect: PostconditionSchema };
+
+/**
+ * The closed, versioned union of recorded steps. Replay switches over `op` exhaustively;
+ * there is no catch-all member, so a new kind of step is a new schema version.
+ */
+export const StepSchema = z.discriminatedUnion('op', [
+  z.strictObject({
+    ...stepBase,
+    op: z.literal('navigate'),
+    path: z.string().min(1).max(500).startsWith('/'),
+  }),
+  z.strictObject({ ...stepBase, op: z.literal('click'), target: TargetSchema }),
+  z.strictObject({ ...stepBase, op: z.literal('fill'), target: TargetSchema, value: ValueSchema }),
+  z.strictObject({ ...stepBase, op: z.literal('select'), target: TargetSchema, value: ValueSchema }),
+  z.strictObject({ ...stepBase, op: z.literal('check'), target: TargetSchema, checked: z.boolean() }),
+  z.strictObject({
+    ...stepBase,
+    op: z.literal('press'),
+    target: TargetSchema,
+    key: z.string().regex(/^(Enter|Tab|Escape|ArrowUp|ArrowDown|Space)$/),
+  }),
+  z.strictObject({ ...stepBase, op: z.literal('wait_for'), target: TargetSchema }),
+  z.strictObject({ ...stepBase, op: z.literal('read'), target: TargetSchema, output: Name }),
+]);
+export type Step = z.infer<typeof StepSchema>;
+export type StepOp = Step['op'];
+
+/** Outcomes a replay may end with as an answer rather than an error. */
+export const OUTCOMES = ['found', 'not_found'] as const;
+export const OutcomeSchema = z.enum(OUTCOMES);
+export type CapabilityOutcome = z.infer<typeof OutcomeSchema>;
+
+/** Compares the page with the bound inputs before any output is returned. */
+export const CheckpointSchema = z.strictObject({
+  target: TargetSchema,
+  equals: z.strictObject({ input: Name }),
+  match: z.enum(['exact', 'contains']),
+});
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+export const PreconditionsSchema = z.strictObject({
+  origin: z.url().max(200),
+  path: z.string().min(1).max(500).startsWith('/'),
+  /** SHA-256 of the start page's accessibility skeleton (sorted roles and names, no data). */
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export const ProvenanceSchema = z.strictObject({
+  explorer: z.enum(['scripted', 'model', 'mcp', 'cli']),
+  model: z.string().max(200).optional(),
+  runId: z.string().min(1).max(100),
+  createdAt: z.iso.datetime(),
+  liftVersion: z.string().min(1).max(40),
+});
+
+export const CapabilitySchema = z
+  .strictObject({
+    schemaVersion: z.literal(CAPABILITY_SCHEMA_VERSION),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/, 'snake_case with at least two words (verb_object)'),
+    intent: z.string().min(1).max(500),
+    inputs: z.array(InputSpecSchema).min(1).max(20),
+    outputs: z.array(OutputSpecSchema).min(1).max(20),
+    preconditions: PreconditionsSchema,
+    steps: z.array(StepSchema).min(1).max(60),
+    outcomes: z.array(OutcomeSchema).min(1).max(OUTCOMES.length),
+    /** Dialog messages (substrings) the capability may accept; any other dialog stops the replay. */
+    dialogs: z.array(z.string().min(1).max(200)).max(5).default([]),
+    checkpoint: CheckpointSchema,
+    provenance: ProvenanceSchema,
+  })
+  .superRefine((capability, context) => {
+    const inputs = new Set(capability.inputs.map((input) => input.name));
+    const outputs = new Set(capability.outputs.map((output) => output.name));
+    const read = new Set<string>();
+    const usesInput = (name: string, path: (string | number)[]) => {
+      if (!inputs.has(name)) context.addIssue({ code: 'custom', message: `unknown input '${name}'`, path });
+    };
+    capability.steps.forEach((step, index) => {
+      if ((step.op === 'fill' || step.op === 'select') && 'input' in step.value) {
+        usesInput(step.value.input, ['steps', index, 'value']);
+      }
+      if (step.op === 'read') {
+        if (!outputs.has(step.output)) {
+          context.addIssue({
+            code: 'custom',
+            message: `read of undeclared output '${step.output}'`,
+            path: ['steps', index],
+          });
+        }
+        read.add(step.output);
+      }
+      for (const name of placeholdersIn(step)) usesInput(name, ['steps', index]);
+    });
+    for (const output of outputs) {
+      if (!read.has(output))
+        context.addIssue({ code: 'custom', message: `output '${output}' is never read`, path: ['outputs'] });
+    }
+    usesInput(capability.checkpoint.equals.input, ['checkpoint', 'equals']);
+    if (!capability.outcomes.includes('found')) {
+      context.addIssue({ code: 'custom', message: "outcomes must include 'found'", path: ['outcomes'] });
+    }
+  });
+export type Capability = z.infer<typeof CapabilitySchema>;
+
+const PLACEHOLDER = /\{\{input\.([a-zA-Z][a-zA-Z0-9_]*)\}\}/g;
+
+/** Names of inputs referred to as `{{input.NAME}}` in any string of a value. */
+export function placeholdersIn(value: unknown): string[] {
+  const names: string[] = [];
+  const visit = (node: unknown) => {
+    if (typeof node === 'string') for (const match of node.matchAll(PLACEHOLDER)) names.push(match[1]!);
+    else if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') Object.values(node).forEach(visit);
+  };
+  visit(value);
+  return names;
+}
+
+/** Replaces `{{input.NAME}}` in every string of a value with the bound input. */
+export function bindPlaceholders<T>(value: T, inputs: Record<string, unknown>): T {
+  const visit = (node: unknown): unknown => {
+    if (typeof node === 'string')
+      return node.replace(PLACEHOLDER, (_, name: string) => String(inputs[name] ?? ''));
+    if (Array.isArray(node)) return node.map(visit);
+    if (node && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v)]));
+    return node;
+  };
+  return visit(value) as T;
+}
+
+export type ValidationResult = { success: true; data: Capability } | { success: false; issues: string[] };
+
+export function validateCapability(raw: unknown): ValidationResult {
+  const parsed = CapabilitySchema.safeParse(raw);
+  if (parsed.success) return { success: true, data: parsed.data };
+  return {
+    success: false,
+    issues: parsed.error.issues.map(
+      (issue) => `${issue.path.map(String).join('.') || '(capability)'}: ${issue.message}`,
+    ),
+  };
+}
+
+/** RFC 8785 canonical text of a validated capability: what is stored and hashed. */
+export function canonicalCapability(capability: Capability): string {
+  return canonicalJson(capability);
+}
+
+/** The capability's revision: SHA-256 of its canonical JSON. */
+export function revisionOf(capability: Capability): string {
+  return sha256(canonicalCapability(capability));
+}

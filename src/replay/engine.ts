@@ -1,0 +1,495 @@
+import type { Page } from 'playwright-core';
+import type { ToolEvent } from '../contract/context.js';
+import type { EffectClass } from '../contract/effects.js';
+import { LiftError } from '../contract/errors.js';
+import {
+  bindPlaceholders,
+  type Capability,
+  type CapabilityOutcome,
+  type Postcondition,
+  revisionOf,
+  type Step,
+  type Value,
+} from '../discover/capability.js';
+import { pageFingerprint } from '../discover/fingerprint.js';
+import type { Target } from '../rungs/ui/locator.js';
+import { classifyPage, type PageState, PageWatch } from './classify.js';
+import { maskedScreenshot } from './evidence.js';
+import { describeTarget, matchTarget, offered, waitVisible } from './targets.js';
+import { type OutputValue, parseTyped, validateInputs } from './values.js';
+
+export interface HandoffRequest {
+  reason: string;
+  deadlineMs: number;
+}
+
+export interface ReplayOptions {
+  /** A page of a signed-in browser context; replay navigates it to the start page. */
+  page: Page;
+  /** Pinned revision: the capability must hash to it, or nothing touches the page. */
+  revision?: string;
+  /** Skip the start page fingerprint and rely on the semantic locators alone. */
+  layoutTolerant?: boolean;
+  /** Reads may start over after a handoff; writes never repeat a click. */
+  effectClass?: EffectClass;
+  /** Attended (headed) runs: a person signs in again; resolves when they are done. */
+  handoff?: (request: HandoffRequest) => Promise<void>;
+  /** Folder for masked screenshots. */
+  evidenceDir: string;
+  emit?: (event: ToolEvent) => void;
+  /** Bound for each step's wait (default 5 s). */
+  stepTimeoutMs?: number;
+  /** Called just before the first action that could change the application. */
+  markStarted?: () => void;
+}
+
+export interface ReplayResult {
+  outcome: CapabilityOutcome;
+  outputs: Record<string, OutputValue>;
+  revision: string;
+  /** Steps performed, including those of a restart after a handoff. */
+  stepsRun: number;
+  checkpoint: { expected: string; actual: string; passed: boolean } | undefined;
+  reloads: number;
+  handoffs: number;
+  durationMs: number;
+}
+
+type Settled = 'ok' | 'not_found' | 'restart';
+
+const CHUNK_MS = 200;
+const HANDOFF_DEADLINE_MS = 5 * 60_000;
+
+class Replay {
+  readonly #capability: Capability;
+  readonly #options: ReplayOptions;
+  readonly #page: Page;
+  readonly #inputs: Record<string, OutputValue>;
+  readonly #watch: PageWatch;
+  readonly #timeout: number;
+  readonly outputs: Record<string, OutputValue> = {};
+  reloads = 0;
+  handoffs = 0;
+  stepsRun = 0;
+  clicked = false;
+
+  constructor(capability: Capability, inputs: Record<string, OutputValue>, options: ReplayOptions) {
+    this.#capability = capability;
+    this.#options = options;
+    this.#page = options.page;
+    this.#inputs = inputs;
+    this.#watch = new PageWatch(options.page);
+    this.#timeout = options.stepTimeoutMs ?? 5_000;
+  }
+
+  emit(type: string, data: Record<string, unknown> = {}): void {
+    this.#options.emit?.({ type, ...data });
+  }
+
+  detach(): Promise<void> {
+    return this.#watch.detach();
+  }
+
+  async run(): Promise<CapabilityOutcome> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const settled = await this.#runOnce();
+      if (settled !== 'restart') return settled === 'ok' ? 'found' : 'not_found';
+    }
+    throw new LiftError('AUTH_REQUIRED', 'The session expired again after the handoff.', {
+      outcome: 'not_started',
+    });
+  }
+
+  async #runOnce(): Promise<Settled> {
+    const start = await this.#openStart();
+    if (start !== 'ok') return start;
+    for (const [index, step] of this.#capability.steps.entries()) {
+      const t0 = performance.now();
+      const settled = await this.#step(step, index);
+      this.stepsRun++;
+      this.emit('replay-step', {
+        index,
+        op: step.op,
+        ms: Math.round(performance.now() - t0),
+        result: settled,
+      });
+      if (settled !== 'ok') return settled;
+    }
+    return 'ok';
+  }
+
+  async #openStart(): Promise<Settled> {
+    const { origin, path, fingerprint } = this.#capability.preconditions;
+    const url = new URL(path, origin).href;
+    await this.#page.goto(url, { waitUntil: 'load', timeout: this.#timeout * 2 });
+    const settled = await this.#settle(undefined);
+    if (settled !== 'ok') return settled;
+    if (this.#options.layoutTolerant) {
+      this.emit('replay-precondition', { checked: false, reason: 'layout-tolerant' });
+      return 'ok';
+    }
+    const actual = await pageFingerprint(this.#page);
+    const matches = actual.fingerprint === fingerprint;
+    this.emit('replay-precondition', { checked: true, matches });
+    if (!matches) {
+      throw new LiftError(
+        'SURFACE_CHANGED',
+        `The start page ${url} does not match the capability's fingerprint.`,
+        {
+          hint: `The screen changed since discovery. Rediscover the capability (lift discover), or replay with --layout-tolerant if only the arrangement changed. Nothing was done on the page.`,
+          outcome: 'not_started',
+          details: {
+            expected: fingerprint,
+            actual: actual.fingerprint,
+            skeleton: actual.skeleton.slice(0, 40),
+          },
+        },
+      );
+    }
+    return 'ok';
+  }
+
+  async #step(step: Step, index: number): Promise<Settled> {
+    switch (step.op) {
+      case 'navigate': {
+        const url = new URL(step.path, this.#capability.preconditions.origin).href;
+        await this.#page.goto(url, { waitUntil: 'load', timeout: this.#timeout * 2 });
+        return this.#settle(step.expect);
+      }
+      case 'click': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        this.#options.markStarted?.();
+        this.clicked = true;
+        await this.#act(() => target.click({ timeout: this.#timeout }), step.target, index);
+        return this.#settle(step.expect);
+      }
+      case 'fill': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        await this.#act(
+          () => target.fill(this.#value(step.value), { timeout: this.#timeout }),
+          step.target,
+          index,
+        );
+        return this.#settle(step.expect);
+      }
+      case 'select': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        const value = this.#value(step.value);
+        await this.#act(
+          () => target.selectOption({ label: value }, { timeout: this.#timeout }).then(() => undefined),
+          step.target,
+          index,
+        );
+        return this.#settle(step.expect);
+      }
+      case 'check': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        this.#options.markStarted?.();
+        await this.#act(
+          () => target.setChecked(step.checked, { timeout: this.#timeout }),
+          step.target,
+          index,
+        );
+        return this.#settle(step.expect);
+      }
+      case 'press': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        this.#options.markStarted?.();
+        await this.#act(() => target.press(step.key, { timeout: this.#timeout }), step.target, index);
+        return this.#settle(step.expect);
+      }
+      case 'wait_for': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        return this.#settle(step.expect);
+      }
+      case 'read': {
+        const target = await this.#findOne(step.target, index);
+        if (typeof target === 'string') return target;
+        const text = await target.innerText({ timeout: this.#timeout });
+        const spec = this.#capability.outputs.find((output) => output.name === step.output)!;
+        const value = parseTyped(text, spec.type);
+        if (value === undefined) {
+          throw await this.#surfaceChanged(
+            `Step ${index + 1} read ${describeTarget(this.#bind(step.target))}, which does not hold a ${spec.type}.`,
+            step.target,
+          );
+        }
+        this.outputs[step.output] = value;
+        this.emit('replay-read', { index, output: step.output, valueType: spec.type });
+        return 'ok';
+      }
+    }
+  }
+
+  #bind(target: Target): Target {
+    return bindPlaceholders(target, this.#inputs);
+  }
+
+  #value(value: Value): string {
+    return 'input' in value ? String(this.#inputs[value.input]) : value.literal;
+  }
+
+  /** Waits for the target, classifying the page while it is absent; exactly one match or SURFACE_CHANGED. */
+  async #findOne(raw: Target, index: number) {
+    const target = this.#bind(raw);
+    const deadline = performance.now() + this.#timeout;
+    for (;;) {
+      if (await waitVisible(this.#page, target, CHUNK_MS)) break;
+      const settled = await this.#handle(await classifyPage(this.#page, this.#watch));
+      if (settled === 'not_found' || settled === 'restart') return settled;
+      if (performance.now() > deadline) break;
+    }
+    const { locator, count } = await matchTarget(this.#page, target);
+    if (count === 1) return locator.first();
+    throw await this.#surfaceChanged(
+      count === 0
+        ? `Step ${index + 1}: ${describeTarget(target)} is not on the page.`
+        : `Step ${index + 1}: ${describeTarget(target)} matches ${count} elements.`,
+      target,
+    );
+  }
+
+  async #act(action: () => Promise<void>, target: Target, index: number): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const reason = /not enabled|disabled/i.test(message)
+        ? 'the element is disabled'
+        : /intercepts pointer events/i.test(message)
+          ? 'another element covers it'
+          : /outside of the viewport/i.test(message)
+            ? 'it is off screen'
+            : 'it did not become actionable';
+      throw new LiftError(
+        'NO_CHANGE',
+        `Step ${index + 1}: ${describeTarget(this.#bind(target))} could not be used: ${reason}.`,
+        {
+          hint: `Nothing was clicked twice. The page blocks the action (${reason}); a person should look at it before another replay.`,
+          outcome: this.clicked ? 'unknown' : 'not_started',
+          details: { screenshot: await this.#screenshot('no-change') },
+        },
+      );
+    }
+  }
+
+  /** After a step: the postcondition holds, or the page classification decides. */
+  async #settle(expect: Postcondition | undefined): Promise<Settled> {
+    const deadline = performance.now() + this.#timeout;
+    for (;;) {
+      const holds = await this.#holds(expect);
+      const settled = await this.#handle(await classifyPage(this.#page, this.#watch));
+      if (settled !== 'ok') return settled;
+      if (holds) return 'ok';
+      if (performance.now() > deadline) {
+        throw await this.#surfaceChanged(
+          `The page did not reach the expected state (${describePostcondition(this.#bindExpect(expect))}).`,
+          expect && 'target' in expect ? expect.target : undefined,
+        );
+      }
+    }
+  }
+
+  #bindExpect(expect: Postcondition | undefined): Postcondition | undefined {
+    return expect ? bindPlaceholders(expect, this.#inputs) : undefined;
+  }
+
+  async #holds(raw: Postcondition | undefined): Promise<boolean> {
+    const expect = this.#bindExpect(raw);
+    if (!expect) return true;
+    switch (expect.kind) {
+      case 'none':
+        return true;
+      case 'visible':
+        return waitVisible(this.#page, expect.target, CHUNK_MS);
+      case 'value': {
+        if (!(await waitVisible(this.#page, expect.target, CHUNK_MS))) return false;
+        const { locator } = await matchTarget(this.#page, expect.target);
+        const value = await locator
+          .first()
+          .inputValue({ timeout: CHUNK_MS })
+          .catch(() => undefined);
+        return value === this.#value(expect.equals);
+      }
+      case 'checked': {
+        if (!(await waitVisible(this.#page, expect.target, CHUNK_MS))) return false;
+        const { locator } = await matchTarget(this.#page, expect.target);
+        return (
+          (await locator
+            .first()
+            .isChecked({ timeout: CHUNK_MS })
+            .catch(() => !expect.checked)) === expect.checked
+        );
+      }
+    }
+  }
+
+  /** Turns a page state into what happens next; failures become typed errors. */
+  async #handle(state: PageState): Promise<Settled> {
+    if (state.kind !== 'ok') this.emit('replay-classify', { state: state.kind, detail: state.detail });
+    switch (state.kind) {
+      case 'ok':
+        return 'ok';
+      case 'not_found':
+        if (this.#capability.outcomes.includes('not_found')) return 'not_found';
+        throw new LiftError('NOT_FOUND', `The application answered: ${state.detail}`);
+      case 'dialog': {
+        const message = state.dialog.message();
+        if (this.#capability.dialogs.some((declared) => message.includes(declared))) {
+          await state.dialog.accept();
+          return this.#handle(await classifyPage(this.#page, this.#watch));
+        }
+        await state.dialog.dismiss().catch(() => undefined);
+        throw new LiftError('UNEXPECTED_STATE', `An undeclared dialog opened: ${state.detail}`, {
+          hint: 'The capability does not declare this dialog, so the replay stopped (it was dismissed). Rediscover the capability if the dialog is now part of the screen.',
+          outcome: this.clicked ? 'unknown' : 'not_started',
+        });
+      }
+      case 'transient': {
+        if (this.reloads >= 1) {
+          throw new LiftError(
+            'UPSTREAM_ERROR',
+            `The application still answers with a server error after one reload (${state.detail}).`,
+            {
+              outcome: this.clicked ? 'unknown' : 'not_started',
+            },
+          );
+        }
+        this.reloads++;
+        this.emit('replay-reload', { detail: state.detail });
+        this.#watch.forget(state.frame);
+        await state.frame.goto(state.frame.url(), { waitUntil: 'load', timeout: this.#timeout });
+        return this.#handle(await classifyPage(this.#page, this.#watch));
+      }
+      case 'auth_expired': {
+        const { handoff } = this.#options;
+        const canRestart = this.#options.effectClass === 'read' || !this.clicked;
+        if (!handoff || this.handoffs >= 1 || !canRestart) {
+          throw new LiftError('AUTH_REQUIRED', `The session expired: ${state.detail}.`, {
+            hint: 'A person must sign in again (run attended with --headed for a handoff). The replay did not guess credentials.',
+            outcome: this.clicked ? 'unknown' : 'not_started',
+          });
+        }
+        this.handoffs++;
+        this.emit('replay-handoff', { reason: state.detail });
+        await handoff({ reason: `Sign in again: ${state.detail}`, deadlineMs: HANDOFF_DEADLINE_MS });
+        this.emit('replay-handoff-done', {});
+        return 'restart';
+      }
+      case 'app_error':
+        throw new LiftError('APP_ERROR', `The application showed an error page: ${state.detail}`, {
+          outcome: this.clicked ? 'unknown' : 'not_started',
+          details: { screenshot: await this.#screenshot('app-error') },
+        });
+    }
+  }
+
+  async #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {
+    const bound = target ? this.#bind(target) : undefined;
+    return new LiftError('SURFACE_CHANGED', message, {
+      hint: 'The screen no longer offers what the capability expects. Rediscover it (lift discover); do not retry blindly.',
+      outcome: this.clicked ? 'unknown' : 'not_started',
+      details: {
+        ...(bound ? { expected: describeTarget(bound), offered: await offered(this.#page, bound) } : {}),
+        screenshot: await this.#screenshot('surface-changed'),
+      },
+    });
+  }
+
+  #screenshot(label: string): Promise<string | undefined> {
+    return maskedScreenshot(this.#page, this.#capability, this.#inputs, this.#options.evidenceDir, label);
+  }
+
+  async checkpoint(): Promise<ReplayResult['checkpoint']> {
+    const { target: raw, equals, match } = this.#capability.checkpoint;
+    const target = this.#bind(raw);
+    const expected = String(this.#inputs[equals.input]);
+    const { locator, count } = await matchTarget(this.#page, target);
+    const actual = count === 1 ? (await locator.first().innerText({ timeout: this.#timeout })).trim() : '';
+    const passed = match === 'exact' ? actual === expected : actual.includes(expected);
+    this.emit('replay-checkpoint', { target: describeTarget(target), passed });
+    return { expected, actual, passed };
+  }
+}
+
+function describePostcondition(expect: Postcondition | undefined): string {
+  if (!expect) return 'page loaded';
+  switch (expect.kind) {
+    case 'none':
+      return 'nothing';
+    case 'visible':
+      return `${describeTarget(expect.target)} visible`;
+    case 'value':
+      return `${describeTarget(expect.target)} holds the value`;
+    case 'checked':
+      return `${describeTarget(expect.target)} ${expect.checked ? 'checked' : 'unchecked'}`;
+  }
+}
+
+/**
+ * Replays a capability on a live page with no model anywhere on the path: pins the
+ * revision, checks the start page, resolves each target fresh, checks each step's
+ * postcondition, classifies the page between steps, and compares the page with the
+ * bound inputs before any output is returned.
+ */
+export async function replayCapability(
+  capability: Capability,
+  rawInputs: unknown,
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  const t0 = performance.now();
+  const revision = revisionOf(capability);
+  if (options.revision !== undefined && options.revision !== revision) {
+    throw new LiftError(
+      'REVISION_MISMATCH',
+      `The capability hashes to ${revision.slice(0, 12)}, not the pinned ${options.revision.slice(0, 12)}.`,
+      {
+        outcome: 'not_started',
+        details: { expected: options.revision, actual: revision },
+      },
+    );
+  }
+  const inputs = validateInputs(capability, rawInputs);
+  const replay = new Replay(capability, inputs, options);
+  replay.emit('replay-start', { capability: capability.name, revision, steps: capability.steps.length });
+  try {
+    const outcome = await replay.run();
+    const checkpoint = outcome === 'found' ? await replay.checkpoint() : undefined;
+    if (checkpoint && !checkpoint.passed) {
+      throw new LiftError(
+        'CHECK_FAILED',
+        `The page shows '${checkpoint.actual}', not the requested '${checkpoint.expected}'.`,
+        {
+          hint: 'The final checkpoint compares the page with the bound inputs; no output was returned.',
+          outcome: 'unknown',
+        },
+      );
+    }
+    const durationMs = Math.round((performance.now() - t0) * 10) / 10;
+    replay.emit('replay-end', { outcome, ms: durationMs });
+    return {
+      outcome,
+      outputs: outcome === 'found' ? replay.outputs : {},
+      revision,
+      stepsRun: replay.stepsRun,
+      checkpoint,
+      reloads: replay.reloads,
+      handoffs: replay.handoffs,
+      durationMs,
+    };
+  } catch (error) {
+    replay.emit('replay-end', {
+      outcome: 'error',
+      code: error instanceof LiftError ? error.code : 'INTERNAL_ERROR',
+    });
+    throw error;
+  } finally {
+    await replay.detach();
+  }
+}

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import type { Capability } from '../discover/capability.js';
+
+/**
+ * A screenshot with every data region blacked out: table cells, form fields, and any
+ * text equal to a bound input. Returns its path, or undefined when the page cannot be shot.
+ */
+export async function maskedScreenshot(
+  page: Page,
+  capability: Capability,
+  inputs: Record<string, unknown>,
+  folder: string,
+  label: string,
+): Promise<string | undefined> {
+  const frames = new Set<string>();
+  for (const step of capability.steps) if ('target' in step) frames.add(JSON.stringify(step.target.frame));
+  const masks: Locator[] = [page.locator('td, input, textarea, select')];
+  for (const frame of frames) {
+    const path = JSON.parse(frame) as string[];
+    if (path.length === 0) continue;
+    let scope = page.frameLocator(`iframe[title="${path[0]}"], iframe[name="${path[0]}"]`);
+    for (const name of path.slice(1))
+      scope = scope.frameLocator(`iframe[title="${name}"], iframe[name="${name}"]`);
+    masks.push(scope.locator('td, input, textarea, select'));
+    for (const value of Object.values(inputs)) masks.push(scope.getByText(String(value)));
+  }
+  for (const value of Object.values(inputs)) masks.push(page.getByText(String(value)));
+  try {
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, `${label}-${Date.now()}.png`);
+    await page.screenshot({ path: file, mask: masks, maskColor: '#000000', timeout: 5_000 });
+    return file;
+  } catch {
+    return undefined;
+  }
+}

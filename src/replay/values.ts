@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { LiftError } from '../contract/errors.js';
+import type { Capability, FieldType } from '../discover/capability.js';
+
+const INPUT_TYPES: Record<FieldType, z.ZodType> = {
+  string: z.string().min(1).max(500),
+  number: z.number().finite(),
+  integer: z.number().int(),
+  boolean: z.boolean(),
+};
+
+/** The Zod schema of a capability's inputs (strict: an unknown input is a mistake). */
+export function inputSchemaOf(capability: Capability): z.ZodObject {
+  return z.strictObject(
+    Object.fromEntries(capability.inputs.map((input) => [input.name, INPUT_TYPES[input.type]])) as Record<
+      string,
+      z.ZodType
+    >,
+  );
+}
+
+export function outputSchemaOf(capability: Capability): z.ZodObject {
+  return z.strictObject(
+    Object.fromEntries(capability.outputs.map((output) => [output.name, INPUT_TYPES[output.type]])) as Record<
+      string,
+      z.ZodType
+    >,
+  );
+}
+
+export type OutputValue = string | number | boolean;
+
+/** Parses text read from the page into the declared type, or says why it cannot. */
+export function parseTyped(text: string, type: FieldType): OutputValue | undefined {
+  const trimmed = text.replace(/\s+/g, ' ').trim();
+  switch (type) {
+    case 'string':
+      return trimmed.length > 0 ? trimmed : undefined;
+    case 'number':
+    case 'integer': {
+      const plain = trimmed.replace(/[\s,'\u00a0]/g, '').replace(/^[^\d\-+.]+|[^\d.]+$/g, '');
+      if (!/^[-+]?\d+(\.\d+)?$/.test(plain)) return undefined;
+      const value = Number(plain);
+      if (type === 'integer' && !Number.isInteger(value)) return undefined;
+      return value;
+    }
+    case 'boolean': {
+      if (/^(yes|true|on|checked)$/i.test(trimmed)) return true;
+      if (/^(no|false|off|unchecked)$/i.test(trimmed)) return false;
+      return undefined;
+    }
+  }
+}
+
+export function validateInputs(capability: Capability, raw: unknown): Record<string, OutputValue> {
+  const parsed = inputSchemaOf(capability).safeParse(raw);
+  if (parsed.success) return parsed.data as Record<string, OutputValue>;
+  const example = Object.fromEntries(
+    capability.inputs.map((input) => [
+      input.name,
+      input.type === 'string' ? '…' : input.type === 'boolean' ? true : 1,
+    ]),
+  );
+  throw new LiftError(
+    'BAD_INPUT',
+    `Invalid input for ${capability.name}:\n${z.prettifyError(parsed.error)}`,
+    {
+      hint: `A correct input: ${JSON.stringify(example)}. Nothing was sent to the page.`,
+      outcome: 'not_started',
+    },
+  );
+}
