@@ -1,0 +1,327 @@
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import type { ToolContext } from '../../contract/context.js';
+import { type AnyTool, defineTool, type ToolErrorSpec, type ToolResult } from '../../contract/define-tool.js';
+import { ERROR_CODES, type ErrorCode, LiftError } from '../../contract/errors.js';
+import type { JsonSchema } from '../../contract/json-schema.js';
+import { type ApiRequest, type ApiResponse, type SendPolicy, send } from './http.js';
+import { toZod } from './schema-to-zod.js';
+import { type ApiToolFile, type ApiToolSpec, readApiToolFile } from './tool-file.js';
+
+export interface LoadOptions {
+  /** Overrides the file's base_url (a test server, a staging host). */
+  baseUrl?: string;
+}
+
+/** Where a loaded API tool came from; the ladder reads it to test the rung. */
+export interface ApiToolOrigin {
+  file: string | undefined;
+  spec: string | undefined;
+  operationId: string;
+  auth: ApiToolFile['api']['auth'];
+  authenticated: boolean;
+}
+
+const origins = new WeakMap<AnyTool, ApiToolOrigin>();
+
+export function apiOriginOf(tool: AnyTool): ApiToolOrigin | undefined {
+  return origins.get(tool);
+}
+
+const RequestIdSchema = z
+  .string()
+  .min(4)
+  .max(100)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : -')
+  .describe('Makes a repeated call the same call: the first result comes back instead of a second write.');
+
+function inputSchemaFor(spec: ApiToolSpec): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, input] of Object.entries(spec.inputs)) {
+    const schema = toZod(input.schema, { strict: true });
+    shape[name] = input.required ? schema : schema.optional();
+  }
+  if (spec.request_id) shape.request_id = RequestIdSchema;
+  if (spec.pagination) {
+    shape.max_pages = z
+      .number()
+      .int()
+      .min(1)
+      .max(spec.pagination.max_pages)
+      .optional()
+      .describe(`Pages to fetch in this call (default 1, at most ${spec.pagination.max_pages}).`);
+  }
+  return z.strictObject(shape);
+}
+
+function pick(schema: JsonSchema, fields: string[]): JsonSchema {
+  const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(fields.map((name) => [name, properties[name] ?? {}])),
+    required: fields.filter((name) => required.has(name)),
+  };
+}
+
+function itemsSchemaOf(spec: ApiToolSpec): JsonSchema {
+  const schema = spec.output.schema;
+  if (spec.output.items_path) return schema.properties?.[spec.output.items_path]?.items ?? {};
+  return schema.items ?? {};
+}
+
+function outputSchemaFor(spec: ApiToolSpec): z.ZodType {
+  const { kind, fields } = spec.output;
+  if (kind === 'empty') return z.strictObject({ status: z.number().int() });
+  if (kind === 'object') return toZod(pick(spec.output.schema, fields), { strict: false });
+  return z.strictObject({
+    items: z.array(toZod(pick(itemsSchemaOf(spec), fields), { strict: false })),
+    count: z.number().int(),
+    next_page: z.union([z.string(), z.number()]).optional(),
+  });
+}
+
+function project(record: unknown, fields: string[]): Record<string, unknown> {
+  const source = (record ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(fields.filter((name) => name in source).map((name) => [name, source[name]]));
+}
+
+function buildRequest(
+  baseUrl: string,
+  spec: ApiToolSpec,
+  input: Record<string, unknown>,
+  requestId: string | undefined,
+): ApiRequest {
+  let path = spec.path;
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = {};
+  let body: Record<string, unknown> | undefined;
+  let wholeBody: unknown;
+  for (const [name, field] of Object.entries(spec.inputs)) {
+    const value = input[name];
+    if (value === undefined) continue;
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (field.in === 'path') path = path.replace(`{${field.wire}}`, encodeURIComponent(text));
+    else if (field.in === 'query') {
+      if (Array.isArray(value)) for (const item of value) query.append(field.wire, String(item));
+      else query.set(field.wire, typeof value === 'string' ? value : String(value));
+    } else if (field.in === 'header') headers[field.wire] = text;
+    else if (spec.body_argument === name) wholeBody = value;
+    else {
+      body ??= {};
+      body[field.wire] = value;
+    }
+  }
+  if (spec.request_id?.header && requestId) headers[spec.request_id.header] = requestId;
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [key, value] of query) url.searchParams.append(key, value);
+  const payload = wholeBody ?? body;
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  return {
+    method: spec.method,
+    url,
+    template: spec.path,
+    headers,
+    ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
+  };
+}
+
+/** Checks a 2xx body against the declared response schema; a mismatch means the API is not the one described. */
+function checkSurface(
+  spec: ApiToolSpec,
+  response: ApiResponse,
+  validator: z.ZodType | undefined,
+  write: boolean,
+): void {
+  if (!validator) return;
+  const parsed = validator.safeParse(response.body);
+  if (parsed.success) return;
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+  throw new LiftError(
+    'SURFACE_CHANGED',
+    `${spec.method.toUpperCase()} ${spec.path} answered with a body that no longer matches its description: ${issues.join('; ')}.`,
+    {
+      hint: 'The API changed (a field renamed, removed or retyped). Re-import its description (lift api import) and review the tool file; do not retry blindly.',
+      outcome: write ? 'unknown' : 'not_started',
+      details: { issues },
+    },
+  );
+}
+
+function nextPage(
+  spec: ApiToolSpec,
+  input: Record<string, unknown>,
+  body: unknown,
+  got: number,
+): string | number | undefined {
+  const pagination = spec.pagination;
+  if (!pagination) return undefined;
+  if (pagination.style === 'cursor') {
+    const cursor = (body as Record<string, unknown> | undefined)?.[pagination.next_path ?? ''];
+    return typeof cursor === 'string' && cursor.length > 0 ? cursor : undefined;
+  }
+  const size = pagination.page_size ?? Number(input[pagination.size_param ?? ''] ?? 0);
+  if (got === 0 || (size > 0 && got < size)) return undefined;
+  const current = Number(input[pagination.param] ?? (pagination.style === 'page' ? 1 : 0));
+  return pagination.style === 'page' ? current + 1 : current + got;
+}
+
+function errorsOf(spec: ApiToolSpec, write: boolean): Partial<Record<ErrorCode, ToolErrorSpec>> {
+  const errors: Partial<Record<ErrorCode, ToolErrorSpec>> = {};
+  for (const [code, hint] of Object.entries(spec.errors)) {
+    if (code in ERROR_CODES) errors[code as ErrorCode] = { hint };
+  }
+  errors.RATE_LIMITED ??= { hint: ERROR_CODES.RATE_LIMITED.hint };
+  errors.UPSTREAM_ERROR = write
+    ? {
+        retry: 'after_check',
+        hint: 'The server failed; the write may have landed. Run the settle read before any retry.',
+      }
+    : { retry: 'yes', hint: 'The server failed on every attempt this call allowed. Try again later.' };
+  errors.NOT_FOUND ??= { hint: ERROR_CODES.NOT_FOUND.hint };
+  if (write) errors.CONFLICT ??= { hint: ERROR_CODES.CONFLICT.hint };
+  return errors;
+}
+
+/** Turns one entry of an API tool file into a Lift tool: the whole contract, derived from the data. */
+export function toolFromSpec(file: ApiToolFile, spec: ApiToolSpec, options: LoadOptions = {}): AnyTool {
+  const baseUrl = options.baseUrl ?? file.api.base_url;
+  const write = spec.effect.class !== 'read';
+  const auth = spec.authenticated ? file.api.auth : undefined;
+  const validator = spec.output.kind === 'empty' ? undefined : toZod(spec.output.schema, { strict: false });
+  const policy: SendPolicy = {
+    write,
+    retries: write ? 0 : spec.read_retries,
+    auth,
+    hints: spec.errors,
+    settle: spec.settle,
+  };
+  const narrow = spec.pagination
+    ? `Narrow with filters, or ask for the next page (${spec.pagination.param} = next_page).`
+    : 'Narrow the call with its filters; the full result is in files.full.';
+
+  type Result = ToolResult<Record<string, unknown>>;
+  const run = async (input: Record<string, unknown>, ctx: ToolContext): Promise<Result> => {
+    if (spec.output.kind === 'list') return runList(input, ctx);
+    const response = await send(buildRequest(baseUrl, spec, input, ctx.requestId), policy, ctx);
+    checkSurface(spec, response, validator, write);
+    const replayed = response.headers.get('idempotent-replayed') === 'true';
+    const fields =
+      spec.output.kind === 'empty' ? { status: response.status } : project(response.body, spec.output.fields);
+    return {
+      fields,
+      summary: `${spec.method.toUpperCase()} ${spec.path} answered ${response.status}${replayed ? ' (replayed by the API)' : ''}.`,
+      ...(write ? { effect: replayed ? ('existing' as const) : ('changed' as const) } : {}),
+      verifiedBy: `the API response (HTTP ${response.status}) parsed against the declared schema`,
+    };
+  };
+
+  const runList = async (input: Record<string, unknown>, ctx: ToolContext): Promise<Result> => {
+    const pages = Math.min(Number(input.max_pages ?? 1), spec.pagination?.max_pages ?? 1);
+    const items: Record<string, unknown>[] = [];
+    let pageInput = { ...input };
+    delete pageInput.max_pages;
+    if (
+      spec.pagination?.size_param &&
+      spec.pagination.page_size &&
+      pageInput[spec.pagination.size_param] === undefined
+    ) {
+      pageInput[spec.pagination.size_param] = spec.pagination.page_size;
+    }
+    let next: string | number | undefined;
+    for (let page = 0; page < pages; page++) {
+      const response = await send(
+        buildRequest(baseUrl, { ...spec, inputs: withPaging(spec) }, pageInput, undefined),
+        policy,
+        ctx,
+      );
+      checkSurface(spec, response, validator, write);
+      const body = response.body as Record<string, unknown> | unknown[];
+      const list = (
+        spec.output.items_path ? (body as Record<string, unknown>)[spec.output.items_path] : body
+      ) as unknown[];
+      items.push(...list.map((item) => project(item, spec.output.fields)));
+      next = nextPage(spec, pageInput, body, list.length);
+      if (next === undefined) break;
+      if (spec.pagination) pageInput = { ...pageInput, [spec.pagination.param]: next };
+    }
+    return {
+      fields: { items, count: items.length, ...(next !== undefined ? { next_page: next } : {}) },
+      summary: `${items.length} item(s) from ${spec.method.toUpperCase()} ${spec.path}${next !== undefined ? '; more pages remain' : ''}.`,
+      ...(next !== undefined ? { truncated: true, narrow } : {}),
+      verifiedBy: 'each page parsed against the declared schema',
+    };
+  };
+
+  const tool = defineTool({
+    name: spec.name,
+    description: spec.description,
+    group: file.api.group ?? 'api',
+    rung: 'api',
+    input: inputSchemaFor(spec),
+    output: outputSchemaFor(spec),
+    cap: { chars: spec.cap.chars, rows: spec.cap.rows, narrow },
+    errors: errorsOf(spec, write),
+    effect: {
+      class: spec.effect.class,
+      ...(spec.effect.gate ? { gate: spec.effect.gate } : {}),
+      ...(spec.effect.repeat ? { repeat: spec.effect.repeat } : {}),
+    },
+    timeout: {
+      deadlineMs: spec.deadline_ms,
+      budget: { attempts: write ? 1 : 1 + spec.read_retries },
+      ...(spec.settle ? { settle: spec.settle } : {}),
+    },
+    ...(auth && auth.kind !== 'none'
+      ? { session: { secret: auth.secret, onExpiry: 'AUTH_REQUIRED; a person stores a fresh credential' } }
+      : {}),
+    ...(write
+      ? {
+          preview: (input: unknown) =>
+            `${spec.method.toUpperCase()} ${file.api.title} ${spec.path} ${JSON.stringify(input)}`,
+        }
+      : {}),
+    ...(spec.example ? { example: spec.example } : {}),
+    run: (input, ctx) => run(input as Record<string, unknown>, ctx),
+  });
+  return tool;
+}
+
+/** The paging parameters must be sendable even when the description left them out of the inputs. */
+function withPaging(spec: ApiToolSpec): ApiToolSpec['inputs'] {
+  const inputs = { ...spec.inputs };
+  const pagination = spec.pagination;
+  if (!pagination) return inputs;
+  for (const wire of [pagination.param, pagination.size_param]) {
+    if (wire && !Object.values(inputs).some((input) => input.wire === wire)) {
+      inputs[wire] = { in: 'query', wire, required: false, schema: {} };
+    }
+  }
+  return inputs;
+}
+
+export function toolsFromApiFile(
+  file: ApiToolFile,
+  options: LoadOptions & { source?: string } = {},
+): AnyTool[] {
+  return file.tools.map((spec) => {
+    const tool = toolFromSpec(file, spec, options);
+    const source = options.source;
+    origins.set(tool, {
+      file: source,
+      spec: file.api.spec && source ? resolve(dirname(source), file.api.spec) : file.api.spec,
+      operationId: spec.operation_id,
+      auth: file.api.auth,
+      authenticated: spec.authenticated,
+    });
+    return tool;
+  });
+}
+
+/** Reads an API tool file and returns its tools, ready for a Runtime. */
+export function loadApiTools(path: string, options: LoadOptions = {}): AnyTool[] {
+  const source = resolve(path);
+  return toolsFromApiFile(readApiToolFile(source), { ...options, source });
+}
