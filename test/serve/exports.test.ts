@@ -10,7 +10,7 @@ import { Runtime } from '../../src/runtime/runtime.js';
 import { toAnthropicTools } from '../../src/serve/to-anthropic-tools.js';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
 import { toOpenAiTools } from '../../src/serve/to-openai-tools.js';
-import { noteDelete, noteList, notePublish, noteRead, noteTag, noteWait, tools } from './fixtures/tools.js';
+import { noteList, notePublish, noteRead, noteTag, noteWait, tools } from './fixtures/tools.js';
 
 const ajv = new AjvJsonSchemaValidator();
 const home = mkdtempSync(join(tmpdir(), 'lift-serve-exports-'));

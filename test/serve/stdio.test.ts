@@ -7,6 +7,7 @@ import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
 import { tools } from './fixtures/tools.js';
 import { connectStdio, runLift, type Workspace, workspace } from './support.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: assertions read envelopes field by field
 type Envelope = Record<string, any>;
 
 async function call(client: Client, name: string, input: Record<string, unknown>, signal?: AbortSignal) {

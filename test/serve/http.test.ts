@@ -1,0 +1,169 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
+import { tools } from './fixtures/tools.js';
+import {
+  connectHttp,
+  type HttpServer,
+  runLift,
+  startHttp,
+  TOKEN,
+  type Workspace,
+  workspace,
+} from './support.js';
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+};
+const CALL = {
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'note_wait', arguments: { marker: 'intruder', ms: 1 } },
+};
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+function runFiles(ws: Workspace): string[] {
+  const folder = join(ws.home, 'runs');
+  return existsSync(folder) ? readdirSync(folder) : [];
+}
+
+describe('lift serve --http', () => {
+  it('refuses to start without a bearer token in the secret store, and says how to store one', async () => {
+    const ws = workspace();
+    try {
+      const ran = await runLift(ws, ['serve', '--http', '0']);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain('refuses to start without a bearer token');
+      expect(ran.stderr).toContain('lift secrets set serve_token');
+    } finally {
+      ws.remove();
+    }
+  });
+
+  describe('with the serve_token secret', () => {
+    let ws: Workspace;
+    let server: HttpServer;
+    const clients: Client[] = [];
+
+    beforeAll(async () => {
+      ws = workspace({ token: true });
+      server = await startHttp(ws);
+    }, 60_000);
+
+    afterAll(async () => {
+      await Promise.all(clients.map((client) => client.close()));
+      await server?.stop();
+      ws.remove();
+    });
+
+    it('binds to loopback by default', () => {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    });
+
+    it('answers 401 to a request without the token, or with another, and runs nothing', async () => {
+      for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: TOKEN }]) {
+        const initialize = await post(server.url, INITIALIZE, headers);
+        expect(initialize.status).toBe(401);
+        expect(initialize.headers.get('www-authenticate')).toContain('Bearer');
+        const called = await post(server.url, CALL, { ...headers, 'mcp-session-id': 'guess' });
+        expect(called.status).toBe(401);
+        expect(await called.text()).not.toContain(TOKEN);
+      }
+      expect(runFiles(ws)).toEqual([]);
+      expect(existsSync(join(ws.home, 'out', 'note_wait', 'intruder.aborted'))).toBe(false);
+    });
+
+    it('answers 404 to a session it does not know', async () => {
+      const response = await post(server.url, CALL, {
+        authorization: `Bearer ${TOKEN}`,
+        'mcp-session-id': 'no-such-session',
+      });
+      expect(response.status).toBe(404);
+    });
+
+    it('lists and calls tools for the SDK client over Streamable HTTP', async () => {
+      const client = await connectHttp(server.url, TOKEN);
+      clients.push(client);
+      const { tools: listed } = await client.listTools();
+      const expected = toMcpTools(tools);
+      for (const tool of listed) {
+        const contract = expected.find((candidate) => candidate.name === tool.name)!;
+        expect({ input: tool.inputSchema, output: tool.outputSchema, annotations: tool.annotations }).toEqual(
+          {
+            input: contract.inputSchema,
+            output: contract.outputSchema,
+            annotations: contract.annotations,
+          },
+        );
+      }
+      const read = (await client.callTool({
+        name: 'note_read',
+        arguments: { id: 'N-003' },
+      })) as CallToolResult;
+      expect(read.structuredContent).toMatchObject({ ok: true, fields: { id: 'N-003' } });
+      const bad = (await client.callTool({ name: 'note_read', arguments: { id: 3 } })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    });
+
+    it('asks the person through elicitation within the session and runs the held call on yes', async () => {
+      const messages: string[] = [];
+      const client = await connectHttp(server.url, TOKEN, (params) => {
+        messages.push(params.message);
+        return { action: 'accept', content: { approve: true } };
+      });
+      clients.push(client);
+      await client.listTools();
+      const result = (await client.callTool({
+        name: 'note_publish',
+        arguments: { request_id: 'req-http-1', text: 'Over HTTP' },
+      })) as CallToolResult;
+      expect(result.structuredContent).toMatchObject({ ok: true, fields: { board_id: 'B-req-http-1' } });
+      expect(messages).toEqual([expect.stringContaining('Publish "Over HTTP" to the team board')]);
+      expect(readFileSync(join(ws.home, 'out', 'note_publish', 'published.log'), 'utf8')).toContain(
+        'req-http-1 Over HTTP',
+      );
+    });
+
+    it('aborts the tool when the client cancels over HTTP', async () => {
+      const client = await connectHttp(server.url, TOKEN);
+      clients.push(client);
+      const controller = new AbortController();
+      const pending = client.callTool(
+        { name: 'note_wait', arguments: { marker: 'http-cancel', ms: 900 } },
+        undefined,
+        { signal: controller.signal },
+      );
+      setTimeout(() => controller.abort('stop'), 150);
+      await expect(pending).rejects.toThrow();
+      const marker = join(ws.home, 'out', 'note_wait', 'http-cancel.aborted');
+      const until = Date.now() + 10_000;
+      while (!existsSync(marker) && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readFileSync(marker, 'utf8')).toBe('CANCELLED');
+    });
+
+    it('never shows the token in anything it wrote', () => {
+      for (const file of runFiles(ws))
+        expect(readFileSync(join(ws.home, 'runs', file), 'utf8')).not.toContain(TOKEN);
+    });
+  });
+});
