@@ -86,6 +86,10 @@ export const ERROR_CODES = {
     hint: 'The system accepted only some records. The rejected rows are listed; fix them and import those alone.',
   },
   LOCKED: { retry: 'yes', hint: 'Someone else holds the lock on the file. Try again later.' },
+  NOT_CONFIGURED: {
+    retry: 'no',
+    hint: 'The tool does not know where its program lives (a folder or file). The operator must configure it; the model cannot.',
+  },
   APPROVAL_DENIED: { retry: 'no', hint: 'A person denied this call. Change the request or ask them why.' },
   APPROVAL_NOT_FOUND: {
     retry: 'no',
@@ -171,6 +175,16 @@ export class LiftError extends Error {
   }
 }
 
+/**
+ * True for a LiftError, including one made by another copy of this module (a tools module
+ * loaded from a config file may import Lift from elsewhere); codes must still be known.
+ */
 export function isLiftError(value: unknown): value is LiftError {
-  return value instanceof LiftError;
+  if (value instanceof LiftError) return true;
+  return (
+    value instanceof Error &&
+    value.name === 'LiftError' &&
+    typeof (value as unknown as { code?: unknown }).code === 'string' &&
+    (value as unknown as { code: string }).code in ERROR_CODES
+  );
 }

@@ -28,7 +28,8 @@ const GENERIC_NAMES =
   /^(run|exec|execute|do|call|invoke|query|tool|action|command|cmd|api|shell|bash|handle|process|perform|request|main|helper)(_|$)/i;
 const RETURNS =
   /\b(return|returns|returned|gives back|comes back|responds with|reports|yields|answers with|outputs)\b/i;
-const ERRORS = /\b(error|errors|fails|failure|not found|refuse|refuses|rejected|[A-Z]{3,}_[A-Z_]+)\b/;
+const ERRORS = /\b(error|errors|fails|failure|not found|refuse|refuses|rejected)\b/i;
+const ERROR_CODE = /\b[A-Z]{3,}(_[A-Z]+)+\b/;
 const TIMEOUT = /\b(timeout|time out|times out|deadline|within \d+|\d+\s?(s|ms|seconds|minutes))\b/i;
 
 function properties(schema: JsonSchema): Array<[string, JsonSchema]> {
@@ -74,8 +75,9 @@ function walk(
     const path = prefix ? `${prefix}.${name}` : name;
     visit(path, name, property);
     if (typeOf(property) === 'object') walk(property, visit, path);
-    if (typeOf(property) === 'array' && property.items && typeOf(property.items) === 'object') {
-      walk(property.items, visit, `${path}[]`);
+    if (typeOf(property) === 'array' && property.items) {
+      if (typeOf(property.items) === 'object') walk(property.items, visit, `${path}[]`);
+      else visit(`${path}[]`, name, property.items);
     }
   }
 }
@@ -211,7 +213,9 @@ export function lintTool(target: LintTarget): Finding[] {
       });
     }
   }
-  const hasHints = target.lift ? target.lift.errorHints : ERRORS.test(description);
+  const hasHints = target.lift
+    ? target.lift.errorHints
+    : ERRORS.test(description) || ERROR_CODE.test(description);
   if (!hasHints) {
     add({
       severity: 'consider',

@@ -9,7 +9,8 @@ import type {
   PendingEnvelope,
   SuccessEnvelope,
 } from '../contract/envelope.js';
-import { ERROR_CODES, LiftError, type Outcome } from '../contract/errors.js';
+import { ERROR_CODES, isLiftError, LiftError, type Outcome } from '../contract/errors.js';
+import { inputSchemaOf } from '../contract/json-schema.js';
 import type { RunEvent } from '../store/runs.js';
 import { validateInput } from './bad-input.js';
 import { hashValue } from './canonical.js';
@@ -84,7 +85,7 @@ function errorEnvelope(
 }
 
 function asLiftError(error: unknown, started: boolean): LiftError {
-  if (error instanceof LiftError) return error;
+  if (isLiftError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new LiftError('INTERNAL_ERROR', message, {
     outcome: started ? 'unknown' : 'not_started',
@@ -143,7 +144,7 @@ export async function invoke(
 
   let input: unknown;
   try {
-    input = validateInput(tool, rawInput);
+    input = validateInput(tool, withRequestId(tool, rawInput, options.requestId));
   } catch (error) {
     return fail(asLiftError(error, false));
   }
@@ -353,6 +354,13 @@ export async function invoke(
   const clean = finish(envelope);
   if (usesLedger && requestId) ledger.finish(tool.name, requestId, JSON.stringify(clean));
   return clean;
+}
+
+/** A request id given beside the input (lift call --request-id) fills the tool's own request_id field. */
+function withRequestId(tool: AnyTool, input: unknown, requestId: string | undefined): unknown {
+  if (!requestId || !input || typeof input !== 'object' || Array.isArray(input) || 'request_id' in input)
+    return input;
+  return inputSchemaOf(tool).properties?.request_id ? { ...input, request_id: requestId } : input;
 }
 
 function approvalsPhraseSuffix(runId: string): string {

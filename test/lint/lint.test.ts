@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define-tool.js';
+import { loadLintTargets, loadMcpTargets } from '../../src/lint/load.js';
+import { fromJsonToolList, fromLiftTool } from '../../src/lint/normalize.js';
+import { lintTools } from '../../src/lint/rules.js';
+import { lift } from '../support/cli.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'lint');
+const rules = (findings: Array<{ rule: string }>) => findings.map((finding) => finding.rule);
+
+describe('lift lint on the two specimens of the design notes', () => {
+  it('gives the pass-through run_inventory at least 5 findings, one of them fix-first', async () => {
+    const findings = lintTools(await loadLintTargets('run-inventory.json', FIXTURES));
+    expect(findings.length).toBeGreaterThanOrEqual(5);
+    expect(findings.filter((finding) => finding.severity === 'fix-first').map((f) => f.rule)).toEqual([
+      'pass-through',
+    ]);
+    expect(findings[0]).toMatchObject({ tool: 'run_inventory', argument: 'command' });
+  });
+
+  it('gives the task-shaped inventory_create_item no findings', async () => {
+    expect(lintTools(await loadLintTargets('inventory-create-item.json', FIXTURES))).toEqual([]);
+  });
+
+  it('prints JSON findings with --json and exits 1 when something should be fixed', async () => {
+    const result = await lift(['lint', 'run-inventory.json', '--json'], { cwd: FIXTURES });
+    expect(result.code).toBe(1);
+    const findings = JSON.parse(result.stdout) as Array<{ severity: string; rule: string; fix: string }>;
+    expect(findings.every((finding) => finding.fix.length > 0)).toBe(true);
+    const clean = await lift(['lint', 'inventory-create-item.json'], { cwd: FIXTURES });
+    expect(clean.code).toBe(0);
+  });
+});
+
+describe('rules on common bad tools', () => {
+  it('reads OpenAI, Anthropic and MCP shapes alike', () => {
+    const parameters = { type: 'object', properties: { query: { type: 'string' } } };
+    const openai = fromJsonToolList([
+      { type: 'function', function: { name: 'search_db', description: '', parameters } },
+    ]);
+    const anthropic = fromJsonToolList([{ name: 'search_db', description: '', input_schema: parameters }]);
+    const mcp = fromJsonToolList({
+      tools: [{ name: 'search_db', description: '', inputSchema: parameters }],
+    });
+    expect(rules(lintTools(openai))).toEqual(rules(lintTools(anthropic)));
+    expect(rules(lintTools(anthropic))).toEqual(rules(lintTools(mcp)));
+    expect(rules(lintTools(mcp))).toContain('missing-description');
+    expect(rules(lintTools(mcp))).toContain('pass-through');
+  });
+
+  it('flags credentials, free strings for allow-lists, unbounded arrays and numbers, and missing previews', () => {
+    const [target] = fromJsonToolList({
+      tools: [
+        {
+          name: 'payment_send',
+          description: 'Sends a payment. Returns the payment id. Errors: DECLINED. Times out after 20 s.',
+          inputSchema: {
+            type: 'object',
+            properties: {
+              api_key: { type: 'string', maxLength: 80 },
+              currency: { type: 'string' },
+              amounts: { type: 'array', items: { type: 'number' } },
+              request_id: { type: 'string', maxLength: 64 },
+            },
+          },
+        },
+      ],
+    });
+    const found = rules(lintTools([target!]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'credential-input',
+        'free-string-for-allow-list',
+        'unbounded-array',
+        'unbounded-number',
+        'irreversible-without-preview',
+      ]),
+    );
+    expect(found).not.toContain('write-without-request-id');
+  });
+
+  it('trusts a Lift contract for effects, gates, hints and deadlines', () => {
+    const tool = defineTool({
+      name: 'account_close',
+      description: 'Closes one account for good. Returns the closing date.',
+      rung: 'ui',
+      input: z.strictObject({ account: z.string().regex(/^A\d{6}$/), request_id: z.string().max(64) }),
+      output: z.object({ closed_at: z.string() }),
+      effect: { class: 'irreversible' },
+      timeout: { deadlineMs: 30_000 },
+      run: async () => ({ fields: { closed_at: 'now' }, summary: 'closed' }),
+    });
+    // Held for a signature: the preview the person sees is the dry run.
+    expect(lintTools([fromLiftTool(tool)])).toEqual([]);
+  });
+});
+
+describe('lift lint --mcp', () => {
+  it('starts a stdio MCP server and lints the tools it lists', async () => {
+    const server = join(FIXTURES, 'bad-mcp-server.mjs');
+    const findings = lintTools(await loadMcpTargets(`node ${server}`, join(import.meta.dirname, '..', '..')));
+    const byTool = (name: string) => rules(findings.filter((finding) => finding.tool === name));
+    expect(byTool('exec')).toEqual(expect.arrayContaining(['pass-through', 'name-not-task-shaped']));
+    expect(byTool('user_login')).toContain('credential-input');
+    expect(byTool('orders_delete')).toEqual(
+      expect.arrayContaining(['irreversible-without-preview', 'write-without-request-id', 'unbounded-array']),
+    );
+  });
+});
