@@ -5,6 +5,8 @@ import type { AnyTool } from './contract/define-tool.js';
  * commands that need none of them start fast. Add a line per area.
  */
 const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
+  () => import('./apps/hledger/tools.js'),
+  () => import('./apps/payroll/tools.js'),
 ];
 
 export async function builtinTools(): Promise<AnyTool[]> {

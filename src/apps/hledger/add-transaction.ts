@@ -1,0 +1,150 @@
+import { createReadStream, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import type { ToolContext } from '../../contract/context.js';
+import { defineTool } from '../../contract/define-tool.js';
+import { LiftError } from '../../contract/errors.js';
+import { removeDeadTemps, withLock, writeFileAtomic } from '../../rungs/file/index.js';
+import { formatTransaction, imbalances, type NewTransaction, PostingSchema } from './journal.js';
+import { balances, transactionsWithRequestId } from './read.js';
+import { type HledgerSettings, hledgerSettings, journalLock } from './settings.js';
+
+function isCalendarDate(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+const InputSchema = z.strictObject({
+  request_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{5,63}$/, '6 to 64 letters, digits, - or _'),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
+    .refine(isCalendarDate, 'a real calendar date'),
+  description: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s;|][^\n\r;|]*[^\s;|]$|^[^\s;|]$/, 'one line without ; or | and without surrounding spaces'),
+  postings: z.array(PostingSchema).min(2).max(20),
+});
+type Input = z.infer<typeof InputSchema>;
+
+const AmountOut = z.object({ commodity: z.string(), quantity: z.string() });
+const BalanceOut = z.array(z.object({ account: z.string(), amounts: z.array(AmountOut) }));
+
+async function* journalWith(path: string, entry: string): AsyncGenerator<string | Uint8Array> {
+  let last = 10;
+  for await (const chunk of createReadStream(path)) {
+    const bytes = chunk as Buffer;
+    if (bytes.length > 0) last = bytes[bytes.length - 1] ?? 10;
+    yield bytes;
+  }
+  yield `${last === 10 ? '' : '\n'}\n${entry}`;
+}
+
+async function addTransaction(settings: HledgerSettings, input: Input, ctx: ToolContext) {
+  const off = imbalances(input.postings);
+  if (off.length > 0) {
+    throw new LiftError('BAD_INPUT', `The postings do not balance: ${off.join(', ')}.`, {
+      hint: 'Every commodity must sum to zero across the postings. Nothing was written.',
+      outcome: 'not_started',
+    });
+  }
+  const run = { deadline: ctx.deadline, signal: ctx.signal };
+  const accounts = [...new Set(input.postings.map((posting) => posting.account))];
+  const transaction: NewTransaction = { ...input };
+  return withLock(
+    journalLock(settings),
+    { deadline: ctx.deadline, signal: ctx.signal, purpose: 'lift ledger_add_transaction' },
+    async () => {
+      // Read under the lock: hledger parses the whole journal (a broken manual edit stops us here)
+      // and says whether this request id was posted before.
+      const earlier = await transactionsWithRequestId(settings, input.request_id, run);
+      const before = await balances(settings, accounts, run);
+      if (earlier.length === 0) {
+        removeDeadTemps(dirname(settings.journal));
+        const entry = formatTransaction(transaction);
+        const { mode } = statSync(settings.journal);
+        await writeFileAtomic(settings.journal, journalWith(settings.journal, entry), {
+          mode: mode & 0o7777,
+          beforeRename: () => ctx.markStarted(),
+        });
+        ctx.emit({ type: 'journal-appended', journal: settings.journal, request_id: input.request_id });
+      }
+      const posted = await transactionsWithRequestId(settings, input.request_id, run);
+      const after = await balances(settings, accounts, run);
+      return {
+        fields: {
+          request_id: input.request_id,
+          journal: settings.journal,
+          posted: posted.length,
+          balances_before: before.accounts,
+          balances_after: after.accounts,
+        },
+        summary:
+          earlier.length > 0
+            ? `Transaction ${input.request_id} was already in the journal; nothing was added.`
+            : `Added '${input.description}' on ${input.date} to ${settings.journal}.`,
+        effect: earlier.length > 0 ? ('existing' as const) : ('changed' as const),
+        verifiedBy: 'hledger print tag:request_id and hledger balance -O json (command line)',
+        checks: [
+          {
+            name: 'posted exactly once',
+            passed: posted.length === 1,
+            detail: `hledger finds ${posted.length} transaction(s) tagged request_id:${input.request_id}`,
+          },
+        ],
+      };
+    },
+  );
+}
+
+export function ledgerAddTransaction(settings?: HledgerSettings) {
+  return defineTool({
+    name: 'ledger_add_transaction',
+    title: 'Add a transaction to the hledger journal',
+    description:
+      'Appends one balanced transaction to the hledger journal under its lock, tagged with the request id, and reads the balances of its accounts back through hledger.',
+    group: 'accounting',
+    rung: 'file',
+    ladder: {
+      ruledOut: [
+        'api: not present',
+        'cli: hledger has no command that writes an entry unattended (hledger add prompts)',
+      ],
+      stepDown: 'hledger stops reading the journal format this tool writes',
+      climb: 'hledger ships a non-interactive add command',
+    },
+    input: InputSchema,
+    output: z.object({
+      request_id: z.string(),
+      journal: z.string(),
+      posted: z.number().int(),
+      balances_before: BalanceOut,
+      balances_after: BalanceOut,
+    }),
+    cap: { chars: 8_000 },
+    errors: {
+      NOT_CONFIGURED: { hint: 'The operator must configure the journal.' },
+      PROGRAM_FAILED: { hint: 'hledger is missing or failed; see the message.' },
+    },
+    effect: {
+      class: 'reversible',
+      repeat:
+        'The same request_id posts once: the entry carries request_id as an hledger tag, checked under the lock; a second call returns effect existing.',
+    },
+    timeout: { deadlineMs: 20_000, settle: 'ledger_transaction_find with the same request_id' },
+    preview: (input) =>
+      `Add to the journal: ${input.date} ${input.description} (${input.postings.map((posting) => `${posting.account} ${posting.amount} ${posting.commodity}`).join(', ')})`,
+    example: {
+      request_id: 'inv-2026-0042',
+      date: '2026-11-30',
+      description: 'Office supplies',
+      postings: [
+        { account: 'expenses:office', amount: '42.50', commodity: 'USD' },
+        { account: 'assets:checking', amount: '-42.50', commodity: 'USD' },
+      ],
+    },
+    run: async (input, ctx) => addTransaction(await hledgerSettings(ctx, settings), input, ctx),
+  });
+}

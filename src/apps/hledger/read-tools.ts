@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineTool } from '../../contract/define-tool.js';
+import { AccountSchema } from './journal.js';
+import { balances, transactionsWithRequestId } from './read.js';
+import { type HledgerSettings, hledgerSettings } from './settings.js';
+
+const AmountOut = z.object({ commodity: z.string(), quantity: z.string() });
+
+export function ledgerBalanceRead(settings?: HledgerSettings) {
+  return defineTool({
+    name: 'ledger_balance_read',
+    title: 'Read account balances from hledger',
+    description:
+      'Reads the balances of the named accounts and their subaccounts (all accounts when none are named) through hledger.',
+    group: 'accounting',
+    rung: 'cli',
+    input: z.strictObject({
+      accounts: z.array(AccountSchema).max(20).default([]),
+      depth: z.number().int().min(1).max(9).optional(),
+    }),
+    output: z.object({
+      journal: z.string(),
+      accounts: z.array(z.object({ account: z.string(), amounts: z.array(AmountOut) })),
+      total: z.array(AmountOut),
+    }),
+    cap: { chars: 8_000, rows: 200, narrow: 'Name fewer accounts, or set depth.' },
+    errors: { NOT_CONFIGURED: { hint: 'The operator must configure the journal.' } },
+    effect: { class: 'read' },
+    timeout: { deadlineMs: 15_000 },
+    example: { accounts: ['assets', 'expenses:office'] },
+    run: async (input, ctx) => {
+      const resolved = await hledgerSettings(ctx, settings);
+      const report = await balances(
+        resolved,
+        input.accounts,
+        { deadline: ctx.deadline, signal: ctx.signal },
+        input.depth,
+      );
+      return {
+        fields: { journal: resolved.journal, ...report },
+        summary: `${report.accounts.length} account balance(s) from ${resolved.journal}.`,
+        verifiedBy: 'hledger balance -O json (command line)',
+      };
+    },
+  });
+}
+
+export function ledgerTransactionFind(settings?: HledgerSettings) {
+  return defineTool({
+    name: 'ledger_transaction_find',
+    title: 'Find the transaction posted with a request id',
+    description:
+      'Says whether a transaction tagged with this request id is in the journal (the settle read of ledger_add_transaction).',
+    group: 'accounting',
+    rung: 'cli',
+    input: z.strictObject({ request_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{5,63}$/) }),
+    output: z.object({
+      found: z.boolean(),
+      transactions: z.array(
+        z.object({
+          date: z.string(),
+          description: z.string(),
+          postings: z.array(z.object({ account: z.string(), amounts: z.array(AmountOut) })),
+        }),
+      ),
+    }),
+    cap: { chars: 6_000 },
+    errors: { NOT_CONFIGURED: { hint: 'The operator must configure the journal.' } },
+    effect: { class: 'read' },
+    timeout: { deadlineMs: 15_000 },
+    example: { request_id: 'inv-2026-0042' },
+    run: async (input, ctx) => {
+      const resolved = await hledgerSettings(ctx, settings);
+      const found = await transactionsWithRequestId(resolved, input.request_id, {
+        deadline: ctx.deadline,
+        signal: ctx.signal,
+      });
+      return {
+        fields: { found: found.length > 0, transactions: found },
+        summary:
+          found.length > 0
+            ? `${found.length} transaction(s) carry request_id ${input.request_id}.`
+            : `No transaction carries request_id ${input.request_id}.`,
+        verifiedBy: 'hledger print tag:request_id -O json (command line)',
+      };
+    },
+  });
+}

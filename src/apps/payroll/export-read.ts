@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { defineTool } from '../../contract/define-tool.js';
+import { FilterSchema, narrowHint, readExport } from '../../rungs/file/index.js';
+import { hoursExport, type PayrollSettings, payrollSettings } from './settings.js';
+
+const RowSchema = z.object({
+  employee_id: z.string().nullable(),
+  work_date: z.string().nullable(),
+  hours: z.number().nullable(),
+  batch: z.string().nullable(),
+});
+
+export function payrollExportRead(settings?: PayrollSettings) {
+  return defineTool({
+    name: 'payroll_export_read',
+    title: 'Read hours from the payroll export',
+    description:
+      'Reads the newest scheduled hours export of the payroll program: rows matching the filters (at most `limit`), how many matched in all, and when the export was made (as_of, stale when older than the schedule promises).',
+    group: 'payroll',
+    rung: 'file',
+    ladder: {
+      ruledOut: ['api: not present', 'cli: not present'],
+      stepDown: 'the program stops writing its scheduled export',
+      climb: 'the vendor ships a query API or command',
+    },
+    input: z.strictObject({
+      filters: z.array(FilterSchema).max(8).default([]),
+      limit: z.number().int().min(1).max(200).default(50),
+    }),
+    output: z.object({
+      file: z.string(),
+      as_of: z.string(),
+      as_of_source: z.enum(['export', 'file_mtime']),
+      age_seconds: z.number(),
+      max_age_seconds: z.number(),
+      stale: z.boolean(),
+      columns: z.array(z.string()),
+      rows: z.array(RowSchema),
+      matched: z.number().int(),
+      scanned: z.number().int(),
+      truncated: z.boolean(),
+    }),
+    cap: { chars: 20_000, narrow: 'Add filters on employee_id, work_date, hours or batch.' },
+    errors: {
+      NOT_FOUND: {
+        retry: 'yes',
+        hint: 'The payroll program has not written an export yet. Wait for its schedule (a few seconds), then read again.',
+      },
+      NOT_CONFIGURED: { hint: 'The operator must configure the payroll folder.' },
+    },
+    effect: { class: 'read' },
+    timeout: { deadlineMs: 120_000 },
+    example: { filters: [{ column: 'employee_id', op: 'eq', value: 'E0001' }], limit: 20 },
+    run: async (input, ctx) => {
+      const contract = hoursExport(await payrollSettings(ctx, settings));
+      const read = await readExport(contract, {
+        filters: input.filters,
+        limit: input.limit,
+        signal: ctx.signal,
+      });
+      ctx.emit({
+        type: 'export-read',
+        file: read.file,
+        as_of: read.as_of,
+        matched: read.matched,
+        scanned: read.scanned,
+      });
+      const staleText = read.stale ? `, STALE (older than ${read.max_age_seconds} s)` : '';
+      // The header check guarantees these four columns; the output schema checks it again.
+      const rows = read.rows as Array<z.infer<typeof RowSchema>>;
+      return {
+        fields: { ...read, rows },
+        summary: `${read.matched} of ${read.scanned} rows match in the export as of ${read.as_of}${staleText}; ${read.rows.length} returned.`,
+        asOf: read.as_of,
+        verifiedBy: `parsed ${read.file} (header checked against the contract)`,
+        ...(read.truncated ? { truncated: true, narrow: narrowHint(contract) } : {}),
+      };
+    },
+  });
+}
