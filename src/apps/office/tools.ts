@@ -1,0 +1,5 @@
+import type { AnyTool } from '../../contract/define-tool.js';
+import { buildWorkbook } from './build-workbook.js';
+
+/** Office documents built through their file formats, computed and rendered by LibreOffice. */
+export const tools: AnyTool[] = [buildWorkbook];
