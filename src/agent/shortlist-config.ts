@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+const Signal = z.strictObject({
+  /** A regular expression, matched case-insensitively against the request. */
+  pattern: z.string().min(1).max(500),
+  weight: z.number().min(0).max(100),
+});
+
+const Group = z.strictObject({
+  /** Words and phrases that point at this group, each with a weight. */
+  signals: z.array(Signal).max(100).default([]),
+  /** Programs this group's tools drive; naming one is worth `programBonus`. */
+  programs: z.array(z.string().min(1).max(100)).max(100).default([]),
+  /** Attachment kinds (spreadsheet, image, ...) and what each adds to this group's score. */
+  kinds: z.record(z.string(), z.number().min(0).max(100)).default({}),
+});
+
+/**
+ * The `shortlist` section of lift.config: groups and signals that extend (or, for a group of the same
+ * name, replace) the built-in ones, and the thresholds of the choice.
+ */
+export const ShortlistConfigSchema = z.strictObject({
+  groups: z.record(z.string(), Group).default({}),
+  /** Tool names offered when no group scores; default: the tools without a group. */
+  general: z.array(z.string()).max(20).optional(),
+  /** Attachment extensions and their kinds (`xlsx: spreadsheet`), added to the built-in table. */
+  extensions: z.record(z.string(), z.string()).default({}),
+  /** One group alone when it scores at least `clearScore` and leads the next by `clearLead`. */
+  clearScore: z.number().default(5),
+  clearLead: z.number().default(1.5),
+  /** What each signal after the strongest adds. */
+  extraSignal: z.number().default(0.5),
+  programBonus: z.number().default(12),
+  /** Groups offered when the choice is not clear. */
+  topGroups: z.number().int().min(1).max(10).default(3),
+});
+export type ShortlistConfig = z.infer<typeof ShortlistConfigSchema>;
+export type GroupSignals = z.infer<typeof Group>;
+
+/** The built-in groups: the program families Lift ships tools for. Users add theirs in lift.config. */
+export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
+  office: {
+    signals: [
+      {
+        pattern: String.raw`\bspreadsheets?\b|\bworkbooks?\b|\bxlsx\b|\bcolumns?\b|\bformulas?\b`,
+        weight: 7,
+      },
+      { pattern: String.raw`\bslides?\b|\bdecks?\b|\bpresentations?\b|\bpptx\b`, weight: 7 },
+      { pattern: String.raw`\bdocuments?\b|\bdocx\b|\breport\b|\bletter\b|\bmemo\b`, weight: 6 },
+      { pattern: String.raw`\bpdf\b|\bchart\b|\btable\b`, weight: 3 },
+    ],
+    programs: ['excel', 'libreoffice', 'calc', 'impress', 'writer', 'powerpoint', 'word'],
+    kinds: { spreadsheet: 7, presentation: 7, document: 7 },
+  },
+  hledger: {
+    signals: [
+      { pattern: String.raw`\bjournal\b|\bledger\b|\bbookkeeping\b|\baccounts?\b`, weight: 7 },
+      { pattern: String.raw`\bbalance\b|\bexpenses?\b|\bincome\b|\btransactions?\b`, weight: 5 },
+    ],
+    programs: ['hledger', 'ledger-cli'],
+    kinds: { journal: 10 },
+  },
+  payroll: {
+    signals: [
+      { pattern: String.raw`\bpayroll\b|\bpayslips?\b|\bpay ?runs?\b`, weight: 10 },
+      { pattern: String.raw`\bsalar(?:y|ies)\b|\bwages?\b|\bemployees?\b`, weight: 6 },
+    ],
+    programs: [],
+    kinds: {},
+  },
+  backoffice: {
+    signals: [
+      { pattern: String.raw`\btickets?\b|\bsupport\b|\bcustomers?\b`, weight: 7 },
+      { pattern: String.raw`\bnotes?\b|\bclose\b|\bescalate\b`, weight: 3 },
+    ],
+    programs: ['back office', 'backoffice'],
+    kinds: {},
+  },
+  inventory: {
+    signals: [
+      { pattern: String.raw`\binventory\b|\bstock\b|\bskus?\b|\bwarehouse\b`, weight: 8 },
+      { pattern: String.raw`\breorder\b|\bsuppliers?\b|\bquantit(?:y|ies)\b`, weight: 5 },
+    ],
+    programs: [],
+    kinds: {},
+  },
+};
+
+/** Attachment extensions and the kinds groups score on. */
+export const BUILTIN_EXTENSIONS: Record<string, string> = {
+  xlsx: 'spreadsheet',
+  xls: 'spreadsheet',
+  ods: 'spreadsheet',
+  csv: 'spreadsheet',
+  pptx: 'presentation',
+  odp: 'presentation',
+  docx: 'document',
+  odt: 'document',
+  pdf: 'document',
+  journal: 'journal',
+  ledger: 'journal',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+};
+
+/** Reads the config's `shortlist` value (anything) into a complete configuration. */
+export function parseShortlistConfig(raw: unknown): ShortlistConfig {
+  const parsed = ShortlistConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw new Error(`lift.config shortlist: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
