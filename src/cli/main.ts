@@ -29,6 +29,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     load: () => import('./commands/lint.js'),
   },
   // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
+  api: { summary: 'OpenAPI operations to tools: lift api import SPEC [--only ID]... | show FILE', load: () => import('./commands/api.js') },
 };
 
 function version(): string {

@@ -75,7 +75,34 @@ export function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-async function readBody(response: Response): Promise<unknown> {
+/**
+ * Every form in which the credential travels: the stored value, its Basic encoding and the
+ * password half of a Basic pair. A server that echoes any of them gets it replaced before
+ * the body is parsed, so no envelope, hint or log can carry it.
+ */
+function credentialForms(auth: ApiAuth | undefined, ctx: ToolContext): Array<{ form: string; name: string }> {
+  if (!auth || auth.kind === 'none' || !ctx.hasSecret(auth.secret)) return [];
+  const value = ctx.secret(auth.secret);
+  const forms = [value];
+  if (auth.kind === 'basic') {
+    forms.push(Buffer.from(value).toString('base64'));
+    const password = value.slice(value.indexOf(':') + 1);
+    if (value.includes(':') && password.length >= 4) forms.push(password);
+  }
+  return forms.filter((form) => form.length >= 4).map((form) => ({ form, name: auth.secret }));
+}
+
+function redact(text: string, forms: Array<{ form: string; name: string }>): string {
+  let clean = text;
+  for (const { form, name } of forms.sort((a, b) => b.form.length - a.form.length)) {
+    clean = clean.split(form).join(`[secret:${name}]`);
+    const escaped = JSON.stringify(form).slice(1, -1);
+    if (escaped !== form) clean = clean.split(escaped).join(`[secret:${name}]`);
+  }
+  return clean;
+}
+
+async function readBody(response: Response, forms: Array<{ form: string; name: string }>): Promise<unknown> {
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > MAX_BODY_BYTES) {
     await response.body?.cancel();
@@ -87,7 +114,7 @@ async function readBody(response: Response): Promise<unknown> {
       },
     );
   }
-  const text = await response.text();
+  const text = redact(await response.text(), forms);
   if (text.length > MAX_BODY_BYTES)
     throw new LiftError('SURFACE_CHANGED', 'The response is larger than the tool reads.');
   if (text.length === 0) return undefined;
@@ -203,6 +230,7 @@ function errorFor(request: ApiRequest, response: ApiResponse, policy: SendPolicy
  */
 export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolContext): Promise<ApiResponse> {
   const headers = { accept: 'application/json', ...request.headers, ...authHeaders(policy.auth, ctx) };
+  const forms = credentialForms(policy.auth, ctx);
   let failures = 0;
   let waits = 0;
   for (let attempt = 1; ; attempt++) {
@@ -242,7 +270,7 @@ export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolCon
         },
       );
     }
-    const body = await readBody(response);
+    const body = await readBody(response, forms);
     ctx.emit({
       type: 'http',
       method: request.method,

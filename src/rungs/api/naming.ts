@@ -40,6 +40,7 @@ const VERBS = new Set([
   'submit',
   'export',
   'import',
+  'ship',
 ]);
 
 /** Splits camelCase, PascalCase, snake_case and kebab-case into lower-case words. */
