@@ -133,7 +133,7 @@ describe('lift schema round-trips through each provider and back through lift ca
           }),
         },
       });
-      const sent = (provider.bodies[0]?.tools as Json[])[0];
+      const sent = (provider.bodies[0]?.tools as Json[] | undefined)?.[0];
       expect(sent).toEqual(entry);
       const envelope = result.toolResults[0]?.output as Json;
       expect(stable(envelope)).toEqual(stable((await direct.invoke(noteTag, input)) as unknown as Json));
@@ -174,7 +174,7 @@ describe('lift schema round-trips through each provider and back through lift ca
           }),
         },
       });
-      const sent = (provider.bodies[0]?.tools as Json[])[0];
+      const sent = (provider.bodies[0]?.tools as Json[] | undefined)?.[0];
       expect(sent).toMatchObject({
         name: entry.name,
         description: entry.description,
