@@ -21,6 +21,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     load: () => import('./commands/approve.js'),
   },
   deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
+  exec: { summary: 'run a program that cannot hang: lift exec [--deadline S] -- PROGRAM ARGS', load: () => import('./commands/exec.js') },
   fixture: { summary: 'serve a test fixture: lift fixture backoffice [--port N]', load: () => import('./commands/fixture.js') },
   runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
   secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
@@ -28,8 +29,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     summary: 'lint tool definitions: lift lint FILE | --mcp "COMMAND"',
     load: () => import('./commands/lint.js'),
   },
-  // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
   api: { summary: 'OpenAPI operations to tools: lift api import SPEC [--only ID]... | show FILE', load: () => import('./commands/api.js') },
+  // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
 };
 
 function version(): string {

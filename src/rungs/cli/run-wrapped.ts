@@ -41,6 +41,8 @@ export interface WrappedCall extends ExitRules {
   approved?: boolean;
   /** Bytes kept of each output stream. */
   cap?: number;
+  /** Characters of each stream's tail an error carries in its details (default 1,000). */
+  detailChars?: number;
   /** When an effect may begin: as soon as the program runs, or only once a confirmation is answered. */
   effectStarts?: 'spawn' | 'confirmation';
   /** Called when an effect may have begun (the tool passes ctx.markStarted). */
@@ -288,8 +290,8 @@ class Wrapped {
       ...(this.#child.pid !== undefined ? { pid: this.#child.pid } : {}),
       ...(this.#exit?.code !== undefined && this.#exit.code !== null ? { exit_code: this.#exit.code } : {}),
       ...(this.#exit?.signal ? { signal: this.#exit.signal } : {}),
-      stdout_tail: tail(stdout.text, 1_000),
-      stderr_tail: tail(stderr.text, 1_000),
+      stdout_tail: tail(stdout.text, this.#call.detailChars ?? 1_000),
+      stderr_tail: tail(stderr.text, this.#call.detailChars ?? 1_000),
       stdout_bytes: stdout.bytes,
       stderr_bytes: stderr.bytes,
       duration_ms: Math.round(performance.now() - this.#t0),

@@ -1,0 +1,83 @@
+import { isError, isSuccess } from '../../contract/envelope.js';
+import {
+  DEFAULT_EXEC_CAP_BYTES,
+  DEFAULT_EXEC_DEADLINE_SECONDS,
+  execTool,
+} from '../../rungs/cli/exec-tool.js';
+import { parse, UsageError } from '../args.js';
+import type { Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+const USAGE =
+  "Usage: lift exec [--deadline SECONDS] [--confirm 'REGEX=>ANSWER' ...] [--cap BYTES] [--json] -- PROGRAM ARGS...";
+
+function positiveNumber(text: string | undefined, fallback: number, what: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new UsageError(`${what} must be a positive number, not '${text}'.`);
+  return value;
+}
+
+function confirmation(text: string): { pattern: string; answer: string } {
+  const at = text.lastIndexOf('=>');
+  if (at <= 0) throw new UsageError(`--confirm takes 'REGEX=>ANSWER', not '${text}'.`);
+  const pattern = text.slice(0, at);
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    throw new UsageError(
+      `--confirm pattern is not a regular expression: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return { pattern, answer: text.slice(at + 2) };
+}
+
+/**
+ * lift exec -- PROGRAM ARGS...: runs any program so that it can never hang past its
+ * deadline nor leave a process behind, and prints the envelope. Exit status: 0 when the
+ * program succeeded, its own status when it failed, 124 on TIMEOUT, 1 otherwise.
+ */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    deadline: { type: 'string' },
+    confirm: { type: 'string', multiple: true, default: [] },
+    cap: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const [program, ...programArgs] = positionals;
+  if (!program) throw new UsageError(USAGE);
+  const tool = execTool({
+    deadlineSeconds: positiveNumber(values.deadline, DEFAULT_EXEC_DEADLINE_SECONDS, '--deadline'),
+    confirmations: values.confirm.map(confirmation),
+    capBytes: Math.round(positiveNumber(values.cap, DEFAULT_EXEC_CAP_BYTES, '--cap')),
+    path: io.env.PATH,
+    home: io.env.HOME,
+    cwd: io.cwd,
+  });
+  const runtime = await openRuntime(io);
+  try {
+    const envelope = await runtime.invoke(tool, { program, args: programArgs });
+    if (values.json) printJson(io, envelope);
+    else if (isSuccess(envelope)) {
+      const { stdout, stderr } = envelope.fields as { stdout: string; stderr: string };
+      if (stdout) io.out(stdout);
+      if (stderr) io.err(stderr);
+      io.err(
+        `lift exec: ${envelope.summary}${envelope.truncated ? ' (output cut; see stdout_cut_bytes with --json)' : ''}`,
+      );
+    } else if (isError(envelope)) {
+      const details = envelope.error.details ?? {};
+      if (typeof details.stdout_tail === 'string' && details.stdout_tail) io.out(details.stdout_tail);
+      if (typeof details.stderr_tail === 'string' && details.stderr_tail) io.err(details.stderr_tail);
+      io.err(`lift exec: ${envelope.error.code}: ${envelope.error.message}\nhint: ${envelope.error.hint}`);
+    }
+    if (!isError(envelope)) return 0;
+    if (envelope.error.code === 'TIMEOUT') return 124;
+    const exitCode = envelope.error.details?.exit_code;
+    return typeof exitCode === 'number' && exitCode > 0 ? exitCode : 1;
+  } finally {
+    await runtime.close();
+  }
+};
