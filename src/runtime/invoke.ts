@@ -95,7 +95,9 @@ function asLiftError(error: unknown, started: boolean): LiftError {
 
 /** Serialises an envelope with every known secret value replaced, and parses it back. */
 function scrubbed<T extends Envelope>(runtime: Runtime, envelope: T): T {
-  return JSON.parse(runtime.store.secrets.scrub(JSON.stringify(envelope))) as T;
+  const text = JSON.stringify(envelope);
+  const clean = runtime.store.secrets.scrub(text);
+  return clean === text ? envelope : (JSON.parse(clean) as T);
 }
 
 /**
@@ -112,7 +114,7 @@ export async function invoke(
   const toolName = typeof toolOrName === 'string' ? toolOrName : toolOrName.name;
   const { runs, ledger, approvals, secrets } = runtime.store;
   const ownRun = options.runId === undefined;
-  const runId = options.runId ?? runs.start('call', toolName);
+  const runId = options.runId ?? runs.newId();
   const state = new CallState();
   let requestId = requestIdOf(rawInput, options);
   let claimed = false;
@@ -124,8 +126,8 @@ export async function invoke(
       ok: clean.ok,
       ...('error' in clean ? { code: clean.error.code } : {}),
     });
-    runs.append(runId, state.events);
-    if (ownRun) runs.end(runId, clean.ok);
+    if (ownRun) runs.record(runId, 'call', toolName, state.events, clean.ok);
+    else runs.append(runId, state.events);
     return clean;
   };
   const fail = (error: LiftError) =>

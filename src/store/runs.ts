@@ -62,6 +62,7 @@ export class RunLog {
   readonly #insert;
   readonly #count;
   readonly #end;
+  readonly #record;
 
   constructor(db: Db, home: string, scrub: (text: string) => string) {
     this.#db = db;
@@ -73,18 +74,38 @@ export class RunLog {
       'UPDATE runs SET events = events + ?, model_events = model_events + ? WHERE id = ?',
     );
     this.#end = db.prepare('UPDATE runs SET ended_at = ?, ok = ? WHERE id = ?');
+    this.#record = db.prepare(
+      'INSERT INTO runs (id, kind, title, started_at, ended_at, ok, events, model_events, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  /** A fresh run id, not yet recorded (see `record` for one-shot runs). */
+  newId(): string {
+    return `run_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   }
 
   start(kind: string, title: string): string {
-    const id = `run_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-    this.#insert.run(
-      id,
+    const id = this.newId();
+    this.#insert.run(id, kind, this.#scrub(title), new Date().toISOString(), join(this.#folder, `${id}.jsonl`));
+    return id;
+  }
+
+  /** Records a whole run at once (one call of one tool): one file write and one row. */
+  record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
+    const file = join(this.#folder, `${runId}.jsonl`);
+    const text = events.map((event) => this.#scrub(JSON.stringify(event))).join('\n');
+    appendFileSync(file, `${text}\n`);
+    this.#record.run(
+      runId,
       kind,
       this.#scrub(title),
+      events[0]?.t ?? new Date().toISOString(),
       new Date().toISOString(),
-      join(this.#folder, `${id}.jsonl`),
+      ok ? 1 : 0,
+      events.length,
+      events.filter(isModelEvent).length,
+      file,
     );
-    return id;
   }
 
   /** Appends events in one write; every value is scrubbed of secrets first. */
