@@ -56,6 +56,8 @@ export async function attemptOnce(
       tools: request.tools,
       maxRetries: 0,
       abortSignal: signal,
+      // Errors arrive as stream parts and are thrown below; the SDK's default handler would only log them.
+      onError: () => {},
       ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
     });
     const answer: AttemptAnswer = {

@@ -171,6 +171,7 @@ export function createRunChain(lookup: (name: string) => AnyTool | undefined) {
       const done = new Map<string, SuccessEnvelope>();
       const fields: ChainFields = { steps: [], not_run: [] };
       const checks: Check[] = [];
+      let changed = false;
       for (const [index, step] of input.steps.entries()) {
         const rest = () => input.steps.slice(index + 1).map((later) => later.id);
         let args: unknown;
@@ -211,6 +212,7 @@ export function createRunChain(lookup: (name: string) => AnyTool | undefined) {
         }
         ctx.markStarted();
         done.set(step.id, envelope);
+        changed ||= envelope.effect === 'changed';
         fields.steps.push(reportOf(step.id, envelope));
         for (const check of envelope.checks) checks.push({ ...check, name: `${step.id}: ${check.name}` });
         if (!envelope.ok) {
