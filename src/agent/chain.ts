@@ -225,7 +225,7 @@ export function createRunChain(lookup: (name: string) => AnyTool | undefined) {
         fields,
         checks,
         summary: summarise(fields),
-        effect: fields.steps.length > 0 ? 'changed' : 'no_change',
+        effect: changed ? 'changed' : 'none',
       };
     },
   });

@@ -23,6 +23,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
   exec: { summary: 'run a program that cannot hang: lift exec [--deadline S] -- PROGRAM ARGS', load: () => import('./commands/exec.js') },
   fixture: { summary: 'serve a test fixture: lift fixture backoffice [--port N]', load: () => import('./commands/fixture.js') },
+  run: { summary: 'the agent: lift run "REQUEST" [--yes] [--max-turns N] (LIFT_MODEL=provider:model)', load: () => import('./commands/run.js') },
+  ledger: { summary: 'one row per agent task: model calls, tool calls, tokens, seconds, checks', load: () => import('./commands/ledger.js') },
   runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
   secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
   lint: {

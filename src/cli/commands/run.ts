@@ -1,0 +1,100 @@
+import { createInterface } from 'node:readline/promises';
+import { modelClientFor } from '../../agent/client-from-env.js';
+import type { Conversation } from '../../agent/gate.js';
+import { runAgent } from '../../agent/loop.js';
+import { isLiftError } from '../../contract/errors.js';
+import { loadConfig } from '../../config/load.js';
+import { parse, UsageError } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+const USAGE =
+  'Usage: lift run "REQUEST" [--yes] [--max-turns N] [--max-steps N] [--max-seconds N] [--hedge-s S] [--attach FILE]... [--no-shortlist] [--no-chain]\n' +
+  'The model is LIFT_MODEL=provider:model (openai:..., anthropic:..., or any OpenAI-compatible name with LIFT_BASE_URL);\n' +
+  'its key is the secret PROVIDER_api_key (lift secrets set openai_api_key).';
+
+const EXIT = { answered: 0, failed: 1, budget: 3, pending: 4 } as const;
+
+function count(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} takes a positive number, not '${text}'.`);
+  return value;
+}
+
+/** The person at the terminal; a run without a terminal cannot be asked, so held calls stay pending. */
+function terminal(io: CliIo, quiet: boolean): Conversation & { close(): void } {
+  const stdin = io.stdin;
+  const lines = stdin?.isTTY ? createInterface({ input: stdin, output: process.stdout }) : undefined;
+  return {
+    say: (text) => {
+      if (!quiet) io.out(text);
+    },
+    ask: async (question) => (lines ? lines.question(`${question}\n> `) : undefined),
+    close: () => lines?.close(),
+  };
+}
+
+/** lift run "REQUEST": the agent loop, a trace line per model and tool call, then the answer. */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    yes: { type: 'boolean', default: false },
+    'max-turns': { type: 'string' },
+    'max-steps': { type: 'string' },
+    'max-seconds': { type: 'string' },
+    'hedge-s': { type: 'string' },
+    attach: { type: 'string', multiple: true },
+    'no-shortlist': { type: 'boolean', default: false },
+    'no-chain': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  const request = positionals.join(' ').trim();
+  if (!request) throw new UsageError(USAGE);
+  const model = io.env.LIFT_MODEL;
+  if (!model) throw new UsageError(`LIFT_MODEL is not set.\n${USAGE}`);
+  const hedge = values['hedge-s'] === undefined ? undefined : Number(values['hedge-s']);
+  if (hedge !== undefined && !(hedge >= 0)) throw new UsageError(`--hedge-s takes seconds (0 turns hedging off).`);
+  const budgets = {
+    ...(count(values['max-turns'], '--max-turns') ? { modelCalls: count(values['max-turns'], '--max-turns')! } : {}),
+    ...(count(values['max-steps'], '--max-steps') ? { steps: count(values['max-steps'], '--max-steps')! } : {}),
+    ...(count(values['max-seconds'], '--max-seconds') ? { seconds: count(values['max-seconds'], '--max-seconds')! } : {}),
+  };
+
+  const config = await loadConfig(io.cwd, io.env);
+  const runtime = await openRuntime(io);
+  const conversation = terminal(io, values.json);
+  try {
+    const client = modelClientFor({ model, baseURL: io.env.LIFT_BASE_URL, hedgeSeconds: hedge }, runtime.store.secrets);
+    const result = await runAgent(request, {
+      runtime,
+      client,
+      conversation,
+      budgets,
+      shortlist: !values['no-shortlist'],
+      shortlistConfig: config.shortlist,
+      chain: !values['no-chain'],
+      autoApprove: values.yes,
+      attachments: values.attach ?? [],
+    });
+    if (values.json) {
+      printJson(io, {
+        outcome: result.outcome,
+        answer: result.answer,
+        ...(result.stoppedBy ? { stopped_by: result.stoppedBy } : {}),
+        run_id: result.runId,
+        ledger: result.row,
+        pending: result.pending,
+      });
+    } else io.out(result.answer);
+    return EXIT[result.outcome];
+  } catch (error) {
+    if (!isLiftError(error)) throw error;
+    if (values.json) printJson(io, { outcome: 'failed', error: { code: error.code, message: error.message, hint: error.hint } });
+    else io.err(`${error.code}: ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
+    return 1;
+  } finally {
+    conversation.close();
+    await runtime.close();
+  }
+};
