@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LiftError } from '../contract/errors.js';
 import type { Capability, FieldType } from '../discover/capability.js';
+import { parseTypedValue, type TypedValue } from '../discover/typed.js';
 
 const INPUT_TYPES: Record<FieldType, z.ZodType> = {
   string: z.string().min(1).max(500),
@@ -28,29 +29,10 @@ export function outputSchemaOf(capability: Capability): z.ZodObject {
   );
 }
 
-export type OutputValue = string | number | boolean;
+export type OutputValue = TypedValue;
 
-/** Parses text read from the page into the declared type, or says why it cannot. */
-export function parseTyped(text: string, type: FieldType): OutputValue | undefined {
-  const trimmed = text.replace(/\s+/g, ' ').trim();
-  switch (type) {
-    case 'string':
-      return trimmed.length > 0 ? trimmed : undefined;
-    case 'number':
-    case 'integer': {
-      const plain = trimmed.replace(/[\s,'\u00a0]/g, '').replace(/^[^\d\-+.]+|[^\d.]+$/g, '');
-      if (!/^[-+]?\d+(\.\d+)?$/.test(plain)) return undefined;
-      const value = Number(plain);
-      if (type === 'integer' && !Number.isInteger(value)) return undefined;
-      return value;
-    }
-    case 'boolean': {
-      if (/^(yes|true|on|checked)$/i.test(trimmed)) return true;
-      if (/^(no|false|off|unchecked)$/i.test(trimmed)) return false;
-      return undefined;
-    }
-  }
-}
+/** Parses text read from the page into the declared type, or undefined when it does not hold one. */
+export const parseTyped = parseTypedValue;
 
 export function validateInputs(capability: Capability, raw: unknown): Record<string, OutputValue> {
   const parsed = inputSchemaOf(capability).safeParse(raw);

@@ -1,0 +1,200 @@
+import { LiftError } from '../contract/errors.js';
+import type { Target } from '../rungs/ui/locator.js';
+import {
+  CAPABILITY_SCHEMA_VERSION,
+  type Capability,
+  type CapabilityOutcome,
+  type InputSpec,
+  type OutputSpec,
+  type Postcondition,
+  type Step,
+  type Value,
+  validateCapability,
+} from './capability.js';
+
+/** One action the session executed (rejected and no-change attempts never get here). */
+export type ExecutedAction =
+  | { op: 'navigate'; url: string }
+  | { op: 'click'; target: Target }
+  | { op: 'fill'; target: Target; value: Value }
+  | { op: 'select'; target: Target; value: Value }
+  | { op: 'check'; target: Target; checked: boolean }
+  | { op: 'press'; target: Target; key: string }
+  | { op: 'wait_for'; target: Target }
+  | { op: 'read'; target: Target; output: string }
+  | { op: 'dialog'; accepted: boolean; message: string };
+
+export interface CompileInput {
+  name: string;
+  intent: string;
+  inputs: InputSpec[];
+  outputs: OutputSpec[];
+  /** The values bound to the inputs during discovery, turned back into parameters here. */
+  bound: Record<string, string>;
+  start: { origin: string; path: string; fingerprint: string };
+  actions: ExecutedAction[];
+  checkpoint: { target: Target; input: string; match?: 'exact' | 'contains' } | undefined;
+  outcomes: CapabilityOutcome[];
+  provenance: Capability['provenance'];
+}
+
+/** A step before its postcondition is known (distributes over the union). */
+type Draft = Step extends infer S ? (S extends Step ? Omit<S, 'expect' | 'version'> : never) : never;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces bound values inside every string of a target with `{{input.NAME}}`. */
+function parameterise(target: Target, bound: Record<string, string>): Target {
+  const entries = Object.entries(bound)
+    .filter(([, value]) => value.length > 0)
+    .sort((a, b) => b[1].length - a[1].length);
+  const visit = (node: unknown): unknown => {
+    if (typeof node === 'string') {
+      let text = node;
+      for (const [name, value] of entries) {
+        text = text.replace(new RegExp(escapeRegExp(value), 'g'), `{{input.${name}}}`);
+      }
+      return text;
+    }
+    if (Array.isArray(node)) return node.map(visit);
+    if (node && typeof node === 'object')
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v)]));
+    return node;
+  };
+  return visit(target) as Target;
+}
+
+/** A literal the explorer typed that equals a bound value still becomes the parameter. */
+function parameteriseValue(value: Value, bound: Record<string, string>): Value {
+  if ('input' in value) return value;
+  const match = Object.entries(bound).find(([, bound]) => bound === value.literal);
+  return match ? { input: match[0] } : value;
+}
+
+function pathOf(url: string, origin: string): string {
+  const parsed = new URL(url, origin);
+  if (parsed.origin !== origin) {
+    throw new LiftError(
+      'POLICY_BLOCKED',
+      `A navigation left the start origin (${parsed.origin}); a capability stays on one origin.`,
+    );
+  }
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/**
+ * Turns what executed into a capability: executed actions only, bound values back into
+ * typed parameters, semantic targets only, each step with the postcondition the next one
+ * relies on, required output reads and a final checkpoint against the bound inputs.
+ */
+export function compileCapability(input: CompileInput): Capability {
+  const problems: string[] = [];
+  const bound = input.bound;
+  const dialogs: string[] = [];
+  const pending: Draft[] = [];
+  for (const action of input.actions) {
+    switch (action.op) {
+      case 'dialog':
+        if (action.accepted) dialogs.push(action.message.slice(0, 200));
+        break;
+      case 'navigate':
+        pending.push({ op: 'navigate', path: pathOf(action.url, input.start.origin) });
+        break;
+      case 'fill':
+      case 'select':
+        pending.push({
+          op: action.op,
+          target: parameterise(action.target, bound),
+          value: parameteriseValue(action.value, bound),
+        });
+        break;
+      case 'check':
+        pending.push({ op: 'check', target: parameterise(action.target, bound), checked: action.checked });
+        break;
+      case 'press':
+        pending.push({ op: 'press', target: parameterise(action.target, bound), key: action.key });
+        break;
+      case 'click':
+      case 'wait_for':
+        pending.push({ op: action.op, target: parameterise(action.target, bound) });
+        break;
+      case 'read':
+        pending.push({ op: 'read', target: parameterise(action.target, bound), output: action.output });
+        break;
+    }
+  }
+
+  // A later read of the same output replaces an earlier one; the last value is the answer.
+  const lastRead = new Map<string, number>();
+  pending.forEach((step, index) => {
+    if (step.op === 'read') lastRead.set(step.output, index);
+  });
+  const kept = pending.filter((step, index) => step.op !== 'read' || lastRead.get(step.output) === index);
+
+  const steps: Step[] = kept.map((step, index) => {
+    const next = kept[index + 1];
+    const nextTarget = next && 'target' in next ? next.target : undefined;
+    let expect: Postcondition = { kind: 'none' };
+    if (step.op === 'fill') {
+      expect = { kind: 'value', target: step.target, equals: step.value };
+    } else if (step.op === 'check') {
+      expect = { kind: 'checked', target: step.target, checked: step.checked };
+    } else if ((step.op === 'click' || step.op === 'navigate' || step.op === 'press') && nextTarget) {
+      expect = { kind: 'visible', target: nextTarget };
+    } else if (step.op === 'wait_for') {
+      expect = { kind: 'visible', target: step.target };
+    }
+    return { version: 1, ...step, expect } as Step;
+  });
+
+  for (const output of input.outputs) {
+    if (!lastRead.has(output.name))
+      problems.push(
+        `output '${output.name}' was never read (act with {"op":"read","target":…,"as":"${output.name}"})`,
+      );
+  }
+  if (!input.checkpoint) {
+    problems.push(
+      'no final checkpoint: complete must name a target that shows a bound input (e.g. the member ID cell)',
+    );
+  }
+  if (steps.length === 0) problems.push('no action executed');
+  if (problems.length > 0) {
+    throw new LiftError('CHECK_FAILED', `The capability cannot be compiled: ${problems.join('; ')}.`, {
+      hint: 'Nothing was written. Execute the missing reads, then call complete again with outputs and a checkpoint.',
+      details: { problems },
+    });
+  }
+  const checkpoint = input.checkpoint!;
+  const raw = {
+    schemaVersion: CAPABILITY_SCHEMA_VERSION,
+    name: input.name,
+    intent: input.intent,
+    inputs: input.inputs,
+    outputs: input.outputs,
+    preconditions: input.start,
+    steps,
+    outcomes: input.outcomes,
+    dialogs,
+    checkpoint: {
+      target: parameterise(checkpoint.target, bound),
+      equals: { input: checkpoint.input },
+      match: checkpoint.match ?? 'exact',
+    },
+    provenance: input.provenance,
+  };
+  const result = validateCapability(raw);
+  if (!result.success) {
+    throw new LiftError(
+      'CHECK_FAILED',
+      `The compiled capability does not validate: ${result.issues.join('; ')}.`,
+      {
+        hint: 'Nothing was written. The issues name the step or field to fix.',
+        details: { issues: result.issues },
+      },
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,16 @@
+import type { DiscoverySession } from '../session.js';
+
+/** What every explorer is told: the task, the inputs by name, the outputs by name and type. */
+export interface ExplorerBrief {
+  task: string;
+  inputs: string[];
+  outputs: Array<{ name: string; type: string }>;
+  startUrl: string;
+}
+
+/** Something that drives a discovery session through the four tools until it completes or gives up. */
+export interface Explorer {
+  readonly kind: 'scripted' | 'model' | 'mcp' | 'cli';
+  readonly model?: string;
+  explore(session: DiscoverySession, brief: ExplorerBrief): Promise<void>;
+}
