@@ -109,7 +109,21 @@ export function parseRegexRows(
   return { value: rows, truncated: stream.truncated };
 }
 
-/** Column starts taken from where each title begins in the header line. */
+const RULE = /^[\s\-=+|]+$/;
+
+/**
+ * Where each column starts: from the runs of dashes of a rule line under the header when
+ * there is one (right-aligned numbers then stay in their column), else from the titles.
+ */
+function columnStarts(headerLine: string, ruleLine: string | undefined, header: readonly string[]): number[] {
+  if (ruleLine !== undefined && RULE.test(ruleLine)) {
+    const runs = [...ruleLine.matchAll(/[-=]+/g)].map((match) => match.index ?? 0);
+    if (runs.length === header.length) return runs;
+  }
+  return header.map((title) => headerLine.indexOf(title));
+}
+
+/** A human table: the header line is found by its titles, rows are cut at the column starts. */
 export function parseColumns(
   program: string,
   stream: CapturedStream,
@@ -126,17 +140,17 @@ export function parseColumns(
       lines.slice(0, 5).join('\n'),
     );
   }
-  const starts = header.map((title) => headerLine.indexOf(title));
-  if (starts.some((start, index) => index > 0 && start <= (starts[index - 1] ?? -1))) {
+  const titles = header.map((title) => headerLine.indexOf(title));
+  if (titles.some((start, index) => index > 0 && start <= (titles[index - 1] ?? -1))) {
     throw surfaceChanged(program, `columns are not in the order ${header.join(', ')}`, headerLine);
   }
+  const starts = columnStarts(headerLine, lines[headerIndex + 1], header);
   const rows: Row[] = [];
   for (const line of lines.slice(headerIndex + 1)) {
-    if (skip?.test(line) || /^[\s\-=+|]+$/.test(line)) continue;
+    if (skip?.test(line) || RULE.test(line)) continue;
     const row: Row = {};
     header.forEach((title, index) => {
-      const end = starts[index + 1];
-      row[title] = line.slice(starts[index], end).trim();
+      row[title] = line.slice(starts[index], starts[index + 1]).trim();
     });
     rows.push(row);
   }
