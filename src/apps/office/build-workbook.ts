@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { pdfPageCount } from './pdf.js';
 import { type OfficeWorkbook, workbookChecks } from './workbook-checks.js';
 import { layOut } from './workbook-layout.js';
 import { slug, WorkbookPlanSchema } from './workbook-plan.js';
-import { officeRunner } from './worker.js';
+import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
 import { writeXlsx } from './xlsx-writer.js';
 
 const DESCRIPTION = `Builds an .xlsx workbook with live formulas from one plan, has LibreOffice recalculate it and export a PDF, and checks every computed cell against an independent engine.
@@ -77,7 +78,7 @@ export const buildWorkbook = defineTool({
     const expected = computeIndependently(layout);
     const name = plan.file_name ?? slug(plan.title);
     await mkdir(ctx.outputDir, { recursive: true });
-    const source = join(ctx.outputDir, `.${name}.source.xlsx`);
+    const source = join(ctx.outputDir, `.${name}.${randomUUID().slice(0, 8)}.source.xlsx`);
     const xlsx = join(ctx.outputDir, `${name}.xlsx`);
     const pdf = join(ctx.outputDir, `${name}.pdf`);
     ctx.markStarted();

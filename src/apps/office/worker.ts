@@ -30,6 +30,9 @@ export interface OfficeOptions {
   startMs?: number;
 }
 
+export const OFFICE_TIMEOUT_HINT =
+  'LibreOffice did not finish before the deadline; its process was ended and the next call starts a fresh one. The files are written again by a second call, so retrying once is safe; if it hangs again, the document is the cause.';
+
 /** The name under which tools share the office worker through ToolContext.service. */
 export const OFFICE_SERVICE = 'office';
 
@@ -69,7 +72,7 @@ function bounded<T>(work: Promise<T>, limits: JobLimits, what: string, onGiveUp:
       () =>
         giveUp(
           new LiftError('TIMEOUT', `LibreOffice did not finish the ${what} job before its deadline.`, {
-            hint: 'The office process was ended and will be restarted for the next job. Retry once; if it hangs again, the document is the cause.',
+            hint: OFFICE_TIMEOUT_HINT,
           }),
         ),
       Math.max(0, limits.deadline - Date.now()),
@@ -169,36 +172,44 @@ export class WarmOffice implements OfficeRunner {
   }
 }
 
-/** A new office process, with a new profile folder, for every job. */
+/**
+ * A new office process for every job (the cold path). Its processes take turns on one profile
+ * folder of its own, so only the first pays for creating the profile.
+ */
 export class ColdOffice implements OfficeRunner {
   readonly mode = 'cold';
+  readonly profileDir = newProfileDir();
   readonly #programs: OfficePrograms;
   readonly #startMs: number;
+  readonly #queue = new Queue();
 
   constructor(options: OfficeOptions = {}) {
     this.#programs = options.programs ?? DEBIAN_OFFICE;
     this.#startMs = options.startMs ?? 60_000;
   }
 
-  async run(job: OfficeJob, limits: JobLimits): Promise<unknown> {
-    const profileDir = newProfileDir();
-    let office: OfficeProcess | undefined;
-    const started = OfficeProcess.start(profileDir, this.#programs, this.#startMs);
-    try {
-      office = await bounded(started, limits, job.op, () => {
-        void started.then(
-          (late) => late.kill(),
-          () => undefined,
-        );
-      });
-      const running = office;
-      return await bounded(running.send(job), limits, job.op, () => running.kill());
-    } finally {
-      office?.kill();
-      await office?.gone();
-      rmSync(profileDir, { recursive: true, force: true });
-    }
+  run(job: OfficeJob, limits: JobLimits): Promise<unknown> {
+    return this.#queue.run(async () => {
+      const started = OfficeProcess.start(this.profileDir, this.#programs, this.#startMs);
+      let office: OfficeProcess | undefined;
+      try {
+        office = await bounded(started, limits, job.op, () => {
+          void started.then(
+            (late) => late.kill(),
+            () => undefined,
+          );
+        });
+        const running = office;
+        return await bounded(running.send(job), limits, job.op, () => running.kill());
+      } finally {
+        office?.kill();
+        await office?.gone();
+      }
+    });
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.#queue.run(async () => undefined);
+    rmSync(this.profileDir, { recursive: true, force: true });
+  }
 }
