@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+import { rungNumber } from '../../contract/effects.js';
+import { Ladder } from '../../ladder/ladder.js';
+import { formatReport, ladderReport } from '../../ladder/report.js';
+import type { Walk } from '../../ladder/store.js';
+import { parse, UsageError } from '../args.js';
+import type { Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+const USAGE = `Usage:
+  lift ladder declare FILE                 store the operations of a declaration file (YAML or JSON)
+  lift ladder walk OPERATION | --due       walk from the top and record the evidence (--due: schedules and changed doors)
+  lift ladder check [OPERATION]            propose step-downs from repeated failures in the run log
+  lift ladder step-down OPERATION          accept a proposal: walk again below the failing door
+  lift ladder schedule OPERATION --every N(h|d)   re-walk on a schedule (run lift ladder walk --due from cron)
+  lift ladder report [--json]              every operation: rung, why higher rungs were ruled out, failures, flags`;
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function describeWalk(walk: Walk): string {
+  const rung = walk.rung ? `rung ${rungNumber(walk.rung)} (${walk.rung})` : 'no rung: a person keeps it';
+  const lines = [`${walk.operation}: ${rung}, ${walk.direction} (${walk.trigger})`];
+  for (const result of walk.results) {
+    const tests = Object.entries(result.tests).map(
+      ([test, outcome]) => `${test} ${outcome.passed ? 'pass' : 'FAIL'}: ${outcome.evidence}`,
+    );
+    lines.push(`  ${rungNumber(result.rung)} ${result.label}: ${tests.join('; ')}`);
+  }
+  return lines.join('\n');
+}
+
+/** lift ladder: declare operations, walk them, step down on evidence, climb on a schedule, report. */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    json: { type: 'boolean', default: false },
+    due: { type: 'boolean', default: false },
+    every: { type: 'string' },
+  });
+  const [action, target] = positionals;
+  const runtime = await openRuntime(io);
+  try {
+    const ladder = new Ladder(runtime);
+    switch (action) {
+      case 'declare': {
+        if (!target) throw new UsageError(USAGE);
+        const operations = ladder.declare(resolve(io.cwd, target));
+        if (values.json)
+          printJson(
+            io,
+            operations.map((operation) => operation.name),
+          );
+        else
+          io.out(
+            `${operations.length} operation(s) declared: ${operations.map((operation) => operation.name).join(', ')}`,
+          );
+        return 0;
+      }
+      case 'walk': {
+        if (!target && !values.due) throw new UsageError(USAGE);
+        const walks = values.due ? await ladder.walkDue() : [await ladder.walk(target!, 'demand')];
+        if (values.json) printJson(io, walks);
+        else io.out(walks.length > 0 ? walks.map(describeWalk).join('\n\n') : 'Nothing is due.');
+        return walks.every((walk) => walk.rung !== undefined) ? 0 : 1;
+      }
+      case 'check': {
+        const names = target ? [target] : ladder.store.operations().map((operation) => operation.name);
+        const proposals = [];
+        for (const name of names) {
+          const proposal = await ladder.check(name);
+          if (proposal) proposals.push(proposal);
+        }
+        if (values.json) printJson(io, proposals);
+        else if (proposals.length === 0) io.out('No operation shows repeated failures on its current door.');
+        else
+          for (const proposal of proposals) {
+            io.out(
+              `${proposal.operation}: ${proposal.count} × ${proposal.code} on ${proposal.tool} since ${proposal.since}; propose ${proposal.to ? `rung ${rungNumber(proposal.to)} (${proposal.to})` : 'a person'}: ${proposal.toEvidence}`,
+            );
+          }
+        return 0;
+      }
+      case 'step-down': {
+        if (!target) throw new UsageError(USAGE);
+        const walk = await ladder.stepDown(target);
+        if (values.json) printJson(io, walk);
+        else io.out(describeWalk(walk));
+        return 0;
+      }
+      case 'schedule': {
+        const match = /^(\d+)([mhd])$/.exec(values.every ?? '');
+        if (!target || !match) throw new UsageError(USAGE);
+        const everyMs = Number(match[1]) * UNITS[match[2]!]!;
+        ladder.store.schedule(target, everyMs);
+        io.out(
+          `${target} will be re-walked every ${values.every}; next ${ladder.store.scheduleOf(target)?.nextAt}.`,
+        );
+        return 0;
+      }
+      case 'report': {
+        const reports = await ladderReport(ladder);
+        if (values.json) printJson(io, reports);
+        else
+          io.out(
+            reports.length > 0 ? formatReport(reports) : 'No operations declared (lift ladder declare FILE).',
+          );
+        return 0;
+      }
+      default:
+        throw new UsageError(USAGE);
+    }
+  } finally {
+    await runtime.close();
+  }
+};
