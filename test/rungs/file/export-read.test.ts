@@ -27,6 +27,16 @@ const ROWS: Array<[string, number, number, string]> = [
   ['C-4', 1, 99.99, '2026-11-04'],
 ];
 
+/** The LiftError a read fails with; a read that succeeds fails the test. */
+async function failure(read: Promise<unknown>): Promise<LiftError> {
+  const outcome = await read.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof LiftError)) throw new Error(`expected a LiftError, got ${String(outcome)}`);
+  return outcome;
+}
+
 let counter = 0;
 function folder(): string {
   const dir = join(root.path, `case-${counter++}`);
@@ -163,42 +173,38 @@ describe('export reads', () => {
   it('returns SURFACE_CHANGED when a column changes type, and names missing, extra and reordered columns', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'stock-1'), 'sku,qty,price,shipped\nA-1,three,9.5,2026-11-01\n');
-    const typed = await readExport(contract(dir, { kind: 'csv' }), { limit: 1 }).catch(
-      (caught: unknown) => caught as LiftError,
-    );
+    const typed = await failure(readExport(contract(dir, { kind: 'csv' }), { limit: 1 }));
     expect(typed.code).toBe('SURFACE_CHANGED');
     expect(typed.message).toContain("column 'qty'");
     writeFileSync(join(dir, 'stock-1'), 'qty,sku,price,shipped\n');
-    const reordered = await readExport(contract(dir, { kind: 'csv' }), { limit: 1 }).catch(
-      (caught: unknown) => caught as LiftError,
-    );
+    const reordered = await failure(readExport(contract(dir, { kind: 'csv' }), { limit: 1 }));
     expect(reordered.message).toContain('order is qty, sku, price, shipped');
     writeFileSync(join(dir, 'stock-1'), 'sku,qty,price\n');
-    const missing = await readExport(contract(dir, { kind: 'csv' }), { limit: 1 }).catch(
-      (caught: unknown) => caught as LiftError,
-    );
+    const missing = await failure(readExport(contract(dir, { kind: 'csv' }), { limit: 1 }));
     expect(missing.message).toContain("missing 'shipped'");
     expect(missing.message).toContain('3 columns instead of 4');
   });
 
   it('rejects a filter on an unknown column or with a value of the wrong type before opening the export', async () => {
     const dir = folder();
-    const unknown = await readExport(contract(dir, { kind: 'csv' }), {
-      filters: [{ column: 'colour', op: 'eq', value: 'red' }],
-      limit: 1,
-    }).catch((caught: unknown) => caught as LiftError);
+    const unknown = await failure(
+      readExport(contract(dir, { kind: 'csv' }), {
+        filters: [{ column: 'colour', op: 'eq', value: 'red' }],
+        limit: 1,
+      }),
+    );
     expect(unknown.code).toBe('BAD_INPUT');
-    const wrongType = await readExport(contract(dir, { kind: 'csv' }), {
-      filters: [{ column: 'qty', op: 'gt', value: 'many' }],
-      limit: 1,
-    }).catch((caught: unknown) => caught as LiftError);
+    const wrongType = await failure(
+      readExport(contract(dir, { kind: 'csv' }), {
+        filters: [{ column: 'qty', op: 'gt', value: 'many' }],
+        limit: 1,
+      }),
+    );
     expect(wrongType.code).toBe('BAD_INPUT');
   });
 
   it('returns NOT_FOUND when no export has been written yet', async () => {
-    const error = await readExport(contract(folder(), { kind: 'csv' }), { limit: 1 }).catch(
-      (caught: unknown) => caught as LiftError,
-    );
+    const error = await failure(readExport(contract(folder(), { kind: 'csv' }), { limit: 1 }));
     expect(error.code).toBe('NOT_FOUND');
   });
 });
