@@ -5,7 +5,8 @@ import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 
-const COLUMNS = 'task                                      model tools   UI  tokens in  tokens out  seconds  checks  outcome';
+const COLUMNS =
+  'task                                      model tools   UI  tokens in  tokens out  seconds  checks  outcome';
 
 function shorten(text: string, width: number): string {
   return text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`;
@@ -29,7 +30,11 @@ function line(row: TaskRow): string {
 
 /** lift ledger [--limit N]: one row per agent task. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(args, { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '50' } }, false);
+  const { values } = parse(
+    args,
+    { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '50' } },
+    false,
+  );
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError('--limit takes a positive whole number.');
   const runtime = await openRuntime(io);

@@ -2,8 +2,8 @@ import { createInterface } from 'node:readline/promises';
 import { modelClientFor } from '../../agent/client-from-env.js';
 import type { Conversation } from '../../agent/gate.js';
 import { runAgent } from '../../agent/loop.js';
-import { isLiftError } from '../../contract/errors.js';
 import { loadConfig } from '../../config/load.js';
+import { isLiftError } from '../../contract/errors.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
@@ -19,7 +19,8 @@ const EXIT = { answered: 0, failed: 1, budget: 3, pending: 4 } as const;
 function count(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} takes a positive number, not '${text}'.`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new UsageError(`${flag} takes a positive number, not '${text}'.`);
   return value;
 }
 
@@ -54,18 +55,28 @@ export const run: Command = async (args, io) => {
   const model = io.env.LIFT_MODEL;
   if (!model) throw new UsageError(`LIFT_MODEL is not set.\n${USAGE}`);
   const hedge = values['hedge-s'] === undefined ? undefined : Number(values['hedge-s']);
-  if (hedge !== undefined && !(hedge >= 0)) throw new UsageError(`--hedge-s takes seconds (0 turns hedging off).`);
+  if (hedge !== undefined && !(hedge >= 0))
+    throw new UsageError(`--hedge-s takes seconds (0 turns hedging off).`);
   const budgets = {
-    ...(count(values['max-turns'], '--max-turns') ? { modelCalls: count(values['max-turns'], '--max-turns')! } : {}),
-    ...(count(values['max-steps'], '--max-steps') ? { steps: count(values['max-steps'], '--max-steps')! } : {}),
-    ...(count(values['max-seconds'], '--max-seconds') ? { seconds: count(values['max-seconds'], '--max-seconds')! } : {}),
+    ...(count(values['max-turns'], '--max-turns')
+      ? { modelCalls: count(values['max-turns'], '--max-turns')! }
+      : {}),
+    ...(count(values['max-steps'], '--max-steps')
+      ? { steps: count(values['max-steps'], '--max-steps')! }
+      : {}),
+    ...(count(values['max-seconds'], '--max-seconds')
+      ? { seconds: count(values['max-seconds'], '--max-seconds')! }
+      : {}),
   };
 
   const config = await loadConfig(io.cwd, io.env);
   const runtime = await openRuntime(io);
   const conversation = terminal(io, values.json);
   try {
-    const client = modelClientFor({ model, baseURL: io.env.LIFT_BASE_URL, hedgeSeconds: hedge }, runtime.store.secrets);
+    const client = modelClientFor(
+      { model, baseURL: io.env.LIFT_BASE_URL, hedgeSeconds: hedge },
+      runtime.store.secrets,
+    );
     const result = await runAgent(request, {
       runtime,
       client,
@@ -90,7 +101,11 @@ export const run: Command = async (args, io) => {
     return EXIT[result.outcome];
   } catch (error) {
     if (!isLiftError(error)) throw error;
-    if (values.json) printJson(io, { outcome: 'failed', error: { code: error.code, message: error.message, hint: error.hint } });
+    if (values.json)
+      printJson(io, {
+        outcome: 'failed',
+        error: { code: error.code, message: error.message, hint: error.hint },
+      });
     else io.err(`${error.code}: ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
     return 1;
   } finally {
