@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { type AnyTool, defineTool } from '../../contract/define-tool.js';
+import { LiftError } from '../../contract/errors.js';
+import { runWrapped } from '../../rungs/cli/run-wrapped.js';
+import { readStatus, SERVICECTL, type ServiceSettings, type ServiceStatus } from './status.js';
+
+export type { ServiceSettings } from './status.js';
+
+const StatusOutput = z.object({
+  service: z.string(),
+  state: z.string(),
+  pid: z.number().int().nullable(),
+  uptime_seconds: z.number().int().nullable(),
+  started_at: z.string().nullable(),
+  healthy: z.boolean(),
+});
+
+/** States from which supervisord will not move on its own: stop polling. */
+const SETTLED = new Set(['RUNNING', 'FATAL', 'EXITED', 'STOPPED', 'BACKOFF']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** service_status and service_restart over supervisord, for the allow-listed services. */
+export function serviceTools(settings: ServiceSettings): AnyTool[] {
+  const Service = z.enum(settings.services);
+
+  const statusTool = defineTool({
+    name: 'service_status',
+    title: 'Read a service status',
+    description:
+      'Reads one supervised service: state, pid, uptime, start time and whether it is healthy (RUNNING).',
+    group: 'services',
+    rung: 'cli',
+    input: z.strictObject({ service: Service }),
+    output: StatusOutput,
+    errors: { NOT_FOUND: { retry: 'no', hint: 'The service is not configured in supervisord.' } },
+    effect: { class: 'read' },
+    timeout: { deadlineMs: 10_000 },
+    example: { service: settings.services[0] },
+    run: async (input, ctx) => {
+      const status = await readStatus(settings, input.service, ctx);
+      return {
+        fields: status,
+        summary: `${status.service} is ${status.state}`,
+        verifiedBy: 'supervisorctl status (rung 2)',
+      };
+    },
+  });
+
+  const restartTool = defineTool({
+    name: 'service_restart',
+    title: 'Restart a service and confirm it is healthy',
+    description:
+      'Restarts one allow-listed supervised service and reads its status back until it is healthy. Users see a short interruption.',
+    group: 'services',
+    rung: 'cli',
+    ladder: {
+      ruledOut: ['api: the owners expose no restart API (fails "present")'],
+      stepDown: 'repeated PROMPT_UNEXPECTED or SURFACE_CHANGED -> rung 4, the dashboard button',
+      climb: 'the owners expose restart and health as an API -> rung 1',
+    },
+    input: z.strictObject({
+      service: Service,
+      reason: z.string().min(3).max(200),
+      request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+    }),
+    output: z.object({
+      service: z.string(),
+      state_after: z.string(),
+      healthy: z.boolean(),
+      pid_before: z.number().int().nullable(),
+      pid_after: z.number().int().nullable(),
+      started_at: z.string().nullable(),
+    }),
+    cap: { chars: 800 },
+    errors: {
+      UNHEALTHY_AFTER_RESTART: {
+        retry: 'no',
+        hint: 'The service restarted but is not RUNNING. Read its log before another restart.',
+      },
+      NOT_FOUND: {
+        retry: 'no',
+        hint: 'The control script does not know this service; check the supervisord configuration.',
+      },
+      UPSTREAM_ERROR: {
+        retry: 'after_check',
+        hint: 'supervisord did not answer; read service_status before retrying.',
+      },
+    },
+    effect: {
+      class: 'visible',
+      gate: 'review',
+      repeat:
+        'A ledger keyed by request_id returns the first result (effect: existing); a new request_id restarts again.',
+    },
+    timeout: { deadlineMs: 120_000, settle: 'service_status: compare started_at with the time of the call' },
+    confirmations: ['Restart NAME? Users will see a short interruption. [y/N] -> y'],
+    session: { secret: 'none', onExpiry: "supervisord's local socket; the wrapper user needs access to it." },
+    preview: (input) => `Restart ${input.service} (users see a short interruption). Reason: ${input.reason}`,
+    example: {
+      service: settings.services[0],
+      reason: 'stuck after a config change',
+      request_id: 'restart-7f3a9e21',
+    },
+    run: async (input, ctx) => {
+      const calledAt = Date.now();
+      const before = await readStatus(settings, input.service, ctx);
+      await runWrapped({
+        program: settings.servicectl ?? SERVICECTL,
+        args: ['--config', settings.supervisorConfig, 'restart', input.service],
+        deadline: ctx.deadline,
+        signal: ctx.signal,
+        confirmations: [{ pattern: /^Restart \S+\? .*\[y\/N\]$/, answer: 'y' }],
+        approved: ctx.approved,
+        effectStarts: 'confirmation',
+        onStarted: () => ctx.markStarted(),
+        settle: 'service_status: compare started_at with the time of the call',
+        // 7: supervisorctl could not start it again; the status read below tells what state it is in.
+        exitCodes: {
+          7: 'ok',
+          3: {
+            code: 'NOT_FOUND',
+            message: `The control script knows no service named ${input.service}.`,
+            outcome: 'not_started',
+          },
+          1: { code: 'UPSTREAM_ERROR', message: 'supervisord did not answer the restart.' },
+        },
+      });
+      let after: ServiceStatus = await readStatus(settings, input.service, ctx);
+      while (!SETTLED.has(after.state) && Date.now() < ctx.deadline - 1_000) {
+        await sleep(200);
+        after = await readStatus(settings, input.service, ctx);
+      }
+      ctx.emit({ type: 'service-status-read', state: after.state, pid: after.pid });
+      if (!after.healthy || after.pid === before.pid) {
+        throw new LiftError(
+          'UNHEALTHY_AFTER_RESTART',
+          `${input.service} is ${after.state} after the restart.`,
+          {
+            details: { state_after: after.state, pid_before: before.pid, pid_after: after.pid },
+          },
+        );
+      }
+      const fields = {
+        service: input.service,
+        state_after: after.state,
+        healthy: after.healthy,
+        pid_before: before.pid,
+        pid_after: after.pid,
+        started_at: after.started_at,
+      };
+      return {
+        fields,
+        summary: `${input.service} restarted: ${after.state}, pid ${after.pid}`,
+        effect: 'changed',
+        verifiedBy: 'supervisorctl status (rung 2): RUNNING with a new pid, started after the call',
+        checks: [
+          {
+            name: 'started after the call',
+            // supervisorctl reports uptime in whole seconds.
+            passed:
+              after.uptime_seconds !== null &&
+              after.uptime_seconds <= Math.ceil((Date.now() - calledAt) / 1_000) + 1,
+          },
+        ],
+      };
+    },
+  });
+
+  return [statusTool, restartTool];
+}
