@@ -1,5 +1,6 @@
 import type { AnyTool } from '../../contract/define-tool.js';
+import { buildDeck } from './build-deck.js';
 import { buildWorkbook } from './build-workbook.js';
 
 /** Office documents built through their file formats, computed and rendered by LibreOffice. */
-export const tools: AnyTool[] = [buildWorkbook];
+export const tools: AnyTool[] = [buildWorkbook, buildDeck];
