@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './database.js';
 
@@ -54,7 +54,27 @@ function fromRow(row: RunRow): RunRecord {
   };
 }
 
-/** Run events: one JSONL file per run, indexed in a table. */
+type RunRowValues = [string, string, string, string, string | null, number | null, number, number, string];
+
+const FLUSH_AFTER_MS = 10;
+const FLUSH_AT_ROWS = 256;
+const ID_PREFIX = randomBytes(3).toString('hex');
+let idCounter = 0;
+
+/** Open logs, flushed when the process exits without closing them. */
+const openLogs = new Set<RunLog>();
+process.once('exit', () => {
+  for (const log of openLogs) log.flushSync();
+});
+
+/**
+ * Run events: one JSONL file per run, indexed in a table.
+ *
+ * Writes are batched: rows go in one transaction, with their files, within 10 ms or every
+ * 256 runs, and at once before any read, on close and at exit. The ledger and approvals,
+ * which decide whether a write may happen, are never batched; a kill -9 can lose at most
+ * the last few milliseconds of events.
+ */
 export class RunLog {
   readonly #db: Db;
   readonly #folder: string;
@@ -63,6 +83,11 @@ export class RunLog {
   readonly #count;
   readonly #end;
   readonly #record;
+  #rows: Array<() => void> = [];
+  #texts = new Map<string, string[]>();
+  /** Whole files of one-shot runs, queued. */
+  readonly #wholeFiles = new Map<string, string>();
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(db: Db, home: string, scrub: (text: string) => string) {
     this.#db = db;
@@ -77,25 +102,54 @@ export class RunLog {
     this.#record = db.prepare(
       'INSERT INTO runs (id, kind, title, started_at, ended_at, ok, events, model_events, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    openLogs.add(this);
   }
 
   /** A fresh run id, not yet recorded (see `record` for one-shot runs). */
   newId(): string {
-    return `run_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    idCounter = (idCounter + 1) % 0x1000000;
+    return `run_${Date.now().toString(36)}_${ID_PREFIX}${idCounter.toString(16).padStart(6, '0')}`;
   }
 
   start(kind: string, title: string): string {
     const id = this.newId();
-    this.#insert.run(id, kind, this.#scrub(title), new Date().toISOString(), join(this.#folder, `${id}.jsonl`));
+    const values: RunRowValues = [
+      id,
+      kind,
+      this.#scrub(title),
+      new Date().toISOString(),
+      null,
+      null,
+      0,
+      0,
+      this.#file(id),
+    ];
+    // A long run is visible to other processes from its start.
+    this.flushSync();
+    this.#insert.run(values[0], values[1], values[2], values[3], values[8]);
     return id;
   }
 
-  /** Records a whole run at once (one call of one tool): one file write and one row. */
+  /** Appends events to a run started with `start`; every value is scrubbed of secrets first. */
+  append(runId: string, events: RunEvent[]): void {
+    if (events.length === 0) return;
+    this.#queueText(runId, events);
+    const modelEvents = events.filter(isModelEvent).length;
+    this.#rows.push(() => this.#count.run(events.length, modelEvents, runId));
+    this.#schedule();
+  }
+
+  end(runId: string, ok: boolean): void {
+    const endedAt = new Date().toISOString();
+    this.#rows.push(() => this.#end.run(endedAt, ok ? 1 : 0, runId));
+    this.flushSync();
+  }
+
+  /** Records a whole run at once (one call of one tool): one file and one row. */
   record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
-    const file = join(this.#folder, `${runId}.jsonl`);
-    const text = events.map((event) => this.#scrub(JSON.stringify(event))).join('\n');
-    appendFileSync(file, `${text}\n`);
-    this.#record.run(
+    const file = this.#file(runId);
+    this.#wholeFiles.set(file, events.map((event) => `${this.#scrub(JSON.stringify(event))}\n`).join(''));
+    const values: RunRowValues = [
       runId,
       kind,
       this.#scrub(title),
@@ -105,40 +159,97 @@ export class RunLog {
       events.length,
       events.filter(isModelEvent).length,
       file,
-    );
-  }
-
-  /** Appends events in one write; every value is scrubbed of secrets first. */
-  append(runId: string, events: RunEvent[]): void {
-    if (events.length === 0) return;
-    const text = events.map((event) => this.#scrub(JSON.stringify(event))).join('\n');
-    appendFileSync(join(this.#folder, `${runId}.jsonl`), `${text}\n`);
-    const modelEvents = events.filter(isModelEvent).length;
-    this.#count.run(events.length, modelEvents, runId);
-  }
-
-  end(runId: string, ok: boolean): void {
-    this.#end.run(new Date().toISOString(), ok ? 1 : 0, runId);
+    ];
+    this.#rows.push(() => this.#record.run(...values));
+    this.#schedule();
   }
 
   get(runId: string): RunRecord | undefined {
+    this.flushSync();
     const row = this.#db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(runId);
     return row ? fromRow(row) : undefined;
   }
 
   list(limit = 20): RunRecord[] {
+    this.flushSync();
     return this.#db
       .prepare<[number], RunRow>('SELECT * FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?')
       .all(limit)
       .map(fromRow);
   }
 
+  /** Ids of the runs started at or after `since` (ISO time), oldest first. */
+  ids(since = ''): string[] {
+    this.flushSync();
+    return this.#db
+      .prepare<[string], { id: string }>(
+        'SELECT id FROM runs WHERE started_at >= ? ORDER BY started_at, rowid',
+      )
+      .all(since)
+      .map((row) => row.id);
+  }
+
   events(runId: string): RunEvent[] {
-    const file = join(this.#folder, `${runId}.jsonl`);
-    if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8')
+    this.flushSync();
+    const file = this.#file(runId);
+    const text = this.#wholeFiles.get(file) ?? (existsSync(file) ? readFileSync(file, 'utf8') : '');
+    return text
       .split('\n')
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as RunEvent);
+  }
+
+  /** Writes everything queued, now, on this thread. */
+  flushSync(): void {
+    const { rows, texts } = this.#take();
+    if (rows.length > 0) {
+      this.#db.transaction(() => {
+        for (const write of rows) write();
+      })();
+    }
+    for (const [file, lines] of texts) appendFileSync(file, lines.join(''));
+    for (const [file, text] of this.#wholeFiles) writeFileSync(file, text);
+    this.#wholeFiles.clear();
+  }
+
+  close(): void {
+    openLogs.delete(this);
+    this.flushSync();
+  }
+
+  #file(runId: string): string {
+    return join(this.#folder, `${runId}.jsonl`);
+  }
+
+  #queueText(runId: string, events: RunEvent[]): void {
+    const file = this.#file(runId);
+    const lines = this.#texts.get(file) ?? [];
+    for (const event of events) lines.push(`${this.#scrub(JSON.stringify(event))}\n`);
+    this.#texts.set(file, lines);
+  }
+
+  #take(): { rows: Array<() => void>; texts: Map<string, string[]> } {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const taken = { rows: this.#rows, texts: this.#texts };
+    this.#rows = [];
+    this.#texts = new Map();
+    return taken;
+  }
+
+  #schedule(): void {
+    if (this.#rows.length >= FLUSH_AT_ROWS) {
+      this.#flushSoon();
+      return;
+    }
+    if (!this.#timer) {
+      this.#timer = setTimeout(() => this.#flushSoon(), FLUSH_AFTER_MS);
+      this.#timer.unref();
+    }
+  }
+
+  /** Rows in one transaction, then the files, in order. */
+  #flushSoon(): void {
+    this.flushSync();
   }
 }

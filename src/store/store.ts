@@ -18,13 +18,17 @@ export interface Store {
 export function openStore(home: string, env: Record<string, string | undefined> = {}): Store {
   const db = openDatabase(home);
   const secrets = new SecretStore(home, env);
+  const runs = new RunLog(db, home, (text) => secrets.scrub(text));
   return {
     home,
     db,
     ledger: new Ledger(db),
     approvals: new Approvals(db),
-    runs: new RunLog(db, home, (text) => secrets.scrub(text)),
+    runs,
     secrets,
-    close: () => db.close(),
+    close: () => {
+      runs.close();
+      db.close();
+    },
   };
 }
