@@ -17,7 +17,8 @@ function line(row: TaskRow): string {
   const outcome = row.stoppedBy ? `${row.outcome} (${row.stoppedBy})` : row.outcome;
   return [
     shorten(row.request, 40),
-    String(row.modelCalls).padStart(7),
+    // Extra requests (retries, hedged backups) show as +N after the calls.
+    (row.modelRequests > row.modelCalls ? `${row.modelCalls}+${row.modelRequests - row.modelCalls}` : String(row.modelCalls)).padStart(7),
     String(row.toolCalls).padStart(5),
     String(row.uiActions).padStart(4),
     formatCount(row.inputTokens).padStart(10),
