@@ -251,7 +251,7 @@ export function payrollImportHours(settings?: PayrollSettings) {
         'The same request_id never imports twice: the file name carries it and the folders are checked first; the second call returns effect existing.',
     },
     timeout: {
-      deadlineMs: 30_000,
+      deadlineMs: settings?.importDeadlineMs ?? 30_000,
       settle: 'payroll_export_read with a filter batch = request_id: rows there mean the import landed',
     },
     preview: (input) =>

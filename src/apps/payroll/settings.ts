@@ -9,6 +9,8 @@ export interface PayrollSettings {
   root: string;
   /** The export schedule's promise: older exports are flagged stale (default 60 s). */
   maxExportAgeSeconds?: number;
+  /** Deadline of one import, from writing to the read-back (default 30 s). */
+  importDeadlineMs?: number;
 }
 
 /** The runtime service under which an operator may register PayrollSettings for the built-in tools. */
