@@ -63,7 +63,7 @@ describe('lift run and lift ledger', () => {
       env: env(),
     });
     expect(held.code).toBe(4);
-    expect(held.stdout).toMatch(/^held   post_message for review: Post plan\.txt to #team$/m);
+    expect(held.stdout).toMatch(/^held {3}post_message for review: Post plan\.txt to #team$/m);
     expect(held.stdout).toMatch(/^left pending: lift approve ap_[0-9a-f]+/m);
 
     const ledger = await lift(['ledger'], { cwd: folder.path, env: env() });
