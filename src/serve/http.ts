@@ -15,6 +15,8 @@ export interface HttpServeOptions extends LiftServerOptions {
   host?: string;
   /** Every request must carry `Authorization: Bearer <token>`. */
   token: string;
+  /** A session no request touched for this long is closed (default 30 minutes). */
+  idleMs?: number;
 }
 
 export interface HttpServing {
@@ -62,6 +64,7 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 interface Session {
   transport: StreamableHTTPServerTransport;
   lift: LiftServer;
+  lastSeen: number;
 }
 
 /**
@@ -82,7 +85,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lift });
+        sessions.set(id, { transport, lift, lastSeen: Date.now() });
       },
       ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
     });
@@ -112,6 +115,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session) return reply(response, 404, `Session ${sessionId} not found; initialize a new one.`);
+      session.lastSeen = Date.now();
       return session.transport.handleRequest(request, response);
     }
     if (request.method !== 'POST')
@@ -134,6 +138,17 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
     server.listen(options.port, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const idleMs = options.idleMs ?? 30 * 60_000;
+  // Clients that vanish without DELETE would otherwise keep their sessions forever.
+  const sweeper = setInterval(
+    () => {
+      for (const { transport, lastSeen } of sessions.values()) {
+        if (Date.now() - lastSeen > idleMs) void transport.close();
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweeper.unref();
   if (LOOPBACK.has(host)) allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
   const shownHost = host.includes(':') ? `[${host}]` : host;
 
@@ -141,6 +156,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
     url: `http://${shownHost}:${port}${PATH}`,
     port,
     close: async () => {
+      clearInterval(sweeper);
       for (const { transport } of [...sessions.values()]) await transport.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

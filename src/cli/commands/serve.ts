@@ -14,15 +14,30 @@ function version(): string {
   return pkg.version;
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+/** Aborts on the first SIGINT or SIGTERM. */
+function stopSignal(): AbortSignal {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return controller.signal;
 }
 
-async function serveOverHttp(runtime: Runtime, io: CliIo, port: number, host: string): Promise<number> {
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+async function serveOverHttp(
+  runtime: Runtime,
+  io: CliIo,
+  port: number,
+  host: string,
+  stop: AbortSignal,
+): Promise<number> {
   if (!runtime.store.secrets.has(TOKEN_SECRET)) {
     io.err(
       `lift serve --http refuses to start without a bearer token. Store one first: lift secrets set ${TOKEN_SECRET} (or set LIFT_SECRET_SERVE_TOKEN). Clients then send Authorization: Bearer <token>.`,
@@ -36,10 +51,12 @@ async function serveOverHttp(runtime: Runtime, io: CliIo, port: number, host: st
     token: runtime.store.secrets.get(TOKEN_SECRET),
     version: version(),
   });
+  if (!isLoopback(host))
+    io.err(`Listening on ${host}: reachable from other machines; every request still needs the token.`);
   io.err(
     `Lift serves ${runtime.registry.list().length} tools at ${serving.url} (Authorization: Bearer <the ${TOKEN_SECRET} secret>).`,
   );
-  await untilStopped();
+  await untilAborted(stop);
   await serving.close();
   return 0;
 }
@@ -57,17 +74,19 @@ export const run: Command = async (args, io) => {
   );
   if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
   const runtime = await openRuntime(io);
+  const stop = stopSignal();
   try {
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
       // stdout carries protocol messages only; a signal ends the server like a closed stdin.
-      await Promise.race([serveStdio(runtime, { version: version() }), untilStopped()]);
+      await serveStdio(runtime, { version: version(), stop });
+      process.stdin.destroy();
       return 0;
     }
     const port = Number(values.http);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new UsageError(`--http needs a port number. ${USAGE}`);
-    return await serveOverHttp(runtime, io, port, values.host);
+    return await serveOverHttp(runtime, io, port, values.host, stop);
   } finally {
     await runtime.close();
   }
