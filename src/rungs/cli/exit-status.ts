@@ -51,7 +51,11 @@ export function judgeExit(ending: Ending, rules: ExitRules): void {
   const matched = rules.errorPatterns?.find((rule) => rule.pattern.test(errorText));
   const listed = matched ?? meaning;
   if (listed) {
-    throw new LiftError(listed.code, listed.message, {
+    // The program's own words: the line the rule matched, or the last line of its error output.
+    const line =
+      (matched && errorText.split('\n').find((text) => matched.pattern.test(text))) || lastLine(errorText);
+    const said = line ? ` (${ending.program}: ${tail(line.trim(), 300)})` : '';
+    throw new LiftError(listed.code, `${listed.message}${said}`, {
       ...(listed.hint ? { hint: listed.hint } : {}),
       outcome: listed.outcome ?? (listed.code === 'AUTH_REQUIRED' ? 'not_started' : outcome),
       details: ending.details,

@@ -9,8 +9,8 @@ import type { CapturedStream } from './capture.js';
 export type OutputParser =
   | { kind: 'json' }
   | { kind: 'lines' }
-  /** Comma-separated values with a header row that must equal `columns`. */
-  | { kind: 'csv'; columns: readonly string[] }
+  /** Comma-separated values with a header row that must equal `columns` (any header when omitted). */
+  | { kind: 'csv'; columns?: readonly string[] }
   /** Every non-empty line not matching `skip` must match `pattern`; its named groups become a row. */
   | { kind: 'regex'; pattern: RegExp; skip?: RegExp }
   /** A human table: a header line with these column titles, rows cut at the titles' positions. */
@@ -66,7 +66,7 @@ export function parseLines(stream: CapturedStream): Parsed<string[]> {
 export function parseCsvRows(
   program: string,
   stream: CapturedStream,
-  columns: readonly string[],
+  columns?: readonly string[],
 ): Parsed<Row[]> {
   const text = parsableText(stream);
   let records: string[][];
@@ -80,15 +80,12 @@ export function parseCsvRows(
     );
   }
   const [header, ...rows] = records;
-  if (!header || header.join(',') !== columns.join(',')) {
-    throw surfaceChanged(
-      program,
-      `CSV header is ${JSON.stringify(header ?? [])}, expected ${JSON.stringify(columns)}`,
-      text,
-    );
+  if (!header || (columns && header.join(',') !== columns.join(','))) {
+    const expected = columns ? `, expected ${JSON.stringify(columns)}` : '';
+    throw surfaceChanged(program, `CSV header is ${JSON.stringify(header ?? [])}${expected}`, text);
   }
   const value = rows.map((cells) =>
-    Object.fromEntries(columns.map((column, index) => [column, cells[index] ?? ''])),
+    Object.fromEntries(header.map((column, index) => [column, cells[index] ?? ''])),
   );
   return { value, truncated: stream.truncated };
 }
