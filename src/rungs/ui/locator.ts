@@ -23,6 +23,10 @@ export const SemanticLocatorSchema = z.discriminatedUnion('by', [
     column: z.string().min(1).max(200),
     /** The table's accessible name or caption, when the page has several tables. */
     table: z.string().max(200).optional(),
+    /** An element inside the cell (a link or button in it), by role and accessible name. */
+    element: z
+      .strictObject({ role: z.string().min(1).max(40), name: z.string().max(200).optional() })
+      .optional(),
   }),
 ]);
 export type SemanticLocator = z.infer<typeof SemanticLocatorSchema>;
@@ -60,7 +64,7 @@ export function describeLocator(locator: SemanticLocator): string {
     case 'text':
       return `text "${locator.text}"`;
     case 'cell':
-      return `cell (row "${locator.row}", column "${locator.column}")${locator.table ? ` of table "${locator.table}"` : ''}`;
+      return `${locator.element ? `${locator.element.role} in ` : ''}cell (row "${locator.row}", column "${locator.column}")${locator.table ? ` of table "${locator.table}"` : ''}`;
   }
 }
 
@@ -82,13 +86,25 @@ export async function resolveTarget(page: Page, target: Target): Promise<Locator
     case 'text':
       return scope.getByText(locator.text, { exact: true });
     case 'cell': {
-      const tables = locator.table ? scope.getByRole('table', { name: locator.table }) : scope.locator('table');
-      const table = tables.filter({ has: scope.getByRole('columnheader', { name: locator.column, exact: true }) }).first();
+      const header = scope.getByRole('columnheader', { name: locator.column, exact: true });
+      const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
+      const tables = locator.table
+        ? scope.getByRole('table', { name: locator.table })
+        : scope.locator('table');
+      const table = tables.filter({ has: header }).filter({ has: rowCell }).first();
       const headers = await table.getByRole('columnheader').allInnerTexts();
       const index = headers.findIndex((text) => text.trim() === locator.column);
-      const row = table.getByRole('row').filter({ has: scope.getByRole('cell', { name: locator.row, exact: true }) });
-      // nth-child on the live header order: positions are read now, never stored.
-      return row.locator(`:scope > td, :scope > th`).nth(Math.max(index, 0));
+      // A column this page does not have resolves to nothing (count 0), never to another column.
+      if (index < 0) return table.locator('lift-missing-column');
+      const row = table.getByRole('row').filter({ has: rowCell });
+      // nth on the live header order: positions are read now, never stored.
+      const cell = row.locator(':scope > td, :scope > th').nth(index);
+      if (!locator.element) return cell;
+      const { role, name } = locator.element;
+      return cell.getByRole(
+        role as Parameters<Page['getByRole']>[0],
+        name === undefined ? {} : { name, exact: true },
+      );
     }
   }
 }

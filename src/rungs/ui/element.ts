@@ -1,0 +1,165 @@
+import type { Locator, Page } from 'playwright-core';
+import { resolveTarget, type Target } from './locator.js';
+import type { ElementRecord } from './render.js';
+import type { ElementFacts } from './safety.js';
+import { parseAriaSnapshot } from './snapshot.js';
+
+/** What is known about an element right now, read from the live page. */
+export interface LiveElement extends ElementFacts {
+  locator: Locator;
+  /** The semantic target (raw values) that names this element. */
+  target: Target;
+  editable: boolean;
+  disabled: boolean;
+  /** For a field: the accessible name of the button that Enter would submit its form with. */
+  submitName: string | undefined;
+  /** The locator is an aria ref: refresh the refs (refreshRefs) before using it. */
+  refBased?: true;
+}
+
+export type Resolution = { ok: true; element: LiveElement } | { ok: false; reason: string; count: number };
+
+interface DomFacts {
+  password: boolean;
+  editable: boolean;
+  disabled: boolean;
+  submitName: string | undefined;
+}
+
+async function domFacts(locator: Locator): Promise<DomFacts> {
+  return locator.evaluate((element) => {
+    const input = element as HTMLInputElement;
+    const tag = element.tagName;
+    const editable =
+      tag === 'TEXTAREA' ||
+      tag === 'SELECT' ||
+      (tag === 'INPUT' &&
+        !['button', 'submit', 'reset', 'image', 'checkbox', 'radio'].includes(input.type)) ||
+      (element as HTMLElement).isContentEditable;
+    const disabled = Boolean(input.disabled) || element.getAttribute('aria-disabled') === 'true';
+    let submitName: string | undefined;
+    const form = input.form ?? element.closest('form');
+    if (form && tag === 'INPUT') {
+      const submit = form.querySelector('button[type=submit], button:not([type]), input[type=submit]') as
+        | HTMLButtonElement
+        | HTMLInputElement
+        | null;
+      if (submit) {
+        submitName = (
+          submit.getAttribute('aria-label') ||
+          (submit instanceof HTMLInputElement ? submit.value : submit.textContent) ||
+          ''
+        )
+          .replace(/\s+/g, ' ')
+          .trim();
+      }
+    }
+    return { password: tag === 'INPUT' && input.type === 'password', editable, disabled, submitName };
+  });
+}
+
+/** Role and accessible name of one element, from its own aria snapshot. */
+async function roleAndName(locator: Locator): Promise<{ role: string; name: string }> {
+  const snapshot = await locator.ariaSnapshot({ timeout: 2_000 });
+  const first = parseAriaSnapshot(snapshot).children[0];
+  return { role: first?.role ?? '', name: first?.name ?? '' };
+}
+
+async function live(
+  locator: Locator,
+  target: Target,
+  known?: { role: string; name: string },
+): Promise<LiveElement> {
+  // Role and name first: an element's own aria snapshot resets the page's aria refs, so it
+  // must not run between resolving a ref and using it.
+  const { role, name } = known ?? (await roleAndName(locator));
+  return { locator, target, role, name, ...(await domFacts(locator)) };
+}
+
+/**
+ * Finds the one element an action names. A ref is exact while the page has not changed:
+ * when the recorded semantic target resolves to that very element it is used (it survives
+ * re-renders); otherwise the ref itself is. A stale ref falls back to the semantic target.
+ * A semantic target must match exactly one element.
+ */
+export async function resolveElement(
+  page: Page,
+  target: { ref: string; record: ElementRecord } | { target: Target },
+): Promise<Resolution> {
+  if ('target' in target) return resolveSemantic(page, target.target);
+  const { record } = target;
+  const byRef = page.locator(`aria-ref=${target.ref}`);
+  const handle = await byRef.elementHandle({ timeout: 500 }).catch(() => null);
+  if (!handle) return resolveSemantic(page, record.target);
+  try {
+    const semantic = await resolveTarget(page, record.target);
+    const same =
+      (await semantic.count().catch(() => 0)) === 1 &&
+      (await semantic.evaluate((element, other) => element === other, handle).catch(() => false));
+    const known = { role: record.role, name: record.name };
+    if (same) return { ok: true, element: await live(semantic, record.target, known) };
+    // role + name is not unique here: act on the ref, refreshed right before each use.
+    await refreshRefs(page);
+    return { ok: true, element: { ...(await live(byRef, record.target, known)), refBased: true } };
+  } finally {
+    await handle.dispose().catch(() => undefined);
+  }
+}
+
+/** Takes an AI snapshot so that `aria-ref=` locators resolve against the current page. */
+export async function refreshRefs(page: Page): Promise<void> {
+  await page.ariaSnapshot({ mode: 'ai', timeout: 2_000 }).catch(() => undefined);
+}
+
+async function resolveSemantic(page: Page, target: Target): Promise<Resolution> {
+  const locator = await resolveTarget(page, target);
+  const count = await locator.count().catch(() => 0);
+  if (count !== 1) {
+    return {
+      ok: false,
+      count,
+      reason: count === 0 ? 'no element on the page matches it' : `${count} elements match it`,
+    };
+  }
+  return { ok: true, element: await live(locator, target) };
+}
+
+export type Obstruction = 'hidden' | 'off_screen' | 'covered';
+
+/**
+ * Why a pointer action would not reach the element, if anything: hidden (no size), off
+ * screen (outside the viewport even after scrolling), or covered by another element.
+ */
+export async function obstruction(
+  locator: Locator,
+): Promise<{ kind: Obstruction; detail: string } | undefined> {
+  await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
+  return locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0)
+      return { kind: 'hidden' as const, detail: 'the element has no size' };
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    const view = element.ownerDocument.defaultView;
+    const width = view?.innerWidth ?? 0;
+    const height = view?.innerHeight ?? 0;
+    if (x < 0 || y < 0 || x > width || y > height) {
+      return {
+        kind: 'off_screen' as const,
+        detail: `its centre (${Math.round(x)}, ${Math.round(y)}) is outside the viewport`,
+      };
+    }
+    const hit = element.ownerDocument.elementFromPoint(x, y);
+    if (!hit || hit === element || element.contains(hit)) return undefined;
+    if (hit instanceof HTMLLabelElement && hit.control === element) return undefined;
+    const describe = (node: Element): string => {
+      const label = node.getAttribute('aria-label') || node.getAttribute('title') || '';
+      const text = (node.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+      const style = view?.getComputedStyle(node);
+      const position =
+        style && style.position !== 'static' ? ` (${style.position}, z-index ${style.zIndex})` : '';
+      return `<${node.tagName.toLowerCase()}>${label ? ` "${label}"` : text ? ` "${text}"` : ''}${position}`;
+    };
+    return { kind: 'covered' as const, detail: `another element lies on top of it: ${describe(hit)}` };
+  });
+}

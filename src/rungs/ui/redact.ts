@@ -1,0 +1,99 @@
+/**
+ * Placeholders that cannot be mistaken for page text. The model sees these instead of bound
+ * input values, values the tool must not show, and secrets; typing one back is refused.
+ */
+export const PLACEHOLDER = /⟦(?:input|hidden|secret|read)(?::[^⟧]{0,80})?⟧/;
+/** Hand-typed look-alikes a model may produce from a placeholder it saw: [input:memberId], {{input:x}}. */
+const LOOKALIKE = /(?:\[|\{\{|<)\s*(?:input|hidden|secret|read)\s*:[^\]}>]{1,80}(?:\]|\}\}|>)/i;
+
+export interface RedactionRules {
+  /** Values bound from the tool's inputs, by input name: shown as ⟦input:NAME⟧. */
+  inputs?: Record<string, string>;
+  /** Secret values (credentials, tokens): shown as ⟦secret⟧. */
+  secrets?: string[];
+  /** Column headers whose cells are never shown: shown as ⟦hidden:column⟧. */
+  hiddenColumns?: string[];
+}
+
+export function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_|_$/g, '') || 'value'
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Inputs shorter than this are not redacted: a one-letter value would blank out the page. */
+const MIN_BOUND_LENGTH = 3;
+
+export class Redactor {
+  readonly #replacements: Array<{ value: string; placeholder: string }> = [];
+  readonly #hiddenColumns: Map<string, string>;
+  #pattern: RegExp | undefined;
+
+  constructor(rules: RedactionRules = {}) {
+    for (const secret of rules.secrets ?? []) {
+      if (secret.length > 0) this.#replacements.push({ value: secret, placeholder: '⟦secret⟧' });
+    }
+    for (const [name, value] of Object.entries(rules.inputs ?? {})) {
+      if (value.length >= MIN_BOUND_LENGTH)
+        this.#replacements.push({ value, placeholder: `⟦input:${name}⟧` });
+    }
+    this.#hiddenColumns = new Map(
+      (rules.hiddenColumns ?? []).map((column) => [column.trim().toLowerCase(), slug(column)]),
+    );
+    this.#rebuild();
+  }
+
+  /** Adds a secret learned at run time (a value typed at sign-in). */
+  addSecret(value: string): void {
+    if (value.length === 0 || this.#replacements.some((entry) => entry.value === value)) return;
+    this.#replacements.push({ value, placeholder: '⟦secret⟧' });
+    this.#rebuild();
+  }
+
+  inputValue(name: string): string | undefined {
+    return this.#replacements.find((entry) => entry.placeholder === `⟦input:${name}⟧`)?.value;
+  }
+
+  text(value: string): string {
+    if (!this.#pattern || value.length === 0) return value;
+    return value.replace(this.#pattern, (match) => {
+      const found = this.#replacements.find((entry) => entry.value.toLowerCase() === match.toLowerCase());
+      return found?.placeholder ?? '⟦secret⟧';
+    });
+  }
+
+  /** A table cell: hidden columns blank the whole value, other cells get text redaction. */
+  cell(column: string, value: string): string {
+    const hidden = this.#hiddenColumns.get(column.trim().toLowerCase());
+    if (hidden && value.trim().length > 0) return `⟦hidden:${hidden}⟧`;
+    return this.text(value);
+  }
+
+  isHiddenColumn(column: string): boolean {
+    return this.#hiddenColumns.has(column.trim().toLowerCase());
+  }
+
+  #rebuild(): void {
+    const values = [...this.#replacements].sort((a, b) => b.value.length - a.value.length);
+    this.#pattern = values.length
+      ? new RegExp(values.map((entry) => escapeRegExp(entry.value)).join('|'), 'gi')
+      : undefined;
+  }
+}
+
+/** Finds a placeholder (or a hand-typed look-alike of one) in text the model sent back. */
+export function findPlaceholder(text: string): string | undefined {
+  return PLACEHOLDER.exec(text)?.[0] ?? LOOKALIKE.exec(text)?.[0];
+}
+
+/** The input name inside ⟦input:NAME⟧ or a look-alike, when there is one. */
+export function placeholderInputName(placeholder: string): string | undefined {
+  return /input\s*:\s*([A-Za-z0-9_]+)/.exec(placeholder)?.[1];
+}

@@ -1,0 +1,78 @@
+import type { Frame, Locator, Page } from 'playwright-core';
+
+export interface MaskRules {
+  /** Values to black out wherever they appear as text or in a field (bound inputs, secrets). */
+  values: string[];
+  /** Column headers whose cells are blacked out. */
+  hiddenColumns: string[];
+}
+
+async function fieldMasks(frame: Frame, values: string[]): Promise<Locator[]> {
+  const fields = frame.locator('input:not([type=hidden]):not([type=submit]):not([type=button]), textarea');
+  const flags = await fields
+    .evaluateAll(
+      (elements, wanted) =>
+        elements.map((element) => {
+          const input = element as HTMLInputElement;
+          if (input.type === 'password') return true;
+          const value = input.value.toLowerCase();
+          return value.length > 0 && wanted.some((text) => value.includes(text.toLowerCase()));
+        }),
+      values,
+    )
+    .catch(() => [] as boolean[]);
+  return flags.flatMap((masked, index) => (masked ? [fields.nth(index)] : []));
+}
+
+async function columnMasks(frame: Frame, columns: string[]): Promise<Locator[]> {
+  if (columns.length === 0) return [];
+  const wanted = columns.map((column) => column.trim().toLowerCase());
+  const perTable = await frame
+    .locator('table')
+    .evaluateAll(
+      (tables, names) =>
+        tables.map((table) => {
+          const header = (table as HTMLTableElement).querySelector('tr');
+          const cells = header ? Array.from(header.children) : [];
+          return cells
+            .map((cell, index) =>
+              (cell.textContent ?? '').trim().toLowerCase() &&
+              names.includes((cell.textContent ?? '').trim().toLowerCase())
+                ? index
+                : -1,
+            )
+            .filter((index) => index >= 0);
+        }),
+      wanted,
+    )
+    .catch(() => [] as number[][]);
+  // Positions are read from the live page for this one screenshot; they are never stored.
+  return perTable.flatMap((indexes, table) =>
+    indexes.map((index) =>
+      frame
+        .locator('table')
+        .nth(table)
+        .locator(`tr > td:nth-child(${index + 1})`),
+    ),
+  );
+}
+
+/**
+ * A screenshot with bound values, secrets, password fields and hidden columns blacked out
+ * in every frame. Returns how many regions were masked.
+ */
+export async function maskedScreenshot(
+  page: Page,
+  path: string,
+  rules: MaskRules,
+): Promise<{ path: string; masks: number }> {
+  const values = rules.values.filter((value) => value.length >= 3);
+  const masks: Locator[] = [];
+  for (const frame of page.frames()) {
+    masks.push(...(await fieldMasks(frame, values)));
+    masks.push(...(await columnMasks(frame, rules.hiddenColumns)));
+    for (const value of values) masks.push(frame.getByText(value));
+  }
+  await page.screenshot({ path, mask: masks, maskColor: '#000000', fullPage: false, timeout: 10_000 });
+  return { path, masks: masks.length };
+}

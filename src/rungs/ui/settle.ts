@@ -1,0 +1,126 @@
+import type { Page, Request } from 'playwright-core';
+
+/**
+ * Tracks document loads in flight so that act-and-verify can tell "nothing happened" from
+ * "something is still loading". Every wait here is bounded by a deadline; polling reads the
+ * page state, it never sleeps a fixed time instead of looking.
+ */
+export class ActivityTracker {
+  readonly #pending = new Set<Request>();
+  #lastActivity = 0;
+
+  constructor(page: Page) {
+    page.on('request', (request) => {
+      if (request.resourceType() !== 'document') return;
+      this.#pending.add(request);
+      this.#lastActivity = Date.now();
+    });
+    const done = (request: Request): void => {
+      if (this.#pending.delete(request)) this.#lastActivity = Date.now();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    page.on('framenavigated', () => {
+      this.#lastActivity = Date.now();
+    });
+  }
+
+  get loading(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  get lastActivity(): number {
+    return this.#lastActivity;
+  }
+}
+
+/** The page's state as one comparable string: every frame's URL and its accessibility tree. */
+export async function pageFingerprint(page: Page): Promise<string | undefined> {
+  try {
+    const snapshot = await page.ariaSnapshot({ mode: 'ai', timeout: 2_000 });
+    const frames = page
+      .frames()
+      .map((frame) => frame.url())
+      .join('\n');
+    return `${frames}\n${snapshot.replace(/ \[(?:ref|cursor)=[^\]]*\]| \[active\]/g, '')}`;
+  } catch {
+    // The document is being replaced: no stable state to read yet.
+    return undefined;
+  }
+}
+
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+export interface SettleOptions {
+  /** Absolute time (epoch ms) after which the wait gives up. */
+  deadline: number;
+  /** How long the page must show no change and load nothing before "no change" is concluded. */
+  quietMs: number;
+  /** Reads the state; undefined while it cannot be read (a document is loading). */
+  read: () => Promise<string | undefined>;
+  /** Reports an interruption (a dialog opened) that ends the wait at once. */
+  interrupted: () => boolean;
+  /** True when the new state is the one expected (ends the wait early once it holds). */
+  expected?: (state: string) => boolean;
+  activity: ActivityTracker;
+  startedAt: number;
+}
+
+export type SettleOutcome =
+  | { kind: 'changed'; state: string; settled: boolean }
+  | { kind: 'unchanged'; state: string | undefined }
+  | { kind: 'interrupted' }
+  | { kind: 'timeout'; state: string | undefined };
+
+const POLL_MS = 40;
+const STABLE_READS = 2;
+
+/**
+ * Waits until the state differs from `before` and holds still for two reads (and no
+ * document is loading), or until the quiet period passes with no change and no load, or
+ * until the deadline. A late update inside the quiet period still counts as a change.
+ */
+export async function waitForSettle(
+  before: string | undefined,
+  options: SettleOptions,
+): Promise<SettleOutcome> {
+  let last: string | undefined;
+  let stable = 0;
+  for (;;) {
+    if (options.interrupted()) return { kind: 'interrupted' };
+    const state = await options.read();
+    if (options.interrupted()) return { kind: 'interrupted' };
+    const now = Date.now();
+    if (state !== undefined && state !== before) {
+      stable = state === last ? stable + 1 : 0;
+      last = state;
+      const expectedNow = options.expected?.(state) ?? false;
+      if (!options.activity.loading && (stable >= STABLE_READS || expectedNow)) {
+        return { kind: 'changed', state, settled: true };
+      }
+    } else if (state !== undefined) {
+      last = state;
+      stable = 0;
+      const quietSince = Math.max(options.startedAt, options.activity.lastActivity);
+      if (!options.activity.loading && now - quietSince >= options.quietMs)
+        return { kind: 'unchanged', state };
+    }
+    if (now >= options.deadline) {
+      if (last !== undefined && last !== before) return { kind: 'changed', state: last, settled: false };
+      return { kind: 'timeout', state: last };
+    }
+    await pause(Math.min(POLL_MS, Math.max(0, options.deadline - now)));
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Parses the text of `page.ariaSnapshot({ mode: 'ai' })` into a tree. The format is
+ * YAML-like: `- role "name" [attr] [attr=value] [ref=f1e5]: inline text`, children indented
+ * by two spaces, properties such as `- /url: /path`, and `- text: ...` for bare text.
+ */
+export interface AriaNode {
+  role: string;
+  name: string;
+  ref: string | undefined;
+  /** `[level=2]` -> { level: '2' }, `[disabled]` -> { disabled: 'true' } */
+  attrs: Record<string, string>;
+  /** Inline text after the colon (a cell's text, a textbox's value, a paragraph's text). */
+  text: string;
+  /** `/url`, `/placeholder`, ... */
+  props: Record<string, string>;
+  children: AriaNode[];
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')) {
+    try {
+      return JSON.parse(trimmed) as string;
+    } catch {
+      return trimmed.slice(1, -1);
+    }
+  }
+  return trimmed;
+}
+
+/** Reads a double-quoted string starting at `start`; returns its value and the index after it. */
+function readQuoted(line: string, start: number): [string, number] {
+  let index = start + 1;
+  while (index < line.length) {
+    const char = line[index];
+    if (char === '\\') index += 2;
+    else if (char === '"') break;
+    else index++;
+  }
+  return [unquote(line.slice(start, index + 1)), index + 1];
+}
+
+function parseHeader(body: string): AriaNode {
+  const node: AriaNode = { role: '', name: '', ref: undefined, attrs: {}, text: '', props: {}, children: [] };
+  let index = 0;
+  const roleMatch = /^[^\s":[]+/.exec(body);
+  node.role = roleMatch?.[0] ?? '';
+  index = node.role.length;
+  while (index < body.length) {
+    const char = body[index];
+    if (char === ' ') {
+      index++;
+    } else if (char === '"') {
+      const [name, next] = readQuoted(body, index);
+      node.name = name;
+      index = next;
+    } else if (char === '[') {
+      const end = body.indexOf(']', index);
+      if (end < 0) break;
+      const attr = body.slice(index + 1, end);
+      const eq = attr.indexOf('=');
+      if (eq < 0) node.attrs[attr] = 'true';
+      else node.attrs[attr.slice(0, eq)] = attr.slice(eq + 1);
+      index = end + 1;
+    } else if (char === ':') {
+      node.text = unquote(body.slice(index + 1));
+      break;
+    } else {
+      index++;
+    }
+  }
+  node.ref = node.attrs.ref;
+  delete node.attrs.ref;
+  return node;
+}
+
+export function parseAriaSnapshot(snapshot: string): AriaNode {
+  const root: AriaNode = {
+    role: 'root',
+    name: '',
+    ref: undefined,
+    attrs: {},
+    text: '',
+    props: {},
+    children: [],
+  };
+  const stack: Array<{ indent: number; node: AriaNode }> = [{ indent: -1, node: root }];
+  for (const raw of snapshot.split('\n')) {
+    const match = /^(\s*)- (.*)$/.exec(raw);
+    if (!match) continue;
+    const indent = match[1]?.length ?? 0;
+    const body = match[2] ?? '';
+    while (stack.length > 1 && (stack[stack.length - 1]?.indent ?? -1) >= indent) stack.pop();
+    const parent = stack[stack.length - 1]?.node ?? root;
+    if (body.startsWith('/')) {
+      const colon = body.indexOf(':');
+      if (colon > 0) parent.props[body.slice(1, colon)] = unquote(body.slice(colon + 1));
+      continue;
+    }
+    if (body.startsWith('text:')) {
+      parent.children.push({
+        role: 'text',
+        name: '',
+        ref: undefined,
+        attrs: {},
+        text: unquote(body.slice(5)),
+        props: {},
+        children: [],
+      });
+      continue;
+    }
+    const node = parseHeader(body);
+    parent.children.push(node);
+    stack.push({ indent, node });
+  }
+  return root;
+}
+
+/** The text a person would read in a node: its name, its inline text and its children's. */
+export function nodeText(node: AriaNode): string {
+  if (node.role === 'text') return node.text;
+  const own = node.text || node.name;
+  if (own) return own;
+  return node.children
+    .map(nodeText)
+    .filter((text) => text.length > 0)
+    .join(' ');
+}
