@@ -18,7 +18,10 @@ function line(row: TaskRow): string {
   return [
     shorten(row.request, 40),
     // Extra requests (retries, hedged backups) show as +N after the calls.
-    (row.modelRequests > row.modelCalls ? `${row.modelCalls}+${row.modelRequests - row.modelCalls}` : String(row.modelCalls)).padStart(7),
+    (row.modelRequests > row.modelCalls
+      ? `${row.modelCalls}+${row.modelRequests - row.modelCalls}`
+      : String(row.modelCalls)
+    ).padStart(7),
     String(row.toolCalls).padStart(5),
     String(row.uiActions).padStart(4),
     formatCount(row.inputTokens).padStart(10),
