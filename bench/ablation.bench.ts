@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Conversation } from '../src/agent/gate.js';
 import { runAgent } from '../src/agent/loop.js';
 import { ModelClient } from '../src/agent/model-client.js';
-import { createLanguageModel, parseModelSpec } from '../src/agent/provider.js';
+import { createLanguageModel, parseModelSpec } from '../src/agent/model-provider.js';
 import { estimateTokens, formatCount } from '../src/agent/tokens.js';
 import { importModule, toolsFrom } from '../src/config/load.js';
 import type { AnyTool } from '../src/contract/define-tool.js';

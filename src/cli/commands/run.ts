@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { modelClientFor } from '../../agent/client-from-env.js';
 import type { Conversation } from '../../agent/gate.js';
 import { runAgent } from '../../agent/loop.js';
+import { modelClientFor } from '../../agent/model-settings.js';
 import { loadConfig } from '../../config/load.js';
 import { isLiftError } from '../../contract/errors.js';
 import { parse, UsageError } from '../args.js';

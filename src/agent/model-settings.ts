@@ -1,6 +1,6 @@
 import type { SecretStore } from '../store/secrets.js';
 import { ModelClient } from './model-client.js';
-import { apiKeySecretName, createLanguageModel, parseModelSpec } from './provider.js';
+import { apiKeySecretName, createLanguageModel, parseModelSpec } from './model-provider.js';
 
 export interface ClientSettings {
   /** `provider:model`, from LIFT_MODEL. */
