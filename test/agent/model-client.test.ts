@@ -74,6 +74,15 @@ describe('the model client retries and deadlines', () => {
     expect(server.requests).toHaveLength(5);
   });
 
+  it('retries when the server hangs up without answering', async () => {
+    harness = await startHarness();
+    harness.server.enqueue({ kind: 'hang-up' }, { kind: 'answer', text: 'back again' });
+    const events: Array<{ type: string; reason?: string }> = [];
+    const answer = await harness.client.call(request, { onEvent: (event) => events.push(event) });
+    expect(answer).toMatchObject({ text: 'back again', requests: 2, retries: 1 });
+    expect(events[0]?.reason).toMatch(/^network: /);
+  });
+
   it('gives up after the last attempt with the code of the failure', async () => {
     harness = await startHarness({ client: { retry: { maxAttempts: 2, baseDelayMs: 10, maxDelayMs: 20 } } });
     harness.server.enqueue({ kind: 'error', status: 429 }, { kind: 'error', status: 429 });
