@@ -71,8 +71,13 @@ async function addTransaction(settings: HledgerSettings, input: Input, ctx: Tool
         });
         ctx.emit({ type: 'journal-appended', journal: settings.journal, request_id: input.request_id });
       }
-      const posted = await transactionsWithRequestId(settings, input.request_id, run);
-      const after = await balances(settings, accounts, run);
+      // Once the entry is written, a read-back that runs out of time leaves the outcome unknown.
+      const readBack =
+        earlier.length === 0
+          ? { ...run, settleAfterWrite: `ledger_transaction_find with request_id ${input.request_id}` }
+          : run;
+      const posted = await transactionsWithRequestId(settings, input.request_id, readBack);
+      const after = await balances(settings, accounts, readBack);
       return {
         fields: {
           request_id: input.request_id,

@@ -1,60 +1,49 @@
-import { execFile } from 'node:child_process';
 import { LiftError } from '../../contract/errors.js';
+import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 import type { HledgerSettings } from './settings.js';
 
 export interface HledgerRun {
   deadline: number;
   signal: AbortSignal;
+  /** Set once this call has written the journal: a read that times out then leaves the outcome unknown. */
+  settleAfterWrite?: string;
 }
 
+/** The most JSON a report may print before the read is refused as too large to parse whole. */
+const OUTPUT_CAP = 16 * 1024 * 1024;
+
 /**
- * Runs hledger with fixed arguments and returns its standard output. A journal hledger
- * cannot read (a manual edit broke it) is SURFACE_CHANGED carrying hledger's own error.
- *
- * TEMPORARY: child_process under the deadline, until the command-line rung's runWrapped lands.
+ * Runs hledger through the command-line rung (no terminal, closed input, one deadline) with
+ * fixed arguments and returns its standard output. A journal hledger cannot read (a manual
+ * edit broke it) is SURFACE_CHANGED carrying hledger's own error.
  */
-export function runHledger(
+export async function runHledger(
   settings: HledgerSettings,
   args: readonly string[],
   run: HledgerRun,
 ): Promise<string> {
   const program = settings.program ?? 'hledger';
-  const timeout = run.deadline - Date.now();
-  if (timeout <= 0) {
-    return Promise.reject(
-      new LiftError('TIMEOUT', `${program} was not started: the deadline had passed.`, {
-        outcome: 'not_started',
-      }),
-    );
-  }
-  return new Promise((resolve, reject) => {
-    execFile(
-      program,
-      ['-f', settings.journal, ...args],
-      {
-        timeout,
-        killSignal: 'SIGKILL',
-        signal: run.signal,
-        maxBuffer: 32 * 1024 * 1024,
-        env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8', HOME: '/nonexistent', NO_COLOR: '1' },
-      },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
-        if (failure.killed || failure.name === 'AbortError') {
-          return reject(new LiftError('TIMEOUT', `${program} ran out of time.`, { outcome: 'not_started' }));
-        }
-        if (failure.code === 'ENOENT') {
-          return reject(
-            new LiftError('PROGRAM_FAILED', `${program} is not installed.`, {
-              hint: 'Install hledger (Debian package hledger).',
-            }),
-          );
-        }
-        reject(journalError(settings, stderr || String(error.message)));
-      },
-    ).stdin?.end();
+  const result = await runWrapped({
+    program,
+    args: ['-f', settings.journal, ...args],
+    deadline: run.deadline,
+    signal: run.signal,
+    input: '',
+    cap: OUTPUT_CAP,
+    // hledger only reads; whether the call's outcome is known depends on the write before it.
+    ...(run.settleAfterWrite
+      ? { effectStarts: 'spawn' as const, settle: run.settleAfterWrite }
+      : { effectStarts: 'confirmation' as const }),
+    // hledger exits 1 for every complaint about the journal; this tool reads the complaint itself.
+    exitCodes: { 1: 'ok' },
   });
+  if (result.exitCode !== 0) throw journalError(settings, result.stderr.text || result.stdout.text);
+  if (result.stdout.truncated) {
+    throw new LiftError('SURFACE_CHANGED', `hledger printed more than ${OUTPUT_CAP} bytes for one report.`, {
+      hint: 'Narrow the report (fewer accounts, a depth).',
+    });
+  }
+  return result.stdout.text;
 }
 
 /** hledger's own complaint about the journal, as a SURFACE_CHANGED the person who edited it can act on. */
