@@ -32,7 +32,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     load: () => import('./commands/lint.js'),
   },
   api: { summary: 'OpenAPI operations to tools: lift api import SPEC [--only ID]... | show FILE', load: () => import('./commands/api.js') },
-  // demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
+  ladder: { summary: 'rung per operation: lift ladder declare FILE | walk OP | check | step-down OP | report', load: () => import('./commands/ladder.js') },
+  demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
 };
 
 function version(): string {

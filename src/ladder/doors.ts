@@ -5,6 +5,7 @@ import { type Rung, rungNumber } from '../contract/effects.js';
 import { isSuccess } from '../contract/envelope.js';
 import { outputSchemaOf } from '../contract/json-schema.js';
 import type { CapabilityStore } from '../discover/store.js';
+import { Registrations } from '../replay/registrations.js';
 import { importOpenApi } from '../rungs/api/import.js';
 import { apiOriginOf, loadApiTools, toolsFromApiFile } from '../rungs/api/loader.js';
 import { listOperations, readSpec } from '../rungs/api/openapi.js';
@@ -105,6 +106,16 @@ function capabilityDoor(
     };
   }
   const fingerprint = `rev:${stored.revision.slice(0, 16)}`;
+  const registration = new Registrations(context.runtime.store.db).get(candidate.capability);
+  if (registration && !registration.enabled) {
+    return {
+      tool,
+      fingerprint,
+      present: fail(
+        `capability '${candidate.capability}' is switched off: ${registration.disabledReason ?? 'two failures in a row'} (rediscover it or lift capabilities enable)`,
+      ),
+    };
+  }
   if (!context.runtime.registry.get(tool)) {
     return {
       tool,

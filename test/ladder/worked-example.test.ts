@@ -207,4 +207,44 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
     );
     expect(text).toContain('ticket_get  rung 1 API');
   });
+
+  it('takes the close off its rung when the capability is switched off, and walks it back when it is rediscovered', async () => {
+    const registrations = new Registrations(runtime.store.db);
+    registrations.recordSurfaceChanged(
+      TICKET_CLOSE_CAPABILITY,
+      'SURFACE_CHANGED: the Close with note button is gone',
+    );
+    registrations.recordSurfaceChanged(
+      TICKET_CLOSE_CAPABILITY,
+      'SURFACE_CHANGED: the Close with note button is gone',
+    );
+    const off = await ladder.walk('ticket_close_with_note');
+    expect(off).toMatchObject({ rung: undefined, direction: 'none' });
+    expect(off.results[1]?.tests.present?.evidence).toContain(
+      "capability 'ticket_close_page' is switched off",
+    );
+    expect(
+      (await ladderReport(ladder)).find((report) => report.operation === 'ticket_close_with_note')?.flags,
+    ).toEqual([expect.objectContaining({ flag: 'no_rung' })]);
+
+    // A rediscovery stores a new revision and registers it again, which switches it back on.
+    const capabilities = new CapabilityStore(runtime.store.db, runtime.home);
+    const current = capabilities.load(registrations.get(TICKET_CLOSE_CAPABILITY)!.revision);
+    const rediscovered = capabilities.save({
+      ...current,
+      provenance: { ...current.provenance, createdAt: new Date().toISOString() },
+    });
+    registrations.register({
+      name: TICKET_CLOSE_CAPABILITY,
+      revision: rediscovered.revision,
+      effectClass: 'visible',
+      signIn: { user: fixture.user, secret: 'backoffice_password' },
+    });
+    expect(ladder.due()).toEqual([
+      expect.objectContaining({ operation: 'ticket_close_with_note', trigger: 'rediscovered' }),
+    ]);
+    const [back] = await ladder.walkDue();
+    expect(back).toMatchObject({ rung: 'script', direction: 'up', trigger: 'rediscovered' });
+    expect(back?.results[1]?.fingerprint).toBe(`rev:${rediscovered.revision.slice(0, 16)}`);
+  });
 });
