@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { type BudgetName, type Budgets, DEFAULT_BUDGETS, WorkClock } from './budgets.js';
 import { type ChainFields, createRunChain, RUN_CHAIN } from './chain.js';
 import { checkCounts, envelopeText } from './envelope-text.js';
-import { type Conversation, type HeldCall, settleHeld } from './gate.js';
+import { type Conversation, type GateDecision, type HeldCall, settleHeld } from './gate.js';
 import type { ModelClient, ModelClientEvent } from './model-client.js';
 import { describeScores, Shortlist, type ShortlistChoice } from './shortlist.js';
 import { TaskLedger, type TaskOutcome, type TaskRow } from './task-ledger.js';
@@ -245,14 +245,9 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
           const decision = await clock.pausedWhile(() =>
             settleHeld(held, { runtime, conversation, autoApprove: options.autoApprove === true }),
           );
-          if (decision.kind === 'ran') {
-            account(decision.envelope, held.tool);
-            text += `\nA person said yes and ${held.step ? `step '${held.step}'` : 'the call'} ran exactly once: ${envelopeText(decision.envelope)}`;
-          } else if (decision.kind === 'denied') {
-            text += `\nA person said no: ${held.tool} was dropped and did not run. Do not call it again unless asked.`;
-          } else if (decision.kind === 'change') {
-            text += `\nA person asked for a change before ${held.tool} runs: "${decision.request}". The held call was dropped; make a new call with the change.`;
-          } else pending.push(held);
+          if (decision.kind === 'ran') account(decision.envelope, held.tool);
+          if (decision.kind === 'pending') pending.push(held);
+          else text += `\n${decisionNote(held, decision)}`;
         }
         results.push({
           type: 'tool-result',
@@ -295,6 +290,18 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
   log('agent-end', { outcome, ...(stoppedBy ? { stopped_by: stoppedBy } : {}) });
   runs.end(runId, outcome === 'answered');
   return { outcome, answer: secrets.scrub(answer), stoppedBy, runId, row, shortlist: choice, pending };
+}
+
+/** What the model reads about a held call once the person has answered. */
+function decisionNote(held: HeldCall, decision: Exclude<GateDecision, { kind: 'pending' }>): string {
+  switch (decision.kind) {
+    case 'ran':
+      return `A person said yes and ${held.step ? `step '${held.step}'` : 'the call'} ran exactly once: ${envelopeText(decision.envelope)}`;
+    case 'denied':
+      return `A person said no: ${held.tool} was dropped and did not run. Do not call it again unless asked.`;
+    case 'change':
+      return `A person asked for a change before ${held.tool} runs: "${decision.request}". The held call was dropped; make a new call with the change.`;
+  }
 }
 
 function chainLength(input: unknown): number {
