@@ -7,6 +7,7 @@ import type { AnyTool } from './contract/define-tool.js';
 const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/hledger/tools.js'),
   () => import('./apps/payroll/tools.js'),
+  () => import('./apps/cli-tools.js'),
 ];
 
 export async function builtinTools(): Promise<AnyTool[]> {

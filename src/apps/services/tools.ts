@@ -27,7 +27,7 @@ export function serviceTools(settings: ServiceSettings): AnyTool[] {
     name: 'service_status',
     title: 'Read a service status',
     description:
-      'Reads one supervised service: state, pid, uptime, start time and whether it is healthy (RUNNING).',
+      'Reads the status of one supervised service. Returns its state, pid, uptime, start time and whether it is healthy (RUNNING).',
     group: 'services',
     rung: 'cli',
     input: z.strictObject({ service: Service }),
@@ -50,7 +50,7 @@ export function serviceTools(settings: ServiceSettings): AnyTool[] {
     name: 'service_restart',
     title: 'Restart a service and confirm it is healthy',
     description:
-      'Restarts one allow-listed supervised service and reads its status back until it is healthy. Users see a short interruption.',
+      'Restarts one allow-listed supervised service and reads its status back until it is healthy. Users see a short interruption. Returns the state after, healthy, the pids before and after, and the start time.',
     group: 'services',
     rung: 'cli',
     ladder: {

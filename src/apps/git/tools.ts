@@ -1,0 +1,227 @@
+import { isAbsolute, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { ToolContext } from '../../contract/context.js';
+import { type AnyTool, defineTool } from '../../contract/define-tool.js';
+import { LiftError } from '../../contract/errors.js';
+import type { ErrorPattern } from '../../rungs/cli/exit-status.js';
+import { parseRegexRows } from '../../rungs/cli/parsers.js';
+import { runWrapped } from '../../rungs/cli/run-wrapped.js';
+
+const ASKPASS = fileURLToPath(new URL('../../../src/apps/git/askpass.sh', import.meta.url));
+
+export interface GitSettings {
+  /** Repositories must live under one of these folders (default: anywhere). */
+  allowedRoots?: readonly string[];
+  /** Secrets holding the HTTP username and password (or token) for remotes that ask. */
+  credentials?: { usernameSecret: string; passwordSecret: string };
+}
+
+const AUTH_PATTERNS: ErrorPattern[] = [
+  {
+    pattern:
+      /could not read (Username|Password)|Authentication failed|terminal prompts disabled|403 Forbidden|401 Unauthorized/i,
+    code: 'AUTH_REQUIRED',
+    message: 'The remote asked for credentials the wrapper does not have, or refused them.',
+    hint: 'A person must store the remote credentials (lift secrets set NAME) for this tool. Nothing was pushed.',
+    outcome: 'not_started',
+  },
+  {
+    pattern: /not a git repository/i,
+    code: 'NOT_FOUND',
+    message: 'The folder is not a git repository.',
+    outcome: 'not_started',
+  },
+  {
+    pattern: /\[rejected\]|non-fast-forward|fetch first/i,
+    code: 'CONFLICT',
+    message: 'The remote has commits the local branch does not; the push was rejected.',
+    outcome: 'not_started',
+  },
+];
+
+function repoPath(settings: GitSettings) {
+  return z
+    .string()
+    .min(1)
+    .max(4_096)
+    .refine(
+      (path) => isAbsolute(path) && normalize(path) === path.replace(/\/$/, '') && !path.includes('..'),
+      'an absolute, normalised path',
+    )
+    .refine(
+      (path) =>
+        !settings.allowedRoots ||
+        settings.allowedRoots.some((root) => path === root || path.startsWith(`${root}/`)),
+      'a repository under an allowed folder',
+    );
+}
+
+/** Runs git in a repository with credentials (if any) from the secret store via the askpass helper. */
+function git(
+  settings: GitSettings,
+  ctx: ToolContext,
+  repo: string,
+  args: string[],
+  extra: { started?: boolean } = {},
+) {
+  const credentials = settings.credentials;
+  const haveCredentials =
+    credentials && ctx.hasSecret(credentials.usernameSecret) && ctx.hasSecret(credentials.passwordSecret);
+  return runWrapped({
+    program: 'git',
+    args: ['-C', repo, '-c', 'credential.helper=', '-c', 'core.askPass=', ...args],
+    deadline: ctx.deadline,
+    signal: ctx.signal,
+    env:
+      haveCredentials && credentials
+        ? {
+            GIT_ASKPASS: ASKPASS,
+            LIFT_GIT_USERNAME: ctx.secret(credentials.usernameSecret),
+            LIFT_GIT_PASSWORD: ctx.secret(credentials.passwordSecret),
+          }
+        : {},
+    errorPatterns: AUTH_PATTERNS,
+    cap: 256 * 1024,
+    ...(extra.started ? { onStarted: () => ctx.markStarted() } : {}),
+  });
+}
+
+const COMMIT_LINE = /^(?<sha>[0-9a-f]{40})\x1f(?<author>[^\x1f]*)\x1f(?<date>[^\x1f]*)\x1f(?<subject>.*)$/;
+
+export function gitTools(settings: GitSettings = {}): AnyTool[] {
+  const Repo = repoPath(settings);
+  const Ref = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/, 'a branch or remote name');
+
+  const logTool = defineTool({
+    name: 'git_log_read',
+    title: 'Read recent commits',
+    description:
+      "Lists the most recent commits of a repository, newest first. Returns each commit's sha, author, date and subject.",
+    group: 'git',
+    rung: 'cli',
+    input: z.strictObject({
+      repo_path: Repo,
+      max_count: z.number().int().min(1).max(200).default(20),
+      ref: Ref.optional(),
+    }),
+    output: z.object({
+      commits: z.array(
+        z.object({ sha: z.string(), author: z.string(), date: z.string(), subject: z.string() }),
+      ),
+    }),
+    cap: { chars: 32_000, rows: 200, narrow: 'Lower max_count.' },
+    errors: { NOT_FOUND: { retry: 'no', hint: 'Check repo_path: it must be a git repository.' } },
+    effect: { class: 'read' },
+    timeout: { deadlineMs: 15_000 },
+    example: { repo_path: '/srv/repos/inventory', max_count: 10 },
+    run: async (input, ctx) => {
+      const result = await git(settings, ctx, input.repo_path, [
+        'log',
+        `--max-count=${input.max_count}`,
+        '--format=%H%x1f%an%x1f%aI%x1f%s',
+        ...(input.ref ? [input.ref, '--'] : []),
+      ]);
+      const commits = parseRegexRows('git log', result.stdout, COMMIT_LINE).value.map((row) => ({
+        sha: row.sha ?? '',
+        author: row.author ?? '',
+        date: row.date ?? '',
+        subject: row.subject ?? '',
+      }));
+      return {
+        fields: { commits },
+        summary: `${commits.length} commit(s)`,
+        verifiedBy: 'git log with a fixed format (rung 2)',
+      };
+    },
+  });
+
+  const pushTool = defineTool({
+    name: 'git_branch_push',
+    title: 'Push a branch to a remote',
+    description:
+      'Pushes one local branch to the same branch on a remote (never forced) and reads the remote branch back. Returns the pushed sha and the sha the remote now has.',
+    group: 'git',
+    rung: 'cli',
+    input: z.strictObject({
+      repo_path: Repo,
+      remote: Ref.default('origin'),
+      branch: Ref,
+      request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+    }),
+    output: z.object({ remote: z.string(), branch: z.string(), sha: z.string(), remote_sha: z.string() }),
+    errors: {
+      CONFLICT: {
+        retry: 'no',
+        hint: 'Fetch and integrate the remote commits first; this tool never forces.',
+      },
+      NOT_FOUND: { retry: 'no', hint: 'Check repo_path and branch.' },
+    },
+    effect: {
+      class: 'visible',
+      gate: 'review',
+      repeat: 'Pushing the same commit again changes nothing (effect: no_change).',
+    },
+    timeout: { deadlineMs: 60_000, settle: 'git ls-remote of the branch: compare with the local sha' },
+    session: {
+      secret: settings.credentials?.passwordSecret ?? 'none',
+      onExpiry: 'AUTH_REQUIRED at once; git is never allowed to ask.',
+    },
+    preview: (input) => `git push ${input.remote} ${input.branch} in ${input.repo_path}`,
+    example: {
+      repo_path: '/srv/repos/inventory',
+      remote: 'origin',
+      branch: 'main',
+      request_id: 'push-5b0c7d11',
+    },
+    run: async (input, ctx) => {
+      const local = (
+        await git(settings, ctx, input.repo_path, ['rev-parse', '--verify', `refs/heads/${input.branch}`])
+      ).stdout.text.trim();
+      const remoteSha = async () => {
+        const listed = await git(settings, ctx, input.repo_path, [
+          'ls-remote',
+          input.remote,
+          `refs/heads/${input.branch}`,
+        ]);
+        return listed.stdout.text.split('\t')[0]?.trim() ?? '';
+      };
+      const before = await remoteSha();
+      if (before === local) {
+        return {
+          fields: { remote: input.remote, branch: input.branch, sha: local, remote_sha: before },
+          summary: `${input.remote}/${input.branch} already at ${local.slice(0, 12)}`,
+          effect: 'no_change',
+          verifiedBy: 'git ls-remote (rung 2)',
+        };
+      }
+      await git(
+        settings,
+        ctx,
+        input.repo_path,
+        ['push', '--porcelain', input.remote, `refs/heads/${input.branch}:refs/heads/${input.branch}`],
+        {
+          started: true,
+        },
+      );
+      const after = await remoteSha();
+      if (after !== local) {
+        throw new LiftError(
+          'CHECK_FAILED',
+          `The remote branch is at ${after || 'nothing'}, not ${local}, after the push.`,
+          {
+            outcome: 'unknown',
+          },
+        );
+      }
+      return {
+        fields: { remote: input.remote, branch: input.branch, sha: local, remote_sha: after },
+        summary: `Pushed ${input.branch} to ${input.remote} at ${local.slice(0, 12)}`,
+        effect: 'changed',
+        verifiedBy: 'git ls-remote (rung 2) shows the pushed sha',
+      };
+    },
+  });
+
+  return [logTool, pushTool];
+}
