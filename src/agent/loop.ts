@@ -5,10 +5,11 @@ import { isLiftError } from '../contract/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type BudgetName, type Budgets, DEFAULT_BUDGETS, WorkClock } from './budgets.js';
 import { type ChainFields, createRunChain, RUN_CHAIN } from './chain.js';
-import { checkCounts, envelopeText } from './envelope-text.js';
+import { envelopeText } from './envelope-text.js';
 import { type Conversation, type GateDecision, type HeldCall, settleHeld } from './gate.js';
 import type { ModelClient, ModelClientEvent } from './model-client.js';
 import { describeScores, Shortlist, type ShortlistChoice } from './shortlist.js';
+import { Tally } from './tally.js';
 import { TaskLedger, type TaskOutcome, type TaskRow } from './task-ledger.js';
 import { formatCount } from './tokens.js';
 import { schemaTokens, toToolSet } from './tool-schemas.js';
@@ -49,18 +50,6 @@ export interface AgentResult {
   shortlist: ShortlistChoice;
   /** Held calls left for `lift approve`. */
   pending: HeldCall[];
-}
-
-class Counters {
-  modelCalls = 0;
-  modelRequests = 0;
-  toolCalls = 0;
-  uiActions = 0;
-  inputTokens = 0;
-  outputTokens = 0;
-  schemaTokens = 0;
-  checksPassed = 0;
-  checksTotal = 0;
 }
 
 class BudgetExceeded extends Error {
@@ -122,7 +111,8 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
   const { runs, secrets } = runtime.store;
   const clock = new WorkClock();
   const startedAt = new Date().toISOString();
-  const counters = new Counters();
+  const tally = new Tally(runtime, conversation);
+  const counters = tally.counts;
   const cleanRequest = secrets.scrub(request);
   const runId = runs.start('agent', cleanRequest);
   const log = (type: string, data: Record<string, unknown>) =>
@@ -153,38 +143,6 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
     if (options.signal) signals.push(options.signal);
     return AbortSignal.any(signals);
   };
-  const account = (envelope: Envelope, toolName: string) => {
-    const counts = checkCounts(envelope);
-    counters.checksPassed += counts.passed;
-    counters.checksTotal += counts.total;
-    if (isPending(envelope)) return;
-    if (toolName === RUN_CHAIN && !isError(envelope)) {
-      const fields = envelope.fields as ChainFields;
-      for (const step of fields.steps) {
-        countCall(
-          step.tool,
-          step.duration_ms,
-          `${step.id}: ${step.ok ? 'ok' : 'failed'}${checksText(step.checks_passed, step.checks_total)}`,
-        );
-      }
-      if (fields.failed)
-        conversation.say(toolLine(undefined, `${fields.failed.id}: stopped, ${fields.failed.reason}`));
-      return;
-    }
-    // A call refused before it started (bad input, unknown tool) is reported but is not a tool call.
-    if (isError(envelope) && envelope.error.outcome === 'not_started') {
-      conversation.say(toolLine(envelope.duration_ms, describeOutcome(envelope)));
-      return;
-    }
-    countCall(toolName, envelope.duration_ms, describeOutcome(envelope));
-  };
-  const countCall = (toolName: string, durationMs: number | undefined, text: string) => {
-    counters.toolCalls += 1;
-    const rung = runtime.registry.get(toolName)?.rung;
-    if (rung === 'ui' || rung === 'screen') counters.uiActions += 1;
-    conversation.say(toolLine(durationMs, text));
-  };
-
   try {
     for (;;) {
       if (counters.modelCalls >= budgets.modelCalls) throw new BudgetExceeded('model calls');
@@ -237,7 +195,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
         if (counters.toolCalls + steps > budgets.steps) throw new BudgetExceeded('steps');
         if (remainingMs() <= 0) throw new BudgetExceeded('seconds');
         const envelope = await runtime.invoke(call.name, call.input, { runId, signal: workSignal() });
-        account(envelope, call.name);
+        tally.account(envelope, call.name);
         let text = envelopeText(envelope);
         const held = heldIn(envelope);
         if (held) {
@@ -245,7 +203,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
           const decision = await clock.pausedWhile(() =>
             settleHeld(held, { runtime, conversation, autoApprove: options.autoApprove === true }),
           );
-          if (decision.kind === 'ran') account(decision.envelope, held.tool);
+          if (decision.kind === 'ran') tally.account(decision.envelope, held.tool);
           if (decision.kind === 'pending') pending.push(held);
           else text += `\n${decisionNote(held, decision)}`;
         }
@@ -307,18 +265,6 @@ function decisionNote(held: HeldCall, decision: Exclude<GateDecision, { kind: 'p
 function chainLength(input: unknown): number {
   const steps = (input as { steps?: unknown } | undefined)?.steps;
   return Array.isArray(steps) ? Math.max(1, steps.length) : 1;
-}
-
-function checksText(passed: number, total: number): string {
-  return total > 0 ? `, ${passed}/${total} checks` : '';
-}
-
-function describeOutcome(envelope: Envelope): string {
-  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message}`;
-  if (isPending(envelope)) return 'held for a yes';
-  const counts = checkCounts(envelope);
-  const files = Object.values(envelope.files);
-  return `${envelope.ok ? 'ok' : 'failed'}${checksText(counts.passed, counts.total)}${files.length > 0 ? `, ${files.join(', ')}` : ''}`;
 }
 
 function budgetMessage(budget: BudgetName, budgets: Budgets): string {
