@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
+import { addCapabilityTools } from '../replay/load.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { CliIo } from './io.js';
 
@@ -8,5 +9,5 @@ import type { CliIo } from './io.js';
 export async function openRuntime(io: CliIo): Promise<Runtime> {
   const config = await loadConfig(io.cwd, io.env);
   const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config))];
-  return new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools });
+  return addCapabilityTools(new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools }));
 }

@@ -3,9 +3,9 @@ import type { Page } from 'playwright-core';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { Store } from '../store/store.js';
 import type { Capability } from './capability.js';
+import type { CapabilityStore } from './capability-store.js';
 import type { Explorer } from './explorers/explorer.js';
 import { DiscoverySession, type DiscoveryTask, type SessionStatus } from './session.js';
-import type { CapabilityStore } from './store.js';
 import { PageDriver, type SignIn } from './ui-driver.js';
 
 export interface DiscoveryOptions {
@@ -34,6 +34,9 @@ export interface DiscoveryResult {
   /** Tokens of each observation the explorer received (characters / 4). */
   observationTokens: number[];
   uiActions: number;
+  modelCalls: number;
+  /** Input + output tokens of the model calls (0 without a model). */
+  modelTokens: number;
   durationMs: number;
 }
 
@@ -107,6 +110,8 @@ export async function runDiscovery(options: DiscoveryOptions): Promise<Discovery
     model: options.explorer.model,
     observationTokens: status.observations,
     uiActions: session.uiActions,
+    modelCalls: options.explorer.usage?.calls ?? 0,
+    modelTokens: (options.explorer.usage?.inputTokens ?? 0) + (options.explorer.usage?.outputTokens ?? 0),
     durationMs: Math.round(performance.now() - t0),
   };
 }

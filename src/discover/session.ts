@@ -142,6 +142,11 @@ export class DiscoverySession {
     this.#options.emit({ type, ...data });
   }
 
+  /** Adds an explorer's own event (a model call, a retry) to the session's run log. */
+  record(type: string, data: Record<string, unknown> = {}): void {
+    this.#emit(type, data);
+  }
+
   /** Opens the start page and records its fingerprint: the capability's precondition. */
   async start(): Promise<void> {
     const { task } = this.#options;

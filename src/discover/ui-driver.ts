@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, FileChooser, Frame, Page, Response } from 'playwright-core';
+import { showsSignIn, signInWithForm } from '../replay/sign-in.js';
 import { type ActEnvironment, performAction, type StepResult } from '../rungs/ui/act.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
 import { type Observation, observePage } from '../rungs/ui/observe.js';
@@ -104,33 +105,14 @@ export class PageDriver implements UiDriver {
   }
 
   async #hasPassword(): Promise<boolean> {
-    for (const frame of this.#page.frames()) {
-      if (
-        (await frame
-          .locator('input[type=password]')
-          .count()
-          .catch(() => 0)) > 0
-      )
-        return true;
-    }
-    return false;
+    return showsSignIn(this.#page);
   }
 
   /** The session's own sign-in: user and password from the secret store, typed by Lift. */
   async #signIn(credential: SignIn): Promise<void> {
     this.#signingIn = true;
     try {
-      const password = this.#page.locator('input[type=password]').first();
-      const form = this.#page.locator('form').filter({ has: password }).first();
-      await form.locator('input:not([type=password]):not([type=hidden])').first().fill(credential.user);
-      await password.fill(credential.password);
-      await Promise.all([
-        this.#page.waitForLoadState('load'),
-        form.locator('button[type=submit], button:not([type]), input[type=submit]').first().click(),
-      ]);
-      await this.#page.waitForURL((current) => !/login|sign-?in/i.test(current.pathname), {
-        timeout: 10_000,
-      });
+      await signInWithForm(this.#page, credential);
     } finally {
       this.#signingIn = false;
     }
@@ -178,7 +160,7 @@ export class PageDriver implements UiDriver {
   async act(actions: UiActionInput[]): Promise<StepResult[]> {
     const results: StepResult[] = [];
     for (const [index, raw] of actions.entries()) {
-      const action = UiActionSchema.parse(raw);
+      const action = UiActionSchema.parse(this.#bindTargets(raw));
       const dialogBefore = this.#dialog;
       const result = await performAction(this.#environment(), action, index);
       if (
@@ -206,6 +188,30 @@ export class PageDriver implements UiDriver {
       }
     }
     return results;
+  }
+
+  /**
+   * Semantic targets may name a bound input as {{input.NAME}} (a row identified by the
+   * member ID): the explorer refers to it by name, the page is searched with the value.
+   */
+  #bindTargets(action: UiActionInput): UiActionInput {
+    const bind = (node: unknown): unknown => {
+      if (typeof node === 'string') {
+        return node.replace(
+          /\{\{input\.([A-Za-z][A-Za-z0-9_]*)\}\}/g,
+          (whole, name: string) => this.#options.bound[name] ?? whole,
+        );
+      }
+      if (Array.isArray(node)) return node.map(bind);
+      if (node && typeof node === 'object')
+        return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, bind(v)]));
+      return node;
+    };
+    const copy = { ...(action as Record<string, unknown>) };
+    if ('target' in copy) copy.target = bind(copy.target);
+    if (copy.verify && typeof copy.verify === 'object')
+      copy.verify = { ...(copy.verify as object), target: bind((copy.verify as { target: unknown }).target) };
+    return copy as UiActionInput;
   }
 
   #environment(): ActEnvironment {

@@ -1,4 +1,4 @@
-import type { Dialog, Frame, Page, Response } from 'playwright-core';
+import type { Dialog, Frame, Page, Request, Response } from 'playwright-core';
 
 /** What the page is showing, as far as a replay is concerned. */
 export type PageState =
@@ -60,6 +60,13 @@ export class PageWatch {
   readonly #page: Page;
   readonly #dialogs: Dialog[] = [];
   readonly #status = new Map<Frame, number>();
+  readonly #documents = new Set<Request>();
+  readonly #onRequest = (request: Request) => {
+    if (request.resourceType() === 'document') this.#documents.add(request);
+  };
+  readonly #onRequestDone = (request: Request) => {
+    this.#documents.delete(request);
+  };
   readonly #onDialog = (dialog: Dialog) => {
     this.#dialogs.push(dialog);
   };
@@ -74,6 +81,17 @@ export class PageWatch {
     this.#page = page;
     page.on('dialog', this.#onDialog);
     page.on('response', this.#onResponse);
+    page.on('request', this.#onRequest);
+    page.on('requestfinished', this.#onRequestDone);
+    page.on('requestfailed', this.#onRequestDone);
+  }
+
+  /** Waits (bounded) until no document (page or frame load, form post) is in flight. */
+  async documentsSettled(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.#documents.size > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
   }
 
   takeDialog(): Dialog | undefined {
@@ -92,6 +110,9 @@ export class PageWatch {
   async detach(): Promise<void> {
     this.#page.off('dialog', this.#onDialog);
     this.#page.off('response', this.#onResponse);
+    this.#page.off('request', this.#onRequest);
+    this.#page.off('requestfinished', this.#onRequestDone);
+    this.#page.off('requestfailed', this.#onRequestDone);
     for (const dialog of this.#dialogs.splice(0)) await dialog.dismiss().catch(() => undefined);
   }
 }

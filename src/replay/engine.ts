@@ -39,6 +39,8 @@ export interface ReplayOptions {
   emit?: (event: ToolEvent) => void;
   /** Bound for each step's wait (default 5 s). */
   stepTimeoutMs?: number;
+  /** The session's own sign-in from the secret store, tried once when the start page asks for it. */
+  signIn?: (page: Page) => Promise<void>;
   /** Called just before the first action that could change the application. */
   markStarted?: () => void;
 }
@@ -70,6 +72,7 @@ class Replay {
   readonly outputs: Record<string, OutputValue> = {};
   reloads = 0;
   handoffs = 0;
+  signedIn = false;
   stepsRun = 0;
   clicked = false;
 
@@ -91,7 +94,7 @@ class Replay {
   }
 
   async run(): Promise<CapabilityOutcome> {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       const settled = await this.#runOnce();
       if (settled !== 'restart') return settled === 'ok' ? 'found' : 'not_found';
     }
@@ -162,6 +165,7 @@ class Replay {
         this.#options.markStarted?.();
         this.clicked = true;
         await this.#act(() => target.click({ timeout: this.#timeout }), step.target, index);
+        await this.#watch.documentsSettled(this.#timeout);
         return this.#settle(step.expect);
       }
       case 'fill': {
@@ -201,6 +205,7 @@ class Replay {
         if (typeof target === 'string') return target;
         this.#options.markStarted?.();
         await this.#act(() => target.press(step.key, { timeout: this.#timeout }), step.target, index);
+        await this.#watch.documentsSettled(this.#timeout);
         return this.#settle(step.expect);
       }
       case 'wait_for': {
@@ -368,7 +373,13 @@ class Replay {
         return this.#handle(await classifyPage(this.#page, this.#watch));
       }
       case 'auth_expired': {
-        const { handoff } = this.#options;
+        const { handoff, signIn } = this.#options;
+        if (signIn && !this.signedIn && !this.clicked) {
+          this.signedIn = true;
+          this.emit('replay-sign-in', {});
+          await signIn(this.#page);
+          return 'restart';
+        }
         const canRestart = this.#options.effectClass === 'read' || !this.clicked;
         if (!handoff || this.handoffs >= 1 || !canRestart) {
           throw new LiftError('AUTH_REQUIRED', `The session expired: ${state.detail}.`, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CapabilityStore } from '../../src/discover/capability-store.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,
@@ -6,7 +7,6 @@ import {
 } from '../../src/discover/explorers/member-lookup-script.js';
 import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../../src/discover/run.js';
-import { CapabilityStore } from '../../src/discover/store.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { launchChromium, startBackoffice, tempHome } from '../replay/helpers.js';

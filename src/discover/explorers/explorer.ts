@@ -12,5 +12,7 @@ export interface ExplorerBrief {
 export interface Explorer {
   readonly kind: 'scripted' | 'model' | 'mcp' | 'cli';
   readonly model?: string;
+  /** Model calls and tokens spent, for explorers that use a model. */
+  readonly usage?: { calls: number; inputTokens: number; outputTokens: number };
   explore(session: DiscoverySession, brief: ExplorerBrief): Promise<void>;
 }

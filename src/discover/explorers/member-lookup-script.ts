@@ -102,3 +102,98 @@ export function memberLookupPolicy(origin: string) {
     budgets: { steps: 40, seconds: 120, rejected: 6 },
   };
 }
+
+/** Adding a note to a member (a visible write): the script a model would have sent. */
+export const MEMBER_NOTE_SCRIPT: Script = {
+  explorer: 'scripted',
+  description: 'Add a note to a member and return the member status shown afterwards (back-office fixture).',
+  calls: [
+    { tool: 'observe', args: {} },
+    {
+      tool: 'act',
+      args: {
+        actions: [
+          { op: 'click', target: { frame: [], locator: { by: 'role', role: 'link', name: 'Members' } } },
+        ],
+      },
+    },
+    {
+      tool: 'act',
+      args: {
+        actions: [
+          { op: 'wait_for', target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } } },
+          {
+            op: 'fill',
+            target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
+            value: { input: 'memberId' },
+          },
+          {
+            op: 'click',
+            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
+          },
+        ],
+      },
+    },
+    { tool: 'observe', args: {} },
+    {
+      tool: 'act',
+      args: {
+        actions: [
+          {
+            op: 'fill',
+            target: { frame: workspace, locator: { by: 'label', label: 'Note' } },
+            value: { input: 'note' },
+          },
+          {
+            op: 'click',
+            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Add note' } },
+          },
+        ],
+      },
+    },
+    {
+      tool: 'act',
+      args: {
+        actions: [
+          {
+            op: 'read',
+            target: {
+              frame: workspace,
+              locator: { by: 'cell', row: '{{input.memberId}}', column: 'Status' },
+            },
+            as: 'memberStatus',
+          },
+        ],
+      },
+    },
+    {
+      tool: 'complete',
+      args: {
+        outputs: ['memberStatus'],
+        checkpoint: {
+          target: {
+            frame: workspace,
+            locator: { by: 'cell', row: '{{input.memberId}}', column: 'Member ID' },
+          },
+          input: 'memberId',
+        },
+      },
+    },
+  ],
+};
+
+/** The note task the script solves. */
+export function memberNoteTask(origin: string, memberId: string, note: string) {
+  return {
+    name: 'member_note_add',
+    intent: 'Add a note to a member and return the member status',
+    inputs: [
+      { name: 'memberId', type: 'string' as const, description: 'Member ID such as M-1001' },
+      { name: 'note', type: 'string' as const, description: 'The note text' },
+    ],
+    outputs: [{ name: 'memberStatus', type: 'string' as const }],
+    bound: { memberId, note },
+    startUrl: `${origin}/app?view=/app/tickets`,
+    outcomes: ['found' as const, 'not_found' as const],
+  };
+}

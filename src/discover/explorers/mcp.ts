@@ -1,0 +1,97 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { UiPolicy } from '../../rungs/ui/policy.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { CapabilityStore } from '../capability-store.js';
+import { openDiscovery } from '../run.js';
+import type { DiscoverySession, DiscoveryTask } from '../session.js';
+import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema, isExplorerTool } from '../tools.js';
+import type { SignIn } from '../ui-driver.js';
+
+/**
+ * The MCP explorer: the same four tools, budgets and events, served to any MCP-capable
+ * agent. A tool outside the four is a protocol error; tool failures are results.
+ */
+export function discoveryServer(session: DiscoverySession, task: DiscoveryTask): Server {
+  const server = new Server(
+    { name: 'lift-discover', version: '0.1.0' },
+    {
+      capabilities: { tools: {} },
+      instructions: `Discovery session. Task: ${task.intent}. Inputs (bound, referred to as {"input":"NAME"}): ${task.inputs.map((input) => input.name).join(', ')}. Outputs to read: ${task.outputs.map((output) => `${output.name}:${output.type}`).join(', ')}. Observe first; call complete when every output is read.`,
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: EXPLORER_TOOL_NAMES.map((name) => ({
+      name,
+      description: EXPLORER_TOOLS[name].description,
+      inputSchema: explorerToolJsonSchema(name) as { type: 'object'; [key: string]: unknown },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args = {} } = request.params;
+    if (!isExplorerTool(name)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${name}'. Available tools: ${EXPLORER_TOOL_NAMES.join(', ')}.`,
+      );
+    }
+    const reply = await session.call(name, args);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(reply) }],
+      isError: !reply.ok,
+      structuredContent: reply,
+    };
+  });
+  return server;
+}
+
+export interface McpDiscoveryOptions {
+  runtime: Runtime;
+  task: DiscoveryTask;
+  policy: UiPolicy;
+  hidden: string[];
+  signIn: SignIn | undefined;
+  /** Defaults to this process's stdin and stdout. */
+  transport?: Transport;
+}
+
+/** Opens a browser page, starts the session and serves it until the client disconnects. */
+export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promise<DiscoverySession> {
+  const { runtime, task } = options;
+  const { leasePage, REPLAY_POOL_SERVICE, startReplayPool } = await import('../../replay/browser.js');
+  const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+  const lease = await leasePage(pool, new URL(task.startUrl).origin);
+  try {
+    const { session, runId } = await openDiscovery({
+      store: runtime.store,
+      capabilities: new CapabilityStore(runtime.store.db, runtime.home),
+      page: lease.page,
+      policy: options.policy,
+      task,
+      hidden: options.hidden,
+      ...(options.signIn ? { signIn: options.signIn } : {}),
+      explorer: 'mcp',
+      liftVersion: '0.1.0',
+    });
+    const server = discoveryServer(session, task);
+    const transport = options.transport ?? new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+    });
+    if (!options.transport) process.stdin.once('end', () => void server.close());
+    await server.connect(transport);
+    await closed;
+    if (session.outcome === 'running') session.abandon('the MCP client disconnected before complete');
+    runtime.store.runs.end(runId, session.outcome === 'completed');
+    return session;
+  } finally {
+    await lease.release();
+  }
+}

@@ -1,0 +1,132 @@
+import type { EffectClass } from '../contract/effects.js';
+import type { Db } from '../store/database.js';
+
+/** A capability registered as a tool, and the state of its two-failure switch. */
+export interface Registration {
+  name: string;
+  revision: string;
+  effectClass: EffectClass;
+  enabled: boolean;
+  /** SURFACE_CHANGED failures in a row; two switch the capability off. */
+  surfaceFailures: number;
+  disabledReason: string | undefined;
+  /** Sign-in the replay may do itself: a user name and the name of a stored secret. */
+  signIn: { user: string; secret: string } | undefined;
+  registeredAt: string;
+}
+
+interface Row {
+  name: string;
+  revision: string;
+  effect_class: EffectClass;
+  enabled: number;
+  surface_failures: number;
+  disabled_reason: string | null;
+  sign_in_user: string | null;
+  sign_in_secret: string | null;
+  registered_at: string;
+}
+
+function fromRow(row: Row): Registration {
+  return {
+    name: row.name,
+    revision: row.revision,
+    effectClass: row.effect_class,
+    enabled: row.enabled === 1,
+    surfaceFailures: row.surface_failures,
+    disabledReason: row.disabled_reason ?? undefined,
+    signIn:
+      row.sign_in_user && row.sign_in_secret
+        ? { user: row.sign_in_user, secret: row.sign_in_secret }
+        : undefined,
+    registeredAt: row.registered_at,
+  };
+}
+
+export const FAILURES_BEFORE_DISABLE = 2;
+
+/** Which capabilities are tools, with the side-effect class a reviewer declared for each. */
+export class Registrations {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+    db.exec(`CREATE TABLE IF NOT EXISTS capability_tools (
+      name TEXT PRIMARY KEY,
+      revision TEXT NOT NULL,
+      effect_class TEXT NOT NULL,
+      enabled INTEGER NOT NULL DEFAULT 1,
+      surface_failures INTEGER NOT NULL DEFAULT 0,
+      disabled_reason TEXT,
+      sign_in_user TEXT,
+      sign_in_secret TEXT,
+      registered_at TEXT NOT NULL
+    )`);
+  }
+
+  /** Registers (or re-registers, which re-enables) a capability revision under its name. */
+  register(entry: {
+    name: string;
+    revision: string;
+    effectClass: EffectClass;
+    signIn?: { user: string; secret: string } | undefined;
+  }): Registration {
+    this.#db
+      .prepare(
+        `INSERT INTO capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, registered_at)
+         VALUES (?, ?, ?, 1, 0, ?, ?, ?)
+         ON CONFLICT(name) DO UPDATE SET revision = excluded.revision, effect_class = excluded.effect_class,
+           enabled = 1, surface_failures = 0, disabled_reason = NULL,
+           sign_in_user = excluded.sign_in_user, sign_in_secret = excluded.sign_in_secret, registered_at = excluded.registered_at`,
+      )
+      .run(
+        entry.name,
+        entry.revision,
+        entry.effectClass,
+        entry.signIn?.user ?? null,
+        entry.signIn?.secret ?? null,
+        new Date().toISOString(),
+      );
+    return this.get(entry.name)!;
+  }
+
+  get(name: string): Registration | undefined {
+    const row = this.#db.prepare<[string], Row>('SELECT * FROM capability_tools WHERE name = ?').get(name);
+    return row ? fromRow(row) : undefined;
+  }
+
+  list(): Registration[] {
+    return this.#db.prepare<[], Row>('SELECT * FROM capability_tools ORDER BY name').all().map(fromRow);
+  }
+
+  /** Counts a SURFACE_CHANGED; the second in a row disables the capability. Returns whether it is now off. */
+  recordSurfaceChanged(name: string, reason: string): boolean {
+    return this.#db.transaction(() => {
+      this.#db
+        .prepare('UPDATE capability_tools SET surface_failures = surface_failures + 1 WHERE name = ?')
+        .run(name);
+      const current = this.get(name);
+      if (!current || current.surfaceFailures < FAILURES_BEFORE_DISABLE) return false;
+      this.#db
+        .prepare('UPDATE capability_tools SET enabled = 0, disabled_reason = ? WHERE name = ?')
+        .run(reason, name);
+      return true;
+    })();
+  }
+
+  /** Any run that got past the surface check resets the count. */
+  recordSurfaceOk(name: string): void {
+    this.#db
+      .prepare('UPDATE capability_tools SET surface_failures = 0 WHERE name = ? AND surface_failures > 0')
+      .run(name);
+  }
+
+  enable(name: string): boolean {
+    const result = this.#db
+      .prepare(
+        'UPDATE capability_tools SET enabled = 1, surface_failures = 0, disabled_reason = NULL WHERE name = ?',
+      )
+      .run(name);
+    return result.changes === 1;
+  }
+}
