@@ -109,7 +109,7 @@ export function ledgerAddTransaction(settings?: HledgerSettings) {
     name: 'ledger_add_transaction',
     title: 'Add a transaction to the hledger journal',
     description:
-      'Appends one balanced transaction to the hledger journal under its lock, tagged with the request id, and reads the balances of its accounts back through hledger.',
+      'Appends one balanced transaction to the hledger journal under its lock, tagged with the request id, and reads the balances of its accounts back through hledger. Returns the balances before and after, how many entries carry the request id, and the effect.',
     group: 'accounting',
     rung: 'file',
     ladder: {

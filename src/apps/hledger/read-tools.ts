@@ -11,7 +11,7 @@ export function ledgerBalanceRead(settings?: HledgerSettings) {
     name: 'ledger_balance_read',
     title: 'Read account balances from hledger',
     description:
-      'Reads the balances of the named accounts and their subaccounts (all accounts when none are named) through hledger.',
+      'Reads the balances of the named accounts and their subaccounts (all accounts when none are named) through hledger. Returns each account with its amounts per commodity, and the total.',
     group: 'accounting',
     rung: 'cli',
     input: z.strictObject({
@@ -50,7 +50,7 @@ export function ledgerTransactionFind(settings?: HledgerSettings) {
     name: 'ledger_transaction_find',
     title: 'Find the transaction posted with a request id',
     description:
-      'Says whether a transaction tagged with this request id is in the journal (the settle read of ledger_add_transaction).',
+      'Says whether a transaction tagged with this request id is in the journal (the settle read of ledger_add_transaction). Returns found and the matching transactions with their postings.',
     group: 'accounting',
     rung: 'cli',
     input: z.strictObject({ request_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{5,63}$/) }),

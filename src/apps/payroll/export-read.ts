@@ -15,7 +15,7 @@ export function payrollExportRead(settings?: PayrollSettings) {
     name: 'payroll_export_read',
     title: 'Read hours from the payroll export',
     description:
-      'Reads the newest scheduled hours export of the payroll program: rows matching the filters (at most `limit`), how many matched in all, and when the export was made (as_of, stale when older than the schedule promises).',
+      'Reads the newest scheduled hours export of the payroll program. Returns the rows matching the filters (at most `limit`), how many matched in all, and when the export was made (as_of, stale when older than the schedule promises).',
     group: 'payroll',
     rung: 'file',
     ladder: {

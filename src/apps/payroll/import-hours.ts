@@ -216,7 +216,7 @@ export function payrollImportHours(settings?: PayrollSettings) {
     name: 'payroll_import_hours',
     title: 'Import worked hours into payroll',
     description:
-      "Sends worked hours to the payroll program through its watched inbox folder, waits for it to import them, and reads the count back from its next export. Rows the program rejects come back as PARTIAL_IMPORT with the program's reasons.",
+      "Sends worked hours to the payroll program through its watched inbox folder, waits for it to import them, and reads the count back from its next export. Returns the rows imported, the record counts before and after, and the effect; rows the program rejects come back as PARTIAL_IMPORT with the program's reasons.",
     group: 'payroll',
     rung: 'file',
     ladder: {
