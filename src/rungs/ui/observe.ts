@@ -120,32 +120,45 @@ function pathAndQuery(url: string): string {
 }
 
 /** Takes the aria snapshot (iframes included), learns each iframe's title and password fields. */
-async function capture(
-  page: Page,
-): Promise<{ snapshot: string; facts: Map<string, FrameFacts>; frameOf: Map<string, Frame> }> {
-  const snapshot = await page.ariaSnapshot({ mode: 'ai', timeout: 5_000 });
+async function capture(page: Page): Promise<{
+  snapshot: string;
+  facts: Map<string, FrameFacts>;
+  frameOf: Map<string, Frame>;
+  mainPasswordNames: Set<string>;
+  title: string;
+}> {
+  const [snapshot, mainPasswordNames, title] = await Promise.all([
+    page.ariaSnapshot({ mode: 'ai', timeout: 5_000 }),
+    passwordNames(page.mainFrame()),
+    page.title().catch(() => ''),
+  ]);
   const facts = new Map<string, FrameFacts>();
   const frameOf = new Map<string, Frame>();
   const iframeRefs = [...snapshot.matchAll(/- iframe[^\n]*\[ref=((?:f\d+)?e\d+)\]/g)].map(
     (match) => match[1] as string,
   );
-  for (const ref of iframeRefs) {
-    const handle = await page
-      .locator(`aria-ref=${ref}`)
-      .elementHandle({ timeout: 1_000 })
-      .catch(() => null);
-    if (!handle) continue;
-    const title = (await handle.getAttribute('title')) || (await handle.getAttribute('name')) || ref;
-    const frame = await handle.contentFrame();
-    await handle.dispose();
-    if (frame) frameOf.set(ref, frame);
-    facts.set(ref, {
-      title,
-      url: frame?.url() ?? '',
-      passwordNames: frame ? await passwordNames(frame) : new Set(),
-    });
-  }
-  return { snapshot, facts, frameOf };
+  await Promise.all(
+    iframeRefs.map(async (ref) => {
+      const handle = await page
+        .locator(`aria-ref=${ref}`)
+        .elementHandle({ timeout: 1_000 })
+        .catch(() => null);
+      if (!handle) return;
+      const [titleAttribute, nameAttribute, frame] = await Promise.all([
+        handle.getAttribute('title'),
+        handle.getAttribute('name'),
+        handle.contentFrame(),
+      ]);
+      await handle.dispose();
+      if (frame) frameOf.set(ref, frame);
+      facts.set(ref, {
+        title: titleAttribute || nameAttribute || ref,
+        url: frame?.url() ?? '',
+        passwordNames: frame ? await passwordNames(frame) : new Set(),
+      });
+    }),
+  );
+  return { snapshot, facts, frameOf, mainPasswordNames, title };
 }
 
 function observedElement(
@@ -183,9 +196,8 @@ export async function observePage(
   page: Page,
   settings: ObserveSettings,
 ): Promise<{ observation: Observation; index: ObservationIndex }> {
-  const { snapshot, facts, frameOf } = await capture(page);
+  const { snapshot, facts, frameOf, mainPasswordNames, title } = await capture(page);
   const root = parseAriaSnapshot(snapshot);
-  const mainPasswordNames = await passwordNames(page.mainFrame());
   const base = {
     redactor: settings.redactor,
     frames: facts,
@@ -194,14 +206,14 @@ export async function observePage(
     ...(settings.mark ? { mark: settings.mark } : {}),
   };
 
-  const title = await page.title().catch(() => '');
+  const redactedUrl = (url: string): string => settings.redactor.text(url);
   const frames: FrameStatus[] = [
-    { path: [], url: page.url(), ...statusField(settings.statusOf(page.mainFrame())) },
+    { path: [], url: redactedUrl(page.url()), ...statusField(settings.statusOf(page.mainFrame())) },
   ];
   for (const [ref, frame] of frameOf) {
     frames.push({
       path: [facts.get(ref)?.title ?? ref],
-      url: frame.url(),
+      url: redactedUrl(frame.url()),
       ...statusField(settings.statusOf(frame)),
     });
   }
@@ -271,7 +283,7 @@ export async function observePage(
   return {
     observation: {
       state,
-      url: page.url(),
+      url: redactedUrl(page.url()),
       title: settings.redactor.text(title),
       text,
       tokens: tokensOf(text),

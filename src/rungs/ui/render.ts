@@ -401,9 +401,11 @@ export function renderSnapshot(root: AriaNode, options: RenderOptions): Rendered
       if (node.name.trim()) lines.push(`${scope.indent}img ${quote(clip(redactor.text(node.name), 80))}`);
       return;
     }
-    const firstHeading = node.children.find((child) => child.role === 'heading');
-    if (node.role === 'region' && node.name.trim() && nodeText(firstHeading ?? node) !== node.name) {
-      lines.push(`${scope.indent}— ${clip(redactor.text(node.name), 80)}:`);
+    if (node.role === 'region') {
+      const firstHeading = node.children.find((child) => child.role === 'heading');
+      if (node.name.trim() && (!firstHeading || nodeText(firstHeading) !== node.name)) {
+        lines.push(`${scope.indent}— ${clip(redactor.text(node.name), 80)}:`);
+      }
     } else if (!TRANSPARENT.has(node.role) && node.role !== 'root' && (node.name || node.text)) {
       lines.push(`${scope.indent}${node.role} ${quote(clip(redactor.text(node.name || node.text)))}`);
       renderChildren(node, scope);

@@ -491,7 +491,7 @@ export class UiSession {
       : 'state: file_chooser\nThe page opened a file chooser. Dismiss it with {"op": "dialog", "response": "dismiss"}.';
     return {
       state: dialog ? 'dialog' : 'file_chooser',
-      url: this.page.url(),
+      url: this.#redactor.text(this.page.url()),
       title: '',
       text,
       tokens: tokensOf(text),

@@ -34,17 +34,41 @@ export class ActivityTracker {
   }
 }
 
-/** The page's state as one comparable string: every frame's URL and its accessibility tree. */
+/**
+ * The page's state as one comparable string, cheap enough to poll: for every frame its URL
+ * and a digest of its visible text, its form fields (value, checked, disabled) and its
+ * element count. Undefined while a document is being replaced.
+ */
 export async function pageFingerprint(page: Page): Promise<string | undefined> {
   try {
-    const snapshot = await page.ariaSnapshot({ mode: 'ai', timeout: 2_000 });
-    const frames = page
-      .frames()
-      .map((frame) => frame.url())
-      .join('\n');
-    return `${frames}\n${snapshot.replace(/ \[(?:ref|cursor)=[^\]]*\]| \[active\]/g, '')}`;
+    const parts = await Promise.all(
+      page.frames().map(async (frame) => {
+        const digest = await frame
+          .evaluate(() => {
+            const body = document.body;
+            if (!body) return 'empty';
+            const fields = Array.from(document.querySelectorAll('input, textarea, select, button')).map(
+              (node) => {
+                const field = node as HTMLInputElement;
+                return `${field.value ?? ''}|${field.checked ? 1 : 0}|${field.disabled ? 1 : 0}`;
+              },
+            );
+            const text = `${body.innerText}\u0000${fields.join('\u0001')}\u0000${document.getElementsByTagName('*').length}`;
+            let hash = 2166136261;
+            for (let index = 0; index < text.length; index++) {
+              hash ^= text.charCodeAt(index);
+              hash = Math.imul(hash, 16777619);
+            }
+            return `${document.readyState}:${text.length}:${(hash >>> 0).toString(36)}`;
+          })
+          // An error page or a frame of another origin: its URL is all there is to compare.
+          .catch(() => 'opaque');
+        return `${frame.url()} ${digest}`;
+      }),
+    );
+    if (parts.some((part) => part.includes(' loading:'))) return undefined;
+    return parts.join('\n');
   } catch {
-    // The document is being replaced: no stable state to read yet.
     return undefined;
   }
 }
