@@ -96,6 +96,8 @@ class Wrapped {
   readonly #answeredIndexes = new Set<number>();
   #stdinTarget: string | undefined;
   #lastOutputAt = Date.now();
+  /** False right after an answer, until the program prints again: the old question is not a new one. */
+  #outputSinceAnswer = true;
   #readingTicks = 0;
   #waitingTicks = 0;
   #started = false;
@@ -162,6 +164,7 @@ class Wrapped {
         capture.push(chunk);
         this.#recent.push(chunk);
         this.#lastOutputAt = Date.now();
+        this.#outputSinceAnswer = true;
       });
       stream?.once('close', () => this.#streamClosed());
     }
@@ -225,7 +228,8 @@ class Wrapped {
     this.#readingTicks = reading ? this.#readingTicks + 1 : 0;
     const partial = partialLine(this.#recent.text);
     const silent = Date.now() - this.#lastOutputAt >= QUESTION_SILENCE_MS;
-    this.#waitingTicks = waiting && silent && looksLikeQuestion(partial) ? this.#waitingTicks + 1 : 0;
+    const asking = waiting && silent && this.#outputSinceAnswer && looksLikeQuestion(partial);
+    this.#waitingTicks = asking ? this.#waitingTicks + 1 : 0;
     if (this.#readingTicks >= 2) this.#question(lastLine(this.#recent.text));
     else if (this.#waitingTicks >= 2) this.#question(partial.trim());
   }
@@ -251,6 +255,7 @@ class Wrapped {
     if (verdict.kind === 'confirmation' && call.approved && !this.#answeredIndexes.has(verdict.index)) {
       this.#answeredIndexes.add(verdict.index);
       this.#answered.push(question);
+      this.#outputSinceAnswer = false;
       this.#child.stdin?.write(`${verdict.confirmation.answer}\n`);
       this.#markStarted();
       return;
