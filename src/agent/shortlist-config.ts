@@ -52,7 +52,7 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
     programs: ['excel', 'libreoffice', 'calc', 'impress', 'writer', 'powerpoint', 'word'],
     kinds: { spreadsheet: 7, presentation: 7, document: 7 },
   },
-  hledger: {
+  accounting: {
     signals: [
       { pattern: String.raw`\bjournal\b|\bledger\b|\bbookkeeping\b|\baccounts?\b`, weight: 7 },
       { pattern: String.raw`\bbalance\b|\bexpenses?\b|\bincome\b|\btransactions?\b`, weight: 5 },
@@ -66,6 +66,22 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
       { pattern: String.raw`\bsalar(?:y|ies)\b|\bwages?\b|\bemployees?\b`, weight: 6 },
     ],
     programs: [],
+    kinds: {},
+  },
+  git: {
+    signals: [
+      { pattern: String.raw`\bgit\b|\brepo(?:sitory)?\b|\bcommits?\b|\bbranch(?:es)?\b`, weight: 8 },
+      { pattern: String.raw`\bdiff\b|\bmerge\b|\btags?\b`, weight: 4 },
+    ],
+    programs: ['git'],
+    kinds: {},
+  },
+  postgres: {
+    signals: [
+      { pattern: String.raw`\bdatabase\b|\bsql\b|\bquery\b|\btables?\b`, weight: 7 },
+      { pattern: String.raw`\brows?\b|\bschema\b`, weight: 3 },
+    ],
+    programs: ['postgres', 'postgresql', 'psql'],
     kinds: {},
   },
   backoffice: {
