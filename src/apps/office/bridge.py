@@ -11,6 +11,8 @@ contents, measure tables, save, export PDF), convert (any format in, any format 
 """
 
 import json
+import os
+import signal
 import sys
 import time
 
@@ -49,7 +51,7 @@ def connect(pipe, seconds):
 
 
 def load(desktop, path):
-    options = (prop("Hidden", True), prop("MacroExecutionMode", 0), prop("UpdateDocMode", 0), prop("ReadOnly", False))
+    options = (prop("Hidden", True), prop("MacroExecutionMode", 0), prop("UpdateDocMode", 0), prop("ReadOnly", True))
     document = desktop.loadComponentFromURL(url(path), "_blank", 0, options)
     if document is None:
         raise RuntimeError("LibreOffice could not open %s" % path)
@@ -271,16 +273,36 @@ def convert(desktop, job):
 OPERATIONS = {"workbook": workbook, "deck": deck, "report": report, "convert": convert, "inspect": inspect}
 
 
-def main():
-    desktop = connect(sys.argv[1], float(sys.argv[2]))
-    print(json.dumps({"ready": True}), flush=True)
-    for line in sys.stdin:
-        job = json.loads(line)
+def end_office(group, profile_dir):
+    """Ends the office process when the worker that started it is gone (stdin closed)."""
+    marker = ("-env:UserInstallation=file://%s\0" % profile_dir).encode()
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+    for entry in os.listdir("/proc"):
         try:
-            answer = {"id": job["id"], "ok": True, "result": OPERATIONS[job["op"]](desktop, job)}
-        except Exception as error:  # a bad document must not end the bridge; the job fails with the reason
-            answer = {"id": job["id"], "ok": False, "message": "%s: %s" % (type(error).__name__, error)}
-        print(json.dumps(answer), flush=True)
+            with open("/proc/%s/cmdline" % entry, "rb") as command_line:
+                if marker in command_line.read():
+                    os.kill(int(entry), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+
+
+def main():
+    pipe, seconds, group, profile_dir = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    try:
+        desktop = connect(pipe, seconds)
+        print(json.dumps({"ready": True}), flush=True)
+        for line in sys.stdin:
+            job = json.loads(line)
+            try:
+                answer = {"id": job["id"], "ok": True, "result": OPERATIONS[job["op"]](desktop, job)}
+            except Exception as error:  # a bad document must not end the bridge; the job fails with the reason
+                answer = {"id": job["id"], "ok": False, "message": "%s: %s" % (type(error).__name__, error)}
+            print(json.dumps(answer), flush=True)
+    finally:
+        end_office(group, profile_dir)
 
 
 if __name__ == "__main__":

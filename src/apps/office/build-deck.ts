@@ -68,7 +68,7 @@ function describeOverflow({ slide, box }: Overflow): string {
 }
 
 /** One auto-fit step: shrinks or splits every overflowing body; returns what it changed. */
-function fit(
+function autoFitStep(
   slides: DeckSlide[],
   found: Overflow[],
   mode: 'shrink' | 'split',
@@ -78,31 +78,32 @@ function fit(
     found.filter((overflow) => overflow.box.name === 'Body').map((o) => [o.slide, o.box]),
   );
   const next: DeckSlide[] = [];
-  slides.forEach((slide, index) => {
+  for (const [index, slide] of slides.entries()) {
     const box = bodies.get(index);
-    if (!box) return next.push(slide);
-    const ratio = box.box_pt / box.needs_pt;
-    if (mode === 'shrink' && slide.bodyPt > MIN_BODY_PT) {
+    const ratio = box ? box.box_pt / box.needs_pt : 1;
+    if (box && mode === 'shrink' && slide.bodyPt > MIN_BODY_PT) {
       const bodyPt = Math.max(
         MIN_BODY_PT,
         Math.min(slide.bodyPt - 1, Math.floor(slide.bodyPt * Math.sqrt(ratio))),
       );
       changes.push(`slide ${next.length + 1}: body text shrunk from ${slide.bodyPt} pt to ${bodyPt} pt`);
-      return next.push({ ...slide, bodyPt });
+      next.push({ ...slide, bodyPt });
+    } else if (box && slide.bullets.length >= 2) {
+      const keep = Math.max(1, Math.min(slide.bullets.length - 1, Math.floor(slide.bullets.length * ratio)));
+      changes.push(
+        `slide ${next.length + 1}: split after bullet ${keep} into slides ${next.length + 1} and ${next.length + 2}`,
+      );
+      next.push({ ...slide, bullets: slide.bullets.slice(0, keep) });
+      next.push({
+        ...slide,
+        title: `${slide.title} (cont.)`,
+        bullets: slide.bullets.slice(keep),
+        notes: undefined,
+      });
+    } else {
+      next.push(slide);
     }
-    if (slide.bullets.length < 2) return next.push(slide);
-    const keep = Math.max(1, Math.min(slide.bullets.length - 1, Math.floor(slide.bullets.length * ratio)));
-    changes.push(
-      `slide ${next.length + 1}: split after bullet ${keep} into slides ${next.length + 1} and ${next.length + 2}`,
-    );
-    next.push({ ...slide, bullets: slide.bullets.slice(0, keep) });
-    next.push({
-      ...slide,
-      title: `${slide.title} (cont.)`,
-      bullets: slide.bullets.slice(keep),
-      notes: undefined,
-    });
-  });
+  }
   return { slides: next, changes };
 }
 
@@ -205,7 +206,7 @@ outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit
     for (let round = 1; round < ROUNDS && outline.auto_fit !== 'none'; round++) {
       const found = overflows(measured);
       if (found.length === 0) break;
-      const step = fit(slides, found, outline.auto_fit);
+      const step = autoFitStep(slides, found, outline.auto_fit);
       if (step.changes.length === 0) break;
       changes.push(...step.changes);
       slides = step.slides;

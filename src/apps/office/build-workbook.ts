@@ -45,6 +45,7 @@ export const buildWorkbook = defineTool({
     PROGRAM_FAILED: {
       hint: 'LibreOffice could not open, compute or save the workbook; the message carries its reason.',
     },
+    TIMEOUT: { retry: 'yes', hint: OFFICE_TIMEOUT_HINT },
   },
   effect: {
     class: 'reversible',

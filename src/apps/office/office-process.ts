@@ -91,6 +91,8 @@ export class OfficeProcess {
       TMPDIR: join(profileDir, 'tmp'),
       LANG: 'C.UTF-8',
       SAL_USE_VCLPLUGIN: 'svp',
+      // Lift's copies are its own; lock files left by a killed process must not block the next open.
+      SAL_ENABLE_FILE_LOCKING: '0',
     };
     const office = spawn(
       programs.soffice,
@@ -107,11 +109,18 @@ export class OfficeProcess {
       ],
       { env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    const bridge = spawn(programs.python, [bridgeScript(), pipe, String(startMs / 1000)], {
-      env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    if (office.pid === undefined)
+      throw new LiftError('PROGRAM_FAILED', `LibreOffice could not start (${programs.soffice}).`);
+    // The bridge ends this office process group if the worker dies without closing it.
+    const bridge = spawn(
+      programs.python,
+      [bridgeScript(), pipe, String(startMs / 1000), String(office.pid), profileDir],
+      {
+        env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     const started = new OfficeProcess(profileDir, office, bridge);
     try {
       await started.#ready(startMs);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkbook } from '../../../src/apps/office/build-workbook.js';
 import { ColdOffice } from '../../../src/apps/office/worker.js';
@@ -71,7 +71,7 @@ describe('the office worker', () => {
 
 function isZombie(pid: number): boolean {
   try {
-    return /^State:\s+Z/m.test(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return true;
   }

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { defineTool } from '../../contract/define-tool.js';
+import { LiftError } from '../../contract/errors.js';
+import { pdfPages } from './pdf.js';
+import { type OfficeReport, reportChecks } from './report-checks.js';
+import { writeDocx } from './report-writer.js';
+import { slug } from './workbook-plan.js';
+import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
+
+const SectionSchema = z.strictObject({
+  heading: z.string().trim().min(1).max(200),
+  level: z.union([z.literal(1), z.literal(2)]).default(1),
+  paragraphs: z.array(z.string().min(1).max(6000)).max(60).default([]),
+  table: z
+    .strictObject({
+      columns: z.array(z.string().max(100)).min(1).max(10),
+      rows: z.array(z.array(z.string().max(500)).max(10)).max(300),
+    })
+    .optional(),
+  page_break_before: z.boolean().default(false),
+});
+
+const ReportSchema = z.strictObject({
+  title: z.string().trim().min(1).max(200),
+  subtitle: z.string().max(300).optional(),
+  file_name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,59}$/)
+    .optional(),
+  contents: z.boolean().default(true).describe('A contents page after the title, with page numbers'),
+  pages: z
+    .strictObject({
+      min: z.number().int().min(1).max(500).optional(),
+      max: z.number().int().min(1).max(500).optional(),
+    })
+    .optional()
+    .describe('How many pages the PDF should have; checked'),
+  sections: z.array(SectionSchema).min(1).max(80),
+});
+
+export const buildReport = defineTool({
+  name: 'build_report',
+  title: 'Build a report document',
+  description: `Builds a .docx report from whole sections (headings, paragraphs, tables) with a contents page, has LibreOffice fill in the contents and render a PDF, and checks the page count against what was asked, every heading present in the PDF text, tables inside the margins, and the contents page matching the real page numbers.
+report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{heading, level?: 1 | 2, paragraphs, table?: {columns, rows}, page_break_before?}]}. Returns the paths of the .docx and .pdf.`,
+  group: 'office',
+  rung: 'file',
+  input: z.strictObject({ report: ReportSchema, request_id: z.string().min(1).max(100).optional() }),
+  output: z.strictObject({
+    docx: z.string(),
+    pdf: z.string(),
+    pages: z.number().int(),
+    headings: z.number().int(),
+    tables: z.number().int(),
+  }),
+  errors: {
+    PROGRAM_FAILED: {
+      hint: 'LibreOffice could not open or render the report; the message carries its reason.',
+    },
+    TIMEOUT: { retry: 'yes', hint: OFFICE_TIMEOUT_HINT },
+  },
+  effect: { class: 'reversible', repeat: 'A second identical call writes the same two files again.' },
+  timeout: {
+    deadlineMs: 120_000,
+    settle:
+      'Look in the output folder build_report/ for the .docx and .pdf named after the report (file_name or the title as a slug).',
+  },
+  example: {
+    report: {
+      title: 'Store review',
+      pages: { min: 2, max: 4 },
+      sections: [
+        { heading: 'Summary', paragraphs: ['Sales rose 12% on the year.'] },
+        {
+          heading: 'Sales by region',
+          paragraphs: ['North led the growth.'],
+          table: { columns: ['Region', 'Sales'], rows: [['North', '120']] },
+        },
+      ],
+    },
+  },
+  async run({ report }, ctx) {
+    if (
+      report.pages?.min !== undefined &&
+      report.pages.max !== undefined &&
+      report.pages.min > report.pages.max
+    ) {
+      throw new LiftError(
+        'BAD_INPUT',
+        `pages.min (${report.pages.min}) is above pages.max (${report.pages.max}).`,
+        {
+          hint: 'Ask for a range like {"min": 3, "max": 5}, or leave pages out.',
+          outcome: 'not_started',
+        },
+      );
+    }
+    for (const [index, section] of report.sections.entries()) {
+      const width = section.table?.columns.length ?? 0;
+      const wide = section.table?.rows.findIndex((row) => row.length > width) ?? -1;
+      if (wide >= 0) {
+        throw new LiftError(
+          'BAD_INPUT',
+          `Section ${index + 1} (${section.heading}): table row ${wide + 1} has more cells than columns.`,
+          {
+            hint: 'Give each table row at most one cell per column.',
+            outcome: 'not_started',
+          },
+        );
+      }
+    }
+    const name = report.file_name ?? slug(report.title);
+    await mkdir(ctx.outputDir, { recursive: true });
+    const source = join(ctx.outputDir, `.${name}.${randomUUID().slice(0, 8)}.source.docx`);
+    const docx = join(ctx.outputDir, `${name}.docx`);
+    const pdf = join(ctx.outputDir, `${name}.pdf`);
+    ctx.markStarted();
+    await writeDocx(
+      {
+        title: report.title,
+        subtitle: report.subtitle,
+        contents: report.contents,
+        sections: report.sections,
+      },
+      source,
+    );
+    const office = await officeRunner(ctx);
+    const started = performance.now();
+    let measured: OfficeReport;
+    try {
+      measured = (await office.run(
+        { op: 'report', src: source, docx, pdf },
+        { signal: ctx.signal, deadline: ctx.deadline },
+      )) as OfficeReport;
+    } finally {
+      await rm(source, { force: true });
+    }
+    ctx.emit({
+      type: 'office-job',
+      op: 'report',
+      mode: office.mode,
+      ms: Math.round(performance.now() - started),
+    });
+    const pages = await pdfPages(pdf, ctx.signal);
+    const checks = reportChecks(report.sections, pages, measured, {
+      min: report.pages?.min,
+      max: report.pages?.max,
+      contents: report.contents,
+    });
+    return {
+      fields: {
+        docx,
+        pdf,
+        pages: pages.length,
+        headings: report.sections.length,
+        tables: measured.tables.length,
+      },
+      summary: `Made ${name}.docx and its PDF ${name}.pdf: ${pages.length} page(s), ${report.sections.length} heading(s), ${measured.tables.length} table(s).`,
+      files: { docx, pdf },
+      checks,
+      verifiedBy:
+        'LibreOffice filled in the contents and rendered the PDF; the PDF text read back with pdftotext',
+    };
+  },
+});
