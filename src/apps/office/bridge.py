@@ -52,6 +52,9 @@ def connect(pipe, seconds):
 
 def load(desktop, path):
     options = (prop("Hidden", True), prop("MacroExecutionMode", 0), prop("UpdateDocMode", 0), prop("ReadOnly", True))
+    if path.lower().endswith((".html", ".htm")):
+        # Open web pages as ordinary text documents (not Writer/Web), so they convert like any other.
+        options += (prop("FilterName", "HTML (StarWriter)"),)
     document = desktop.loadComponentFromURL(url(path), "_blank", 0, options)
     if document is None:
         raise RuntimeError("LibreOffice could not open %s" % path)
