@@ -5,8 +5,10 @@ import type { AnyTool } from './contract/define-tool.js';
  * commands that need none of them start fast. Add a line per area.
  */
 const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
+  () => import('./agent/tools.js'),
   () => import('./apps/hledger/tools.js'),
   () => import('./apps/payroll/tools.js'),
+  () => import('./apps/office/tools.js'),
   () => import('./apps/cli-tools.js'),
 ];
 
