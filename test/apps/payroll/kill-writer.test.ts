@@ -56,7 +56,10 @@ describe('an import whose writer is killed with -9 mid-write', () => {
   it('never shows the program a half-written file, and a retry never imports twice', async () => {
     const output = await killMidWrite('killed-import', 5_000);
     expect(output).not.toContain('"ok"');
-    const runtime = new Runtime({ home: home.path, tools: payrollTools({ root: root.path }) });
+    const runtime = new Runtime({
+      home: home.path,
+      tools: payrollTools({ root: root.path, importDeadlineMs: 120_000 }),
+    });
     try {
       // Let the program poll a few times; a visible half file would be imported now.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -106,5 +109,5 @@ describe('an import whose writer is killed with -9 mid-write', () => {
     } finally {
       await runtime.close();
     }
-  });
+  }, 240_000);
 });

@@ -11,7 +11,10 @@ export function payrollRuntime(
   options: { maxExportAgeSeconds?: number; importDeadlineMs?: number } = {},
 ) {
   const home = tempDir('lift-payroll-home-');
-  const runtime = new Runtime({ home: home.path, tools: payrollTools({ root, ...options }) });
+  const runtime = new Runtime({
+    home: home.path,
+    tools: payrollTools({ root, importDeadlineMs: 50_000, ...options }),
+  });
   return {
     runtime,
     close: async () => {
