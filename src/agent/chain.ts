@@ -130,10 +130,11 @@ function reasonOf(envelope: Envelope): string {
 }
 
 /**
- * The built-in run_chain tool: dependent tool calls planned in one model call. It needs the registry to
- * validate the chain before anything runs, so it is made for one (the agent registers it per runtime).
+ * The built-in run_chain tool: dependent tool calls planned in one model call. It validates the chain
+ * against the declarations of the tools it names before anything runs (through the call's own
+ * registry unless a lookup is given).
  */
-export function createRunChain(lookup: (name: string) => AnyTool | undefined) {
+export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
   return defineTool({
     name: RUN_CHAIN,
     title: 'Run a chain of tool calls',
@@ -167,7 +168,7 @@ export function createRunChain(lookup: (name: string) => AnyTool | undefined) {
       ],
     },
     async run(input, ctx) {
-      validate(input.steps, lookup);
+      validate(input.steps, lookup ?? ((name) => ctx.tool(name)));
       const done = new Map<string, SuccessEnvelope>();
       const fields: ChainFields = { steps: [], not_run: [] };
       const checks: Check[] = [];

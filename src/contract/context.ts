@@ -34,6 +34,8 @@ export interface ToolContext {
   markStarted(): void;
   /** Shared, long-lived services (browser pool, office worker, ...) keyed by name. */
   service<T>(name: string, create: () => T | Promise<T>): Promise<T>;
+  /** The declaration of another registered tool (to validate a plan that names tools). */
+  tool(name: string): import('./define-tool.js').AnyTool | undefined;
   /** Invokes another registered tool (used for read-backs and settle reads). */
   call(toolName: string, input: unknown): Promise<import('./envelope.js').Envelope>;
   /** Builds a typed error; convenience for implementations. */

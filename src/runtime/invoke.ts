@@ -268,6 +268,7 @@ export async function invoke(
       state.started = true;
     },
     service: (name, create) => runtime.service(name, create),
+    tool: (name) => runtime.registry.get(name),
     call: (name, nestedInput) => invoke(runtime, name, nestedInput, { runId }),
     fail: (code, message, failOptions) => {
       throw new LiftError(code, message, failOptions);
