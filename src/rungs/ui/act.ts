@@ -334,10 +334,12 @@ async function performAndVerify(
   perform: () => Promise<unknown>,
   verify: Verify | undefined,
   refBased = false,
+  knownBefore?: string,
 ): Promise<Partial<StepResult>> {
   const startedAt = Date.now();
   const read = verify ? () => readVerify(env, verify) : () => pageFingerprint(env.page);
-  const before = await read();
+  // While a dialog is open the page runs no script, so its state cannot be read.
+  const before = knownBefore ?? (await read());
   // Reading state may have reset the page's aria refs; a ref-based target needs them now.
   if (refBased) await refreshRefs(env.page);
   const dialogOpened = (): boolean => env.dialog() !== undefined || env.fileChooser() !== undefined;
@@ -658,6 +660,8 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
           } else if (chooser) await chooser.setFiles([]);
         },
         undefined,
+        false,
+        'a dialog was open',
       );
     }
   }

@@ -43,8 +43,8 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
   try {
     const parts = await Promise.all(
       page.frames().map(async (frame) => {
-        const digest = await frame
-          .evaluate(() => {
+        const digest = await withTimeout(
+          frame.evaluate(() => {
             const body = document.body;
             if (!body) return 'empty';
             const fields = Array.from(document.querySelectorAll('input, textarea, select, button')).map(
@@ -60,7 +60,9 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
               hash = Math.imul(hash, 16777619);
             }
             return `${document.readyState}:${text.length}:${(hash >>> 0).toString(36)}`;
-          })
+          }),
+          FINGERPRINT_TIMEOUT_MS,
+        )
           // An error page or a frame of another origin: its URL is all there is to compare.
           .catch(() => 'opaque');
         return `${frame.url()} ${digest}`;
@@ -71,6 +73,17 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+const FINGERPRINT_TIMEOUT_MS = 2_000;
+
+/** Rejects when the promise has not settled in time (a page blocked by a dialog never answers). */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 export function pause(ms: number, signal?: AbortSignal): Promise<void> {

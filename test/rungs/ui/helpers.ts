@@ -67,17 +67,18 @@ export interface OpenedSession {
 export async function openSession(
   harness: Harness,
   server: BackofficeServer,
-  options: Partial<UiSessionOptions> & { policy?: UiPolicyInput; path?: string } = {},
+  options: Partial<UiSessionOptions> & { policy?: UiPolicyInput; view?: string } = {},
 ): Promise<OpenedSession> {
   const events: ToolEvent[] = [];
   const outputDir = join(harness.dir, `out-${++profiles}`);
-  const { policy, path, ...rest } = options;
+  const { policy, view, ...rest } = options;
   const session = await UiSession.open({
     pool: harness.pool,
-    profile: `p${profiles}`,
+    // One signed-in profile per server: later sessions start signed in, as a kept profile does.
+    profile: `signed-in-${server.port}`,
     outputDir,
     policy: parsePolicy(policy ?? { origins: [server.origin] }),
-    startUrl: `${server.url}${path ?? '/app'}`,
+    startUrl: `${server.url}/app`,
     signIn: { user: server.user, passwordSecret: 'backoffice_password' },
     secret: (name) => {
       if (name !== 'backoffice_password') throw new Error(`unexpected secret ${name}`);
@@ -89,6 +90,13 @@ export async function openSession(
   });
   harness.sessions.push(session);
   if ((await session.state()) === 'auth_required') await session.signIn();
+  if (view) {
+    // Also resets the scenario and layout cookies an earlier session of the profile chose.
+    const url = `${view}${view.includes('?') ? '&' : '?'}${view.includes('scenario=') ? '' : 'scenario=normal&'}${view.includes('layout=') ? '' : 'layout=normal'}`;
+    const opened = await session.act([{ op: 'navigate', url: url.replace(/&$/, ''), frame: WORKSPACE }]);
+    if (opened.steps[0]?.status !== 'executed')
+      throw new Error(`could not open ${view}: ${opened.steps[0]?.message}`);
+  }
   return { session, events, outputDir };
 }
 
