@@ -90,6 +90,10 @@ export const run: Command = async (args, io) => {
       case 'schedule': {
         const match = /^(\d+)([mhd])$/.exec(values.every ?? '');
         if (!target || !match) throw new UsageError(USAGE);
+        if (!ladder.store.operation(target)) {
+          io.err(`No operation '${target}' is declared (lift ladder declare FILE).`);
+          return 1;
+        }
         const everyMs = Number(match[1]) * UNITS[match[2]!]!;
         ladder.store.schedule(target, everyMs);
         io.out(

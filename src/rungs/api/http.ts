@@ -130,6 +130,11 @@ async function readBody(response: Response, forms: Array<{ form: string; name: s
   return text;
 }
 
+function refused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === 'ECONNREFUSED';
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -259,13 +264,15 @@ export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolCon
         await sleep(RETRY_BACKOFF_MS * failures, ctx.signal);
         continue;
       }
+      // A refused connection sent nothing; any other drop may have happened after the request left.
+      const unknown = policy.write && !refused(error);
       throw new LiftError(
         'UPSTREAM_ERROR',
         `Could not reach the API for ${request.method.toUpperCase()} ${request.template}.`,
         {
           hint: 'Check that the API is up and that base_url in the tool file is right.',
-          outcome: policy.write ? 'unknown' : 'not_started',
-          ...(policy.write && policy.settle ? { settle: policy.settle } : {}),
+          outcome: unknown ? 'unknown' : 'not_started',
+          ...(unknown && policy.settle ? { settle: policy.settle } : {}),
           cause: error,
         },
       );

@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool, type ToolErrorSpec, type ToolResult } from '../../contract/define-tool.js';
-import { ERROR_CODES, type ErrorCode } from '../../contract/errors.js';
+import { ERROR_CODES, type ErrorCode, LiftError } from '../../contract/errors.js';
 import type { JsonSchema } from '../../contract/json-schema.js';
 import { type SendPolicy, send } from './http.js';
 import { buildRequest, checkSurface, nextPage, project, withPaging } from './request.js';
@@ -155,7 +155,17 @@ export function toolFromSpec(file: ApiToolFile, spec: ApiToolSpec, options: Load
       const body = response.body as Record<string, unknown> | unknown[];
       const list = (
         spec.output.items_path ? (body as Record<string, unknown>)[spec.output.items_path] : body
-      ) as unknown[];
+      ) as unknown;
+      if (!Array.isArray(list)) {
+        throw new LiftError(
+          'SURFACE_CHANGED',
+          `${spec.method.toUpperCase()} ${spec.path} no longer answers with a list.`,
+          {
+            hint: 'The API changed. Re-import its description (lift api import) and review the tool file.',
+            outcome: 'not_started',
+          },
+        );
+      }
       items.push(...list.map((item) => project(item, spec.output.fields)));
       next = nextPage(spec, pageInput, body, list.length);
       if (next === undefined) break;

@@ -154,4 +154,28 @@ describe('API errors map to the catalogue', () => {
       await local.close();
     }
   });
+
+  it('a list endpoint that stops answering with a list -> SURFACE_CHANGED', async () => {
+    server.handle((_, response) => sendJson(response, 200, { results: [] }));
+    const envelope = (await runtime.invoke('widgets_list', {})) as ErrorEnvelope;
+    expect(envelope.error.code).toBe('SURFACE_CHANGED');
+  });
+
+  it('a refused connection sent nothing, so even a write reports not_started', async () => {
+    const closed = await startTestServer();
+    const url = closed.url;
+    await closed.close();
+    const local = new Runtime({ home: home.path, tools: widgetTools(url) });
+    try {
+      const write = (await local.invoke('widget_ship', {
+        id: 'W-001',
+        request_id: 'ship-refused',
+      })) as ErrorEnvelope;
+      expect(write.error).toMatchObject({ code: 'UPSTREAM_ERROR', outcome: 'not_started' });
+      const read = (await local.invoke('widget_get', { id: 'W-001' })) as ErrorEnvelope;
+      expect(read.error).toMatchObject({ code: 'UPSTREAM_ERROR', retry: 'yes', outcome: 'not_started' });
+    } finally {
+      await local.close();
+    }
+  });
 });
