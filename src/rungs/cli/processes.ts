@@ -140,21 +140,35 @@ export function inputWait(pid: number, stdinTarget: string): InputWait {
   const stat = readStat(pid);
   if (stat?.state !== 'S') return 'busy';
   const syscall = readText(`/proc/${pid}/syscall`);
-  if (!syscall) return 'busy';
+  if (!syscall) return waitFromWchan(pid, stdinTarget);
   const [number, firstArgument] = syscall.trim().split(' ');
   const call = Number(number);
   if ((READ_CALLS[process.arch] ?? []).includes(call)) {
     const fd = Number.parseInt(firstArgument ?? '', 16);
     return fdTarget(pid, fd) === stdinTarget ? 'reading' : 'busy';
   }
-  if ((WAIT_CALLS[process.arch] ?? []).includes(call)) {
-    let fds: string[] = [];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      return 'busy';
-    }
-    return fds.some((fd) => readLink(`/proc/${pid}/fd/${fd}`) === stdinTarget) ? 'waiting' : 'busy';
-  }
+  if ((WAIT_CALLS[process.arch] ?? []).includes(call)) return holds(pid, stdinTarget) ? 'waiting' : 'busy';
   return 'busy';
+}
+
+function holds(pid: number, target: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => readLink(`/proc/${pid}/fd/${fd}`) === target);
+  } catch {
+    return false;
+  }
+}
+
+/** Kernel functions a process sleeps in while it reads a pipe or socket, or polls. */
+const WAIT_CHANNELS =
+  /^(unix_stream_read_generic|anon_pipe_read|pipe_read|wait_woken|poll_schedule_timeout|do_select|do_sys_poll|ep_poll)/;
+
+/**
+ * Where /proc/PID/syscall is not readable (some containers restrict it), the wait channel
+ * still says the process sleeps in a read or a poll. Which descriptor is unknown, so this
+ * is only ever `waiting`: the wrapper then also needs a question on a partial line.
+ */
+export function waitFromWchan(pid: number, stdinTarget: string): InputWait {
+  const channel = readText(`/proc/${pid}/wchan`) ?? '';
+  return WAIT_CHANNELS.test(channel) && holds(pid, stdinTarget) ? 'waiting' : 'busy';
 }

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { fdTarget, inputWait, processTree, waitFromWchan } from '../../../src/rungs/cli/processes.js';
+
+/** Starts a real program with a socket on stdin, lets it settle, and hands its pid and stdin to `look`. */
+async function watch(
+  program: string,
+  args: string[],
+  look: (pid: number, stdin: string) => void,
+): Promise<void> {
+  const child = spawn(program, args, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  try {
+    const pid = child.pid!;
+    const stdin = fdTarget(pid, 0)!;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    look(pid, stdin);
+  } finally {
+    process.kill(-child.pid!, 'SIGKILL');
+  }
+}
+
+describe('what /proc says about a process', () => {
+  it('a blocking read of the wrapper input is "reading"; a sleep is "busy"', async () => {
+    await watch('/usr/bin/python3', ['-c', 'input()'], (pid, stdin) =>
+      expect(inputWait(pid, stdin)).toBe('reading'),
+    );
+    await watch('sleep', ['10'], (pid, stdin) => expect(inputWait(pid, stdin)).toBe('busy'));
+  });
+
+  it('select() on the wrapper input is "waiting", from the syscall and from the wait channel alone', async () => {
+    const script = 'import select, sys; select.select([sys.stdin], [], [])';
+    await watch('/usr/bin/python3', ['-c', script], (pid, stdin) => {
+      expect(inputWait(pid, stdin)).toBe('waiting');
+      expect(waitFromWchan(pid, stdin)).toBe('waiting');
+    });
+  });
+
+  it('the process tree includes grandchildren', async () => {
+    await watch('sh', ['-c', 'sleep 10 & sleep 10; wait'], (pid) => expect(processTree(pid).length).toBe(3));
+  });
+});
