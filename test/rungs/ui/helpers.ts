@@ -67,7 +67,7 @@ export interface OpenedSession {
 export async function openSession(
   harness: Harness,
   server: BackofficeServer,
-  options: Partial<UiSessionOptions> & { policy?: UiPolicyInput; view?: string } = {},
+  options: Omit<Partial<UiSessionOptions>, 'policy'> & { policy?: UiPolicyInput; view?: string } = {},
 ): Promise<OpenedSession> {
   const events: ToolEvent[] = [];
   const outputDir = join(harness.dir, `out-${++profiles}`);
