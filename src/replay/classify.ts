@@ -75,13 +75,21 @@ export class PageWatch {
     if (request.resourceType() !== 'document') return;
     const frame = request.frame();
     this.#status.set(frame, response.status());
+    this.loads++;
   };
+  readonly #onNavigated = () => {
+    this.loads++;
+  };
+  /** Documents loaded so far, and how many of them the last full classification had seen. */
+  loads = 0;
+  classifiedLoads = -1;
 
   constructor(page: Page) {
     this.#page = page;
     page.on('dialog', this.#onDialog);
     page.on('response', this.#onResponse);
     page.on('request', this.#onRequest);
+    page.on('framenavigated', this.#onNavigated);
     page.on('requestfinished', this.#onRequestDone);
     page.on('requestfailed', this.#onRequestDone);
   }
@@ -111,6 +119,7 @@ export class PageWatch {
     this.#page.off('dialog', this.#onDialog);
     this.#page.off('response', this.#onResponse);
     this.#page.off('request', this.#onRequest);
+    this.#page.off('framenavigated', this.#onNavigated);
     this.#page.off('requestfinished', this.#onRequestDone);
     this.#page.off('requestfailed', this.#onRequestDone);
     for (const dialog of this.#dialogs.splice(0)) await dialog.dismiss().catch(() => undefined);
@@ -126,6 +135,9 @@ export async function classifyPage(page: Page, watch: PageWatch): Promise<PageSt
   const dialog = watch.takeDialog();
   if (dialog)
     return { kind: 'dialog', detail: `${dialog.type()}: ${dialog.message().slice(0, 200)}`, dialog };
+  // The content can only have become an error, sign-in or answer page by loading a document.
+  const loads = watch.loads;
+  if (loads === watch.classifiedLoads) return { kind: 'ok' };
   const frames = page.frames();
   // A dialog that opened before its event arrived blocks evaluation: bound every read.
   const facts = await Promise.all(
@@ -136,6 +148,7 @@ export async function classifyPage(page: Page, watch: PageWatch): Promise<PageSt
     if (late)
       return { kind: 'dialog', detail: `${late.type()}: ${late.message().slice(0, 200)}`, dialog: late };
   }
+  const complete = facts.every((fact) => fact !== undefined);
   for (let index = 0; index < frames.length; index++) {
     const frame = frames[index]!;
     const fact = facts[index];
@@ -155,5 +168,6 @@ export async function classifyPage(page: Page, watch: PageWatch): Promise<PageSt
       return { kind: 'not_found', detail: (fact.alerts || fact.headings).slice(0, 200) };
     }
   }
+  if (complete) watch.classifiedLoads = loads;
   return { kind: 'ok' };
 }

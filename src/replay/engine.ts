@@ -240,24 +240,29 @@ class Replay {
     return 'input' in value ? String(this.#inputs[value.input]) : value.literal;
   }
 
-  /** Waits for the target, classifying the page while it is absent; exactly one match or SURFACE_CHANGED. */
+  /** Finds the target fresh, classifying the page while it is absent; exactly one match or SURFACE_CHANGED. */
   async #findOne(raw: Target, index: number) {
     const target = this.#bind(raw);
     const deadline = performance.now() + this.#timeout;
     for (;;) {
-      if (await waitVisible(this.#page, target, CHUNK_MS)) break;
+      const { locator, count } = await matchTarget(this.#page, target);
+      if (count === 1) return locator;
+      if (count > 1) {
+        throw await this.#surfaceChanged(
+          `Step ${index + 1}: ${describeTarget(target)} matches ${count} elements.`,
+          target,
+        );
+      }
+      if (await waitVisible(this.#page, target, CHUNK_MS)) continue;
       const settled = await this.#handle(await classifyPage(this.#page, this.#watch));
       if (settled === 'not_found' || settled === 'restart') return settled;
-      if (performance.now() > deadline) break;
+      if (performance.now() > deadline) {
+        throw await this.#surfaceChanged(
+          `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
+          target,
+        );
+      }
     }
-    const { locator, count } = await matchTarget(this.#page, target);
-    if (count === 1) return locator.first();
-    throw await this.#surfaceChanged(
-      count === 0
-        ? `Step ${index + 1}: ${describeTarget(target)} is not on the page.`
-        : `Step ${index + 1}: ${describeTarget(target)} matches ${count} elements.`,
-      target,
-    );
   }
 
   async #act(action: () => Promise<void>, target: Target, index: number): Promise<void> {

@@ -30,17 +30,10 @@ export function presenceOf(page: Page, target: Target): Locator | undefined {
 
 /** Resolves a target fresh and counts its matches, without waiting. */
 export async function matchTarget(page: Page, target: Target): Promise<{ locator: Locator; count: number }> {
-  const presence = presenceOf(page, target);
-  if (presence && (await presence.count()) === 0) {
-    return { locator: presence, count: 0 };
-  }
   const locator = await resolveTarget(page, target);
   const count = await locator.count();
-  if (target.locator.by === 'cell' && count > 0) {
-    // The row filter matches every row that has the value; the nth() pick makes one.
-    const rows = await rowCount(page, target);
-    return { locator, count: rows };
-  }
+  // A cell locator picks one cell by position; ambiguity is in how many rows carry the value.
+  if (target.locator.by === 'cell' && count > 0) return { locator, count: await rowCount(page, target) };
   return { locator, count };
 }
 

@@ -5,8 +5,8 @@ import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
 import type { Capability } from '../discover/capability.js';
 import type { CapabilityStore } from '../discover/capability-store.js';
-import type { BrowserPool } from '../rungs/ui/browser.js';
 import { describeLocator } from '../rungs/ui/locator.js';
+import type { ReplayBrowser } from './browser.js';
 import { leasePage, REPLAY_POOL_SERVICE, startReplayPool } from './browser.js';
 import { replayCapability } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
@@ -132,7 +132,7 @@ async function runCapability(
   // Pin: what runs is what the registration names, re-hashed from disk now.
   const capability = deps.capabilities.load(current.revision);
   const { request_id: _requestId, ...inputs } = raw;
-  const pool = await ctx.service<BrowserPool>(REPLAY_POOL_SERVICE, () => startReplayPool(deps.home));
+  const pool = await ctx.service<ReplayBrowser>(REPLAY_POOL_SERVICE, () => startReplayPool(deps.home));
   const lease = await leasePage(pool, capability.preconditions.origin);
   const signIn = current.signIn;
   try {
@@ -146,8 +146,10 @@ async function runCapability(
       ...(deps.handoff ? { handoff: ({ reason, deadlineMs }) => deps.handoff!(reason, deadlineMs) } : {}),
       ...(signIn && ctx.hasSecret(signIn.secret)
         ? {
-            signIn: (page) =>
-              signInWithForm(page, { user: signIn.user, password: ctx.secret(signIn.secret) }),
+            signIn: async (page) => {
+              await signInWithForm(page, { user: signIn.user, password: ctx.secret(signIn.secret) });
+              await lease.save();
+            },
           }
         : {}),
     });

@@ -14,7 +14,7 @@ import {
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { type DiscoveryResult, runDiscovery } from '../../discover/run.js';
 import { type BackofficeServer, loadMembers, startBackoffice } from '../../fixtures/backoffice/index.js';
-import { leasePage, REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
+import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
 import { capabilityDeps } from '../../replay/load.js';
 import { describeTarget } from '../../replay/targets.js';
 import { capabilityTool } from '../../replay/tool.js';
@@ -143,7 +143,7 @@ export const run: Command = async (args, io) => {
     ) => {
       const { explorer, note } = explorerFor(io, runtime!, script);
       say(`[demo] discovering '${task.name}' with the ${note}`);
-      const lease = await leasePage(pool, fixture!.origin);
+      const lease = await pool.fresh(fixture!.origin);
       try {
         return await runDiscovery({
           store: runtime!.store,

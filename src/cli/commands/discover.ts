@@ -7,7 +7,7 @@ import { ModelExplorer } from '../../discover/explorers/model.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { runDiscovery } from '../../discover/run.js';
 import type { DiscoveryTask } from '../../discover/session.js';
-import { leasePage, REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
+import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
 import type { SecretStore } from '../../store/secrets.js';
 import { parse, UsageError } from '../args.js';
@@ -132,7 +132,7 @@ export const run: Command = async (args, io) => {
         `lift discover: ${explorer.kind === 'model' ? `model explorer ${explorer.model}` : `${explorer.kind} explorer`}`,
       );
     const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
-    const lease = await leasePage(pool, new URL(task.startUrl).origin);
+    const lease = await pool.fresh(new URL(task.startUrl).origin);
     try {
       const signIn = signInFrom(values, runtime.store.secrets);
       const result = await runDiscovery({

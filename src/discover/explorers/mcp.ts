@@ -65,9 +65,9 @@ export interface McpDiscoveryOptions {
 /** Opens a browser page, starts the session and serves it until the client disconnects. */
 export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promise<DiscoverySession> {
   const { runtime, task } = options;
-  const { leasePage, REPLAY_POOL_SERVICE, startReplayPool } = await import('../../replay/browser.js');
+  const { REPLAY_POOL_SERVICE, startReplayPool } = await import('../../replay/browser.js');
   const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
-  const lease = await leasePage(pool, new URL(task.startUrl).origin);
+  const lease = await pool.fresh(new URL(task.startUrl).origin);
   try {
     const { session, runId } = await openDiscovery({
       store: runtime.store,
