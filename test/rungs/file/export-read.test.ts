@@ -203,6 +203,18 @@ describe('export reads', () => {
     expect(wrongType.code).toBe('BAD_INPUT');
   });
 
+  it('reads the XLSX sheet the contract names, skipping the ones before it', async () => {
+    const dir = folder();
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['not', 'the', 'export']);
+    const sheet = workbook.addWorksheet('Stock');
+    sheet.addRow(COLUMNS.map((column) => column.name));
+    sheet.addRow(['Z-9', 2, 3.5, new Date('2026-11-05T00:00:00Z')]);
+    await workbook.xlsx.writeFile(join(dir, 'stock-1'));
+    const read = await readExport(contract(dir, { kind: 'xlsx', sheetId: 2 }), { limit: 5 });
+    expect(read.rows).toEqual([{ sku: 'Z-9', qty: 2, price: 3.5, shipped: '2026-11-05' }]);
+  });
+
   it('returns NOT_FOUND when no export has been written yet', async () => {
     const error = await failure(readExport(contract(folder(), { kind: 'csv' }), { limit: 1 }));
     expect(error.code).toBe('NOT_FOUND');

@@ -11,7 +11,8 @@ export type ExportFormat =
   | { kind: 'tsv' }
   | ({ kind: 'fixed' } & FixedWidthLayout)
   | { kind: 'jsonl' }
-  | { kind: 'xlsx'; sheet?: string };
+  /** sheetId: N of xl/worksheets/sheetN.xml (1 is the first sheet made). */
+  | { kind: 'xlsx'; sheetId?: number };
 
 export function scannerFor(format: ExportFormat, columns: readonly ColumnSpec[]): Scanner {
   switch (format.kind) {
@@ -27,7 +28,7 @@ export function scannerFor(format: ExportFormat, columns: readonly ColumnSpec[])
     case 'jsonl':
       return jsonLinesScanner;
     case 'xlsx':
-      return xlsxScanner(format.sheet);
+      return xlsxScanner(format.sheetId);
   }
 }
 

@@ -18,9 +18,11 @@ function cellOf(value: unknown): Cell {
 
 /**
  * XLSX through exceljs's streaming reader (rows are parsed as the zip inflates; the sheet is
- * never held whole). The first row of the sheet (the named one, else the first) is the header.
+ * never held whole). The first row of the sheet is the header. The streaming reader knows a
+ * sheet by its part number (xl/worksheets/sheetN.xml), not its tab name, so that is how a
+ * contract names one; the default is the first sheet in the file.
  */
-export function xlsxScanner(sheet?: string): Scanner {
+export function xlsxScanner(sheetId?: number): Scanner {
   return async (path, handlers, signal) => {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
       sharedStrings: 'cache',
@@ -30,8 +32,8 @@ export function xlsxScanner(sheet?: string): Scanner {
     });
     let headerSeen = false;
     for await (const worksheet of reader) {
-      const name = (worksheet as unknown as { name?: string }).name;
-      if (sheet !== undefined && name !== sheet) {
+      const id = (worksheet as unknown as { id?: number }).id;
+      if (sheetId !== undefined && id !== sheetId) {
         for await (const _row of worksheet) {
           // Drain sheets that are not wanted; the zip is read in order.
         }
