@@ -81,6 +81,7 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
       url: z.string(),
     }),
     cap: { chars: 600 },
+    verifiedBy: `${readTool} on rung 1: status closed and resolution_note equal to the note`,
     errors: {
       NOT_FOUND: { hint: 'No ticket has this ID. Check it, or find it with ticket_get.' },
       CLOSED_WITH_OTHER_NOTE: {

@@ -95,6 +95,12 @@ function errorsOf(spec: ApiToolSpec, write: boolean): Partial<Record<ErrorCode, 
       }
     : { retry: 'yes', hint: 'The server failed on every attempt this call allowed. Try again later.' };
   errors.NOT_FOUND ??= { hint: ERROR_CODES.NOT_FOUND.hint };
+  if (!write) {
+    errors.TIMEOUT = {
+      retry: 'yes',
+      hint: 'The API did not answer within the deadline. A read changes nothing: call again, or later.',
+    };
+  }
   if (write) errors.CONFLICT ??= { hint: ERROR_CODES.CONFLICT.hint };
   return errors;
 }
@@ -187,6 +193,7 @@ export function toolFromSpec(file: ApiToolFile, spec: ApiToolSpec, options: Load
     input: inputSchemaFor(spec),
     output: outputSchemaFor(spec),
     cap: { chars: spec.cap.chars, rows: spec.cap.rows, narrow },
+    verifiedBy: `the ${spec.operation_id} response parsed against its declared OpenAPI schema`,
     errors: errorsOf(spec, write),
     effect: {
       class: spec.effect.class,

@@ -117,12 +117,23 @@ function allOf(parts: JsonSchema[], options: ZodOptions): z.ZodType {
   return objectSchema(merged, options);
 }
 
+/** An anchored pattern without open-ended repetition (`^T-\d{6}$`) already bounds the length. */
+function boundedPattern(pattern: unknown): boolean {
+  return typeof pattern === 'string' && /^\^.*\$$/.test(pattern) && !/[*+]|\{\d+,\}/.test(pattern);
+}
+
 /** Adds the default bounds to every unbounded string, array and number of an input schema. */
 export function withBounds(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...schema };
   const types = typesOf(schema);
-  if (types.includes('string') && !schema.enum && out.maxLength === undefined)
+  if (
+    types.includes('string') &&
+    !schema.enum &&
+    out.maxLength === undefined &&
+    !boundedPattern(schema.pattern)
+  ) {
     out.maxLength = DEFAULT_BOUNDS.maxLength;
+  }
   if ((types.includes('integer') || types.includes('number')) && !schema.enum) {
     if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = DEFAULT_BOUNDS.minimum;
     if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = DEFAULT_BOUNDS.maximum;

@@ -19,13 +19,12 @@ const LARGE_SPEC = join(ROOT, 'test', 'fixtures', 'openapi', 'petstore-large.yam
 function unboundedStrings(schema: JsonSchema, path = ''): string[] {
   const found: string[] = [];
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (
-    types.includes('string') &&
-    !schema.enum &&
-    schema.maxLength === undefined &&
-    schema.const === undefined
-  )
-    found.push(path);
+  // An anchored pattern without open-ended repetition (^O-\d{5}$) bounds the length by itself.
+  const boundedPattern =
+    typeof schema.pattern === 'string' && /^\^.*\$$/.test(schema.pattern) && !/[*+]/.test(schema.pattern);
+  const bounded =
+    schema.enum || schema.maxLength !== undefined || schema.const !== undefined || boundedPattern;
+  if (types.includes('string') && !bounded) found.push(path);
   if (types.includes('array') && schema.maxItems === undefined) found.push(`${path}[]`);
   for (const [key, value] of Object.entries(schema.properties ?? {}))
     found.push(...unboundedStrings(value, `${path}.${key}`));
