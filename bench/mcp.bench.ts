@@ -8,9 +8,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { defineTool } from '../src/contract/define-tool.js';
+import { Runtime } from '../src/runtime/runtime.js';
+import { createLiftServer } from '../src/serve/mcp-server.js';
 
 const LIFT = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const TOKEN = 'bench-token-5b1e2d';
@@ -76,6 +84,8 @@ if (process.argv[2] === 'stdio') {
     await build().connect(transport);
     await transport.handleRequest(req, res, body);
   });
+  http.keepAliveTimeout = 65000;
+  http.headersTimeout = 66000;
   http.listen(0, '127.0.0.1', () => process.stderr.write('http://127.0.0.1:' + http.address().port + '/mcp\\n'));
 }
 `,
@@ -195,8 +205,68 @@ async function compare(transport: string, lift: Target, bare: Target): Promise<v
   );
 }
 
+/**
+ * Memory without the noise of a child's RSS: the same servers in this process over the
+ * SDK's in-memory transport, heap measured after a full collection at 1,000 and 10,000 calls.
+ */
+async function heapGrowth(): Promise<void> {
+  setFlagsFromString('--expose_gc');
+  const gc = runInNewContext('gc') as () => void;
+  const noopRead = defineTool({
+    name: 'noop_read',
+    description: 'Reads nothing and returns the id it was given.',
+    rung: 'api',
+    input: z.strictObject({ id: z.string().max(20) }),
+    output: z.object({ id: z.string() }),
+    effect: { class: 'read' },
+    timeout: { deadlineMs: 5_000 },
+    run: async ({ id }) => ({ fields: { id }, summary: 'nothing' }),
+  });
+  const runtime = new Runtime({ home: join(folder, 'heap'), tools: [noopRead] });
+  const bareServer = new McpServer({ name: 'bare', version: '1.0.0' });
+  bareServer.registerTool(
+    'noop_read',
+    { inputSchema: { id: z.string().max(20) }, outputSchema: { id: z.string() } },
+    async ({ id }) => ({
+      content: [{ type: 'text', text: 'nothing' }],
+      structuredContent: { id },
+    }),
+  );
+  const heap: Record<string, number[]> = {};
+  for (const [name, server] of [
+    ['lift', createLiftServer(runtime).server],
+    ['baseline', bareServer.server],
+  ] as const) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(clientSide);
+    const target: Target = { client, pid: process.pid, stop: () => client.close() };
+    await measure(target, 1_000);
+    gc();
+    const first = process.memoryUsage().heapUsed;
+    await measure(target, MEMORY_CALLS - 1_000);
+    gc();
+    heap[name] = [first / 1e6, process.memoryUsage().heapUsed / 1e6];
+    await target.stop();
+  }
+  await runtime.close();
+  const [liftFirst = 0, liftLast = 0] = heap.lift ?? [];
+  const [bareFirst = 0, bareLast = 0] = heap.baseline ?? [];
+  line(
+    `mcp heap growth MB from 1000 to ${MEMORY_CALLS} calls (in-process, after gc)`,
+    liftLast - liftFirst,
+    bareLast - bareFirst,
+    2,
+  );
+  console.log(
+    `mcp heap MB after ${MEMORY_CALLS} calls: lift ${liftLast.toFixed(1)}, baseline ${bareLast.toFixed(1)}`,
+  );
+}
+
 async function main(): Promise<void> {
   if (!existsSync(LIFT)) throw new Error('Build first: npm run build');
+  await heapGrowth();
   const bareScript = join(folder, 'bare.mjs');
   for (const transport of ['stdio', 'http'] as const) {
     const lift =

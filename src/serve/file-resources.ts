@@ -1,13 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  ErrorCode,
-  McpError,
-  type ReadResourceResult,
-  type Resource,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../contract/envelope.js';
+import { ProtocolError } from './protocol-error.js';
 import { filesOf, fileUri } from './tool-result.js';
 
 const MAX_RESOURCE_BYTES = 20 * 1024 * 1024;
@@ -42,7 +38,7 @@ export class FileResources {
   async read(uri: string): Promise<ReadResourceResult> {
     const resource = this.#files.get(uri);
     if (!resource) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `No resource '${uri}'. Only files named by this server's results are readable; list them with resources/list.`,
       );
@@ -50,7 +46,7 @@ export class FileResources {
     const path = fileURLToPath(uri);
     const size = (await stat(path)).size;
     if (size > MAX_RESOURCE_BYTES) {
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidRequest,
         `${path} has ${size} bytes, over the ${MAX_RESOURCE_BYTES}-byte limit; read it from disk.`,
       );

@@ -133,6 +133,10 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
       reply(response, status, error instanceof Error ? error.message : String(error));
     });
   });
+  // MCP clients hold their connection between calls; a short keep-alive makes the server
+  // close it just as the client reuses it ("other side closed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());

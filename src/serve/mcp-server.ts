@@ -6,13 +6,13 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isPending } from '../contract/envelope.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { askApproval, canElicit } from './ask-approval.js';
 import { FileResources } from './file-resources.js';
+import { ProtocolError } from './protocol-error.js';
 import { toMcpTool } from './to-mcp-tools.js';
 import { toCallToolResult } from './tool-result.js';
 
@@ -52,7 +52,7 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     const { name, arguments: input = {} } = request.params;
     if (!runtime.registry.get(name)) {
       const names = runtime.registry.list().map((tool) => tool.name);
-      throw new McpError(
+      throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown tool '${name}'. Available tools: ${names.join(', ') || '(none)'}.`,
       );

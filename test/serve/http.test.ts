@@ -66,7 +66,7 @@ describe('lift serve --http', () => {
     beforeAll(async () => {
       ws = workspace({ token: true });
       server = await startHttp(ws);
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
       await Promise.all(clients.map((client) => client.close()));
@@ -103,9 +103,8 @@ describe('lift serve --http', () => {
       const client = await connectHttp(server.url, TOKEN);
       clients.push(client);
       const { tools: listed } = await client.listTools();
-      const expected = toMcpTools(tools);
-      for (const tool of listed) {
-        const contract = expected.find((candidate) => candidate.name === tool.name)!;
+      for (const contract of toMcpTools(tools)) {
+        const tool = listed.find((candidate) => candidate.name === contract.name)!;
         expect({ input: tool.inputSchema, output: tool.outputSchema, annotations: tool.annotations }).toEqual(
           {
             input: contract.inputSchema,

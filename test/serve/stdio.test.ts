@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type ElicitRequest, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
 import { tools } from './fixtures/tools.js';
@@ -46,7 +46,7 @@ describe('lift serve --stdio with the SDK client', () => {
     client = await connectStdio(ws);
     clients.push(client);
     await client.listTools();
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(clients.map((each) => each.close()));
@@ -55,10 +55,23 @@ describe('lift serve --stdio with the SDK client', () => {
 
   it('lists every tool with the input schema, output schema and annotations of its contract', async () => {
     const { tools: listed } = await client.listTools();
-    expect(listed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name).sort());
-    const expected = toMcpTools(tools);
+    // Built-in tools are served too; the configured ones are checked against their contracts.
+    const names = listed.map((tool) => tool.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(expect.arrayContaining(tools.map((tool) => tool.name)));
     for (const tool of listed) {
-      const contract = expected.find((candidate) => candidate.name === tool.name)!;
+      expect(ToolSchema.safeParse(tool).success, tool.name).toBe(true);
+      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+        'title',
+      ]);
+    }
+    const expected = toMcpTools(tools);
+    for (const contract of expected) {
+      const tool = listed.find((candidate) => candidate.name === contract.name)!;
       expect(tool.inputSchema).toEqual(contract.inputSchema);
       expect(tool.outputSchema).toEqual(contract.outputSchema);
       expect(tool.annotations).toEqual(contract.annotations);
@@ -101,7 +114,7 @@ describe('lift serve --stdio with the SDK client', () => {
 
   it('answers an unknown tool with a protocol error naming the tools there are', async () => {
     await expect(client.callTool({ name: 'note_fly', arguments: {} })).rejects.toThrow(
-      /Unknown tool 'note_fly'. Available tools: note_delete/,
+      /^MCP error -32602: Unknown tool 'note_fly'. Available tools: .*note_delete, note_list/,
     );
   });
 
@@ -174,7 +187,7 @@ describe('lift serve --stdio with the SDK client', () => {
       });
       clients.push(person);
       await person.listTools();
-    }, 60_000);
+    }, 120_000);
 
     it('asks the person and runs the held call on yes', async () => {
       answer = 'accept';

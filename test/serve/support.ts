@@ -61,7 +61,7 @@ export async function connectStdio(ws: Workspace, elicit?: ElicitAnswer): Promis
     env: childEnv(ws),
     stderr: 'pipe',
   });
-  await client.connect(transport, { timeout: 20_000 });
+  await client.connect(transport, { timeout: 60_000 });
   return client;
 }
 
@@ -92,8 +92,8 @@ export function startHttp(ws: Workspace): Promise<HttpServer> {
     let stderr = '';
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`lift serve --http printed no address in 20 s:\n${stderr}`));
-    }, 20_000);
+      reject(new Error(`lift serve --http printed no address in 60 s:\n${stderr}`));
+    }, 60_000);
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const url = /(http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
@@ -114,7 +114,7 @@ export async function connectHttp(url: string, token: string, elicit?: ElicitAns
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });
-  await client.connect(transport, { timeout: 20_000 });
+  await client.connect(transport, { timeout: 60_000 });
   return client;
 }
 
@@ -125,7 +125,7 @@ export interface Ran {
 }
 
 /** Runs the built `lift` command in the workspace. */
-export function runLift(ws: Workspace, args: string[], timeoutMs = 30_000): Promise<Ran> {
+export function runLift(ws: Workspace, args: string[], timeoutMs = 60_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [LIFT, ...args], {
       cwd: ws.cwd,
