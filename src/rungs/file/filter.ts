@@ -86,6 +86,15 @@ export function compileFilters(filters: readonly Filter[], columns: readonly Col
     }
     const expected = expectedOf(spec, filter, filter.value);
     const op = filter.op;
+    if (spec.type === 'string' && (op === 'eq' || op === 'ne')) {
+      // The common case on large exports: text cells compared as they come from the parser.
+      const wanted = String(expected);
+      return (cells) => {
+        const cell = cells[index];
+        const same = typeof cell === 'string' ? cell === wanted : String(cell ?? '') === wanted;
+        return op === 'eq' ? same && wanted !== '' : !same;
+      };
+    }
     return (cells) => {
       const value = cellValue(cells);
       if (value === undefined || value === null) return op === 'ne';
@@ -106,6 +115,8 @@ export function compileFilters(filters: readonly Filter[], columns: readonly Col
       }
     };
   });
+  const [only] = tests;
   if (tests.length === 0) return () => true;
+  if (tests.length === 1 && only) return only;
   return (cells) => tests.every((test) => test(cells));
 }
