@@ -11,6 +11,7 @@ import { layOut } from './workbook-layout.js';
 import { slug, WorkbookPlanSchema } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
 import { writeXlsx } from './xlsx-writer.js';
+import { zipEntries } from './zip-entries.js';
 
 const DESCRIPTION = `Builds an .xlsx workbook with live formulas from one plan, has LibreOffice recalculate it and export a PDF, and checks every computed cell against an independent engine.
 plan: {title, sheets: [{name, kind: "table", columns, rows, total?} | {name, kind: "summary", metrics, groups}]}.
@@ -86,7 +87,7 @@ export const buildWorkbook = defineTool({
     await writeXlsx(layout, plan.title, source);
     const office = await officeRunner(ctx);
     const started = performance.now();
-    let result: OfficeWorkbook;
+    let result: Omit<OfficeWorkbook, 'charts'> & { ms: Record<string, number> };
     try {
       const job = {
         op: 'workbook' as const,
@@ -103,7 +104,7 @@ export const buildWorkbook = defineTool({
           anchor: chart.anchor,
         })),
       };
-      result = (await office.run(job, { signal: ctx.signal, deadline: ctx.deadline })) as OfficeWorkbook;
+      result = (await office.run(job, { signal: ctx.signal, deadline: ctx.deadline })) as typeof result;
     } finally {
       await rm(source, { force: true });
     }
@@ -112,10 +113,12 @@ export const buildWorkbook = defineTool({
       op: 'workbook',
       mode: office.mode,
       ms: Math.round(performance.now() - started),
+      phases: result.ms,
     });
-    const pages = await pdfPageCount(pdf, ctx.signal);
+    const [pages, entries] = await Promise.all([pdfPageCount(pdf, ctx.signal), zipEntries(xlsx)]);
+    const charts = entries.filter((entry) => /^xl\/charts\/chart\d+\.xml$/.test(entry)).length;
     const checks = [
-      ...workbookChecks(layout, expected, result),
+      ...workbookChecks(layout, expected, { ...result, charts }),
       { name: 'pdf_rendered', passed: pages > 0, detail: `The PDF has ${pages} page(s).` },
     ];
     return {
@@ -124,10 +127,10 @@ export const buildWorkbook = defineTool({
         pdf,
         sheets: layout.sheets.length,
         computed_cells: expected.length,
-        charts: result.charts,
+        charts,
         pdf_pages: pages,
       },
-      summary: `Made ${name}.xlsx and its PDF ${name}.pdf: ${layout.sheets.length} sheet(s), ${expected.length} computed cells, ${result.charts} chart(s).`,
+      summary: `Made ${name}.xlsx and its PDF ${name}.pdf: ${layout.sheets.length} sheet(s), ${expected.length} computed cells, ${charts} chart(s).`,
       files: { xlsx, pdf },
       checks,
       verifiedBy:

@@ -7,6 +7,7 @@ import type { WorkbookLayout } from './workbook-layout.js';
 export interface OfficeWorkbook {
   sheets: Array<{ name: string; start: [number, number]; rows: Array<Array<string | number>> }>;
   errors: Array<{ sheet: string; cell: string; value: string }>;
+  /** Charts found in the saved file (read from its zip directory, not reported by the office). */
   charts: number;
 }
 
@@ -101,7 +102,7 @@ export function workbookChecks(
   checks.push({
     name: 'charts_present',
     passed: office.charts === layout.charts.length,
-    detail: `The saved workbook holds ${office.charts} chart(s); the plan asked for ${layout.charts.length}.`,
+    detail: `The saved .xlsx holds ${office.charts} chart(s); the plan asked for ${layout.charts.length}.`,
   });
 
   const percentSlips = layout.sheets.flatMap((sheet) =>
