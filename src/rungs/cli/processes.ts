@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /**
@@ -171,4 +172,31 @@ const WAIT_CHANNELS =
 export function waitFromWchan(pid: number, stdinTarget: string): InputWait {
   const channel = readText(`/proc/${pid}/wchan`) ?? '';
   return WAIT_CHANNELS.test(channel) && holds(pid, stdinTarget) ? 'waiting' : 'busy';
+}
+
+/**
+ * The far end of one of the wrapper's own socket pairs, named as the program sees it
+ * (`socket:[123]`), asked of the kernel through `ss`. Used only when the program ended
+ * before the wrapper could read its descriptors, to still find who holds its streams.
+ */
+export function peerSocket(ownFd: number): string | undefined {
+  const own = /socket:\[(\d+)\]/.exec(readLink(`/proc/self/fd/${ownFd}`) ?? '')?.[1];
+  if (!own) return undefined;
+  let listing: string;
+  try {
+    listing = execFileSync('ss', ['-xanH'], {
+      encoding: 'utf8',
+      timeout: 2_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch {
+    return undefined;
+  }
+  for (const line of listing.split('\n')) {
+    // Netid State Recv-Q Send-Q Local Port Peer Port
+    const fields = line.trim().split(/\s+/);
+    if (fields[5] === own && fields[7]) return `socket:[${fields[7]}]`;
+    if (fields[7] === own && fields[5]) return `socket:[${fields[5]}]`;
+  }
+  return undefined;
 }

@@ -1,17 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { LiftError } from '../../contract/errors.js';
-import { type CapturedStream, RecentText, StreamCapture } from './capture.js';
+import { RecentText, StreamCapture } from './capture.js';
 import { quietEnvironment } from './environment.js';
-import { type ExitRules, judgeExit, tail } from './exit-status.js';
-import { fdTarget, inputWait, type ProcessStat, processTree, readStat } from './processes.js';
-import {
-  type Confirmation,
-  classifyQuestion,
-  lastLine,
-  looksLikeQuestion,
-  partialLine,
-} from './questions.js';
+import { judgeExit, tail } from './exit-status.js';
+import { fdTarget, inputWait, type ProcessStat, peerSocket, processTree, readStat } from './processes.js';
+import { classifyQuestion, lastLine, looksLikeQuestion, partialLine } from './questions.js';
 import { TERM_GRACE_MS, terminate } from './terminate.js';
+import type { WrappedCall, WrappedResult } from './wrapped-call.js';
+
+export type { WrappedCall, WrappedResult } from './wrapped-call.js';
 
 /** Default bytes kept of each stream (half head, half tail). */
 export const DEFAULT_STREAM_CAP = 64 * 1024;
@@ -21,48 +18,6 @@ const WATCH_MS = 20;
 const QUESTION_SILENCE_MS = 60;
 /** How long a program's descendants may keep its streams open after it exited. */
 const LEFTOVER_GRACE_MS = 200;
-
-export interface WrappedCall extends ExitRules {
-  program: string;
-  /** Fixed arguments from code plus validated inputs; never a shell line. */
-  args?: readonly string[];
-  cwd?: string;
-  /** Epoch milliseconds by which the call has returned, whatever the program does. */
-  deadline: number;
-  signal?: AbortSignal | undefined;
-  /** Settings and credentials (read from the secret store by the tool) on top of the quiet environment. */
-  env?: Record<string, string>;
-  path?: string | undefined;
-  home?: string | undefined;
-  /** Written to standard input, which is then closed. Without it, standard input stays open and watched. */
-  input?: string;
-  /** Known confirmations, answered once each, and only when `approved`. */
-  confirmations?: readonly Confirmation[];
-  approved?: boolean;
-  /** Bytes kept of each output stream. */
-  cap?: number;
-  /** Characters of each stream's tail an error carries in its details (default 1,000). */
-  detailChars?: number;
-  /** When an effect may begin: as soon as the program runs, or only once a confirmation is answered. */
-  effectStarts?: 'spawn' | 'confirmation';
-  /** Called when an effect may have begun (the tool passes ctx.markStarted). */
-  onStarted?: () => void;
-  /** The read that settles an unknown outcome, for TIMEOUT errors. */
-  settle?: string;
-}
-
-export interface WrappedResult {
-  /** The program's pid, which is also its process group and session id. */
-  pid: number;
-  exitCode: number;
-  stdout: CapturedStream;
-  stderr: CapturedStream;
-  durationMs: number;
-  /** The questions the wrapper answered, in order. */
-  answered: string[];
-  /** Processes that outlived the program holding its streams or its group, and were killed. */
-  leftoversKilled: number;
-}
 
 type Stop = { kind: 'exit' } | { kind: 'error'; error: LiftError };
 
@@ -92,6 +47,8 @@ class Wrapped {
   readonly #recent = new RecentText();
   readonly #seen = new Map<number, ProcessStat>();
   readonly #pipes = new Set<string>();
+  /** The program ended before its descriptors could be read; its streams are found through our ends. */
+  #pipesMissed = false;
   readonly #answered: string[] = [];
   readonly #answeredIndexes = new Set<number>();
   #stdinTarget: string | undefined;
@@ -149,6 +106,7 @@ class Wrapped {
     for (const fd of [0, 1, 2]) {
       const target = fdTarget(child.pid, fd);
       if (target) this.#pipes.add(target);
+      else this.#pipesMissed = true;
       if (fd === 0) this.#stdinTarget = target;
     }
     if ((call.effectStarts ?? 'spawn') === 'spawn') this.#markStarted();
@@ -313,6 +271,7 @@ class Wrapped {
     this.#call.signal?.removeEventListener('abort', this.#aborted);
     const pgid = this.#child.pid;
     let leftovers = 0;
+    if (this.#pipesMissed && this.#openStreams > 0) this.#findPipesFromOurEnds();
     if (pgid !== undefined && (stop.kind === 'error' || this.#openStreams > 0 || groupAlive(pgid))) {
       const targets = { pgid, seen: [...this.#seen.values()], pipes: this.#pipes };
       const ended = await terminate(targets, stop.kind === 'exit' ? 0 : TERM_GRACE_MS);
@@ -324,6 +283,14 @@ class Wrapped {
       return;
     }
     this.#finish(leftovers);
+  }
+
+  #findPipesFromOurEnds(): void {
+    for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) {
+      const fd = (stream as unknown as { _handle?: { fd?: number } } | null)?._handle?.fd;
+      const peer = fd === undefined ? undefined : peerSocket(fd);
+      if (peer) this.#pipes.add(peer);
+    }
   }
 
   #finish(leftoversKilled: number): void {

@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fdTarget, inputWait, processTree, waitFromWchan } from '../../../src/rungs/cli/processes.js';
+import {
+  fdTarget,
+  inputWait,
+  peerSocket,
+  processTree,
+  waitFromWchan,
+} from '../../../src/rungs/cli/processes.js';
 
 /** Starts a real program with a socket on stdin, lets it settle, and hands its pid and stdin to `look`. */
 async function watch(
@@ -37,5 +43,15 @@ describe('what /proc says about a process', () => {
 
   it('the process tree includes grandchildren', async () => {
     await watch('sh', ['-c', 'sleep 10 & sleep 10; wait'], (pid) => expect(processTree(pid).length).toBe(3));
+  });
+
+  it("finds the program's end of a stream from the wrapper's end, for programs that ended too fast to read", () => {
+    const child = spawn('sleep', ['10'], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const ownFd = (child.stdout as unknown as { _handle: { fd: number } })._handle.fd;
+      expect(peerSocket(ownFd)).toBe(fdTarget(child.pid!, 1));
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+    }
   });
 });
