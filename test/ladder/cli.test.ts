@@ -22,7 +22,10 @@ describe('lift ladder', () => {
     dir.remove();
   });
 
-  it('declares, walks and reports; without the close capability a person keeps the close', async () => {
+  // Each step spawns the built lift command, as a person would type it; generous bounds for busy machines.
+  it('declares, walks and reports; without the close capability a person keeps the close', {
+    timeout: 180_000,
+  }, async () => {
     const declared = await lift(['ladder', 'declare', 'operations.yaml'], { cwd: dir.path, env });
     expect(declared.stdout).toContain('2 operation(s) declared: ticket_get, ticket_close_with_note');
 
@@ -36,26 +39,15 @@ describe('lift ladder', () => {
     expect(close.stdout).toContain("present FAIL: operation 'closeTicket' is not in openapi.json");
     expect(close.stdout).toContain("present FAIL: no compiled capability is named 'ticket_close_page'");
 
-    const report = await lift(['ladder', 'report', '--json'], { cwd: dir.path, env });
-    const reports = JSON.parse(report.stdout) as Array<{
-      operation: string;
-      rung?: string;
-      flags: Array<{ flag: string }>;
-    }>;
-    expect(
-      reports.map((each) => [each.operation, each.rung ?? null, each.flags.map((flag) => flag.flag)]),
-    ).toEqual([
-      ['ticket_close_with_note', null, ['no_rung']],
-      ['ticket_get', 'api', []],
-    ]);
     const text = await lift(['ladder', 'report'], { cwd: dir.path, env });
     expect(text.stdout).toContain('ticket_get  rung 1 API');
+    expect(text.stdout).toContain('ticket_close_with_note  no rung · read-back on rung 1 (ticket_get)');
     expect(text.stdout).toContain(
       'FLAG        No door passes the three tests: a person keeps this operation.',
     );
   });
 
-  it('schedules a re-walk and says when nothing is due', async () => {
+  it('schedules a re-walk and says when nothing is due', { timeout: 120_000 }, async () => {
     const scheduled = await lift(['ladder', 'schedule', 'ticket_get', '--every', '7d'], {
       cwd: dir.path,
       env,

@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const FIXTURE_SPEC = join(ROOT, 'src', 'fixtures', 'backoffice', 'openapi.json');
 const LARGE_SPEC = join(ROOT, 'test', 'fixtures', 'openapi', 'petstore-large.yaml');
 
-describe('lift api', () => {
+describe('lift api', { timeout: 120_000 }, () => {
   const dir = tempDir();
   const env = { LIFT_HOME: join(dir.path, 'home') };
   afterAll(() => dir.remove());
