@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { EFFECT_CLASSES, type EffectClass } from '../../contract/effects.js';
+import { LiftError } from '../../contract/errors.js';
+import { CapabilityStore } from '../../discover/capability-store.js';
+import { diffValues, formatDifference } from '../../discover/diff.js';
+import { Registrations } from '../../replay/registrations.js';
+import { describeTarget } from '../../replay/targets.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { parse, parseJsonArgument, UsageError } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+const USAGE =
+  'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME] | enable NAME\n' +
+  'REF is a revision (or a unique prefix of one) or a capability name (its newest revision).';
+
+function resolveRef(store: CapabilityStore, ref: string | undefined): string {
+  if (!ref) throw new UsageError(USAGE);
+  const found = store.resolve(ref);
+  if (!found)
+    throw new LiftError('NOT_FOUND', `No stored capability matches '${ref}'.`, {
+      hint: 'lift capabilities list',
+    });
+  return found.revision;
+}
+
+function fail(io: CliIo, error: unknown, json: boolean): number {
+  if (!(error instanceof LiftError)) throw error;
+  if (json)
+    printJson(io, {
+      ok: false,
+      error: { code: error.code, message: error.message, hint: error.hint, details: error.details },
+    });
+  else io.err(`${error.code}: ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
+  return 1;
+}
+
+/** lift capabilities: what discovery left behind, inspectable, comparable, registrable as tools. */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    json: { type: 'boolean', default: false },
+    effect: { type: 'string' },
+    user: { type: 'string' },
+    secret: { type: 'string' },
+  });
+  const [action = 'list', first, second] = positionals;
+  const runtime = await openRuntime(io);
+  try {
+    return await dispatch(runtime, io, action, first, second, values);
+  } catch (error) {
+    return fail(io, error, values.json);
+  } finally {
+    await runtime.close();
+  }
+};
+
+async function dispatch(
+  runtime: Runtime,
+  io: CliIo,
+  action: string,
+  first: string | undefined,
+  second: string | undefined,
+  values: {
+    json: boolean;
+    effect?: string | undefined;
+    user?: string | undefined;
+    secret?: string | undefined;
+  },
+): Promise<number> {
+  const store = new CapabilityStore(runtime.store.db, runtime.home);
+  const registrations = new Registrations(runtime.store.db);
+  switch (action) {
+    case 'list': {
+      const rows = store.list().map((stored) => {
+        const registration = registrations.get(stored.name);
+        const tool = registration?.revision === stored.revision ? registration : undefined;
+        return { ...stored, tool: tool ? { effect: tool.effectClass, enabled: tool.enabled } : undefined };
+      });
+      if (values.json) printJson(io, rows);
+      else if (rows.length === 0) io.out('No capabilities yet (lift discover, or lift demo).');
+      else
+        for (const row of rows) {
+          const tool = row.tool
+            ? `tool ${row.tool.effect}${row.tool.enabled ? '' : ' DISABLED'}`
+            : 'not registered';
+          io.out(
+            `${row.revision.slice(0, 12)}  ${row.name.padEnd(28)} ${String(row.steps).padStart(2)} steps  ${tool.padEnd(16)} ${row.intent}`,
+          );
+        }
+      return 0;
+    }
+    case 'show': {
+      const revision = resolveRef(store, first);
+      const capability = store.load(revision);
+      if (values.json) {
+        printJson(io, { revision, capability });
+        return 0;
+      }
+      io.out(`${capability.name}  revision ${revision}`);
+      io.out(`intent: ${capability.intent}`);
+      io.out(`inputs: ${capability.inputs.map((input) => `${input.name}: ${input.type}`).join(', ')}`);
+      io.out(`outputs: ${capability.outputs.map((output) => `${output.name}: ${output.type}`).join(', ')}`);
+      io.out(
+        `start: ${capability.preconditions.origin}${capability.preconditions.path} (fingerprint ${capability.preconditions.fingerprint.slice(0, 12)})`,
+      );
+      capability.steps.forEach((step, index) => {
+        io.out(
+          `  ${index + 1}. ${step.op} ${step.op === 'navigate' ? step.path : describeTarget(step.target)}${step.op === 'read' ? ` -> ${step.output}` : ''}`,
+        );
+      });
+      io.out(
+        `checkpoint: ${describeTarget(capability.checkpoint.target)} == ${capability.checkpoint.equals.input}`,
+      );
+      io.out(`outcomes: ${capability.outcomes.join(', ')}`);
+      io.out(
+        `provenance: ${capability.provenance.explorer}${capability.provenance.model ? ` ${capability.provenance.model}` : ''}, run ${capability.provenance.runId}, ${capability.provenance.createdAt}, Lift ${capability.provenance.liftVersion}`,
+      );
+      return 0;
+    }
+    case 'diff': {
+      const before = store.load(resolveRef(store, first));
+      const after = store.load(resolveRef(store, second));
+      const differences = diffValues(before, after);
+      if (values.json) printJson(io, differences);
+      else if (differences.length === 0) io.out('The two revisions are identical.');
+      else for (const difference of differences) io.out(formatDifference(difference));
+      return 0;
+    }
+    case 'add': {
+      if (!first) throw new UsageError(USAGE);
+      const effect = values.effect;
+      if (!effect || !(EFFECT_CLASSES as readonly string[]).includes(effect)) {
+        throw new UsageError(
+          `--effect is required: the reviewer declares the side-effect class (${EFFECT_CLASSES.join('|')}).`,
+        );
+      }
+      const { revision, capability } = store.save(parseJsonArgument(readFileSync(first, 'utf8'), first));
+      const registration = registrations.register({
+        name: capability.name,
+        revision,
+        effectClass: effect as EffectClass,
+        ...(values.user && values.secret ? { signIn: { user: values.user, secret: values.secret } } : {}),
+      });
+      if (values.json)
+        printJson(io, { ok: true, name: registration.name, revision, effect: registration.effectClass });
+      else
+        io.out(
+          `Registered ${registration.name} (revision ${revision.slice(0, 12)}, effect ${registration.effectClass}, rung script). lift call ${registration.name} --input JSON`,
+        );
+      return 0;
+    }
+    case 'enable': {
+      if (!first) throw new UsageError(USAGE);
+      if (!registrations.enable(first))
+        throw new LiftError('NOT_FOUND', `No registered capability is named '${first}'.`);
+      if (values.json) printJson(io, { ok: true, name: first, enabled: true });
+      else io.out(`${first} is enabled again.`);
+      return 0;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { LiftError } from '../../contract/errors.js';
+import { type Capability, validateCapability } from '../../discover/capability.js';
+import { CapabilityStore } from '../../discover/capability-store.js';
+import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
+import { replayCapability } from '../../replay/engine.js';
+import { parse, parseJsonArgument, UsageError } from '../args.js';
+import type { Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+
+const USAGE =
+  'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME] [--json]\n' +
+  'CAPABILITY is a stored name, revision or prefix, or a capability JSON file.';
+
+/** lift replay: one model-free replay, its events in a run whose model-event count is zero. */
+export const run: Command = async (args, io) => {
+  const { values, positionals } = parse(args, {
+    input: { type: 'string', default: '{}' },
+    revision: { type: 'string' },
+    'layout-tolerant': { type: 'boolean', default: false },
+    user: { type: 'string' },
+    secret: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const reference = positionals[0];
+  if (!reference) throw new UsageError(USAGE);
+  const input = parseJsonArgument(values.input, '--input');
+  const runtime = await openRuntime(io);
+  const runId = runtime.store.runs.start('replay', `replay ${reference}`);
+  const emit = (event: { type: string; [key: string]: unknown }) =>
+    runtime.store.runs.append(runId, [{ t: new Date().toISOString(), ...event }]);
+  try {
+    const store = new CapabilityStore(runtime.store.db, runtime.home);
+    let capability: Capability;
+    const stored = store.resolve(reference);
+    if (stored) capability = store.load(stored.revision);
+    else {
+      const parsed = validateCapability(parseJsonArgument(readFileSync(reference, 'utf8'), reference));
+      if (!parsed.success)
+        throw new LiftError(
+          'BAD_INPUT',
+          `${reference} is not a valid capability: ${parsed.issues.join('; ')}`,
+        );
+      capability = parsed.data;
+    }
+    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+    const lease = await pool.page(capability.preconditions.origin);
+    try {
+      const { signInWithForm } = await import('../../replay/sign-in.js');
+      const user = values.user;
+      const secret = values.secret;
+      const result = await replayCapability(capability, input, {
+        page: lease.page,
+        ...(values.revision ? { revision: values.revision } : {}),
+        layoutTolerant: values['layout-tolerant'],
+        evidenceDir: `${runtime.home}/out/replay/${runId}`,
+        emit,
+        ...(user && secret
+          ? {
+              signIn: async (page) => {
+                await signInWithForm(page, { user, password: runtime.store.secrets.get(secret) });
+                await lease.save();
+              },
+            }
+          : {}),
+      });
+      runtime.store.runs.end(runId, true);
+      if (values.json) printJson(io, { ok: true, run_id: runId, ...result });
+      else {
+        io.out(
+          `${capability.name} ${result.outcome} in ${result.durationMs} ms (revision ${result.revision.slice(0, 12)}, ${result.stepsRun} steps, run ${runId})`,
+        );
+        for (const [name, value] of Object.entries(result.outputs))
+          io.out(`  ${name} = ${JSON.stringify(value)}`);
+      }
+      return 0;
+    } finally {
+      await lease.release();
+    }
+  } catch (error) {
+    runtime.store.runs.end(runId, false);
+    if (!(error instanceof LiftError)) throw error;
+    if (values.json)
+      printJson(io, {
+        ok: false,
+        run_id: runId,
+        error: { code: error.code, message: error.message, hint: error.hint, details: error.details },
+      });
+    else io.err(`${error.code}: ${error.message}\n${error.hint ?? ''}`);
+    return 1;
+  } finally {
+    await runtime.close();
+  }
+};

@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../../config/load.js';
+import {
+  type DaemonConfig,
+  type DaemonRequest,
+  readState,
+  request,
+  runDaemon,
+  sessionsDir,
+  socketPath,
+} from '../../discover/daemon.js';
+import { loadPolicy } from '../../rungs/ui/policy.js';
+import { parse, parseJsonArgument, UsageError } from '../args.js';
+import type { CliIo, Command } from '../io.js';
+import { printJson } from '../io.js';
+import { openRuntime } from '../open-runtime.js';
+import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
+
+const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME] [--idle-s N]
+       lift session observe ID [--screenshot] [--find TEXT]
+       lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
+       lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
+       lift session resume ID
+       lift session complete ID JSON     ({"outputs":[...],"checkpoint":{...}})
+       lift session status ID | stop ID`;
+
+async function homeOf(io: CliIo): Promise<string> {
+  const config = await loadConfig(io.cwd, io.env);
+  return resolve(io.cwd, config.home ?? '.lift');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+async function start(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, { ...DISCOVERY_OPTIONS, 'idle-s': { type: 'string', default: '600' } });
+  if (!values.policy) throw new UsageError(USAGE);
+  const task = taskFromArgs(values);
+  const policy = loadPolicy(values.policy);
+  const home = await homeOf(io);
+  const id = `s_${randomBytes(5).toString('hex')}`;
+  const config: DaemonConfig = {
+    id,
+    task,
+    policy,
+    hidden: values.hide ?? [],
+    idleSeconds: Number(values['idle-s']),
+    ...(values.user ? { user: values.user } : {}),
+    ...(values.secret ? { secret: values.secret } : {}),
+  };
+  mkdirSync(sessionsDir(home), { recursive: true });
+  writeFileSync(join(sessionsDir(home), `${id}.config.json`), JSON.stringify(config), { mode: 0o600 });
+  const log = openSync(join(sessionsDir(home), `${id}.log`), 'a');
+  const child = spawn(process.execPath, [process.argv[1]!, 'session', 'daemon', id], {
+    cwd: io.cwd,
+    env: { ...io.env, LIFT_HOME: home },
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
+  child.unref();
+  for (let waited = 0; waited < 90_000; waited += 100) {
+    const state = readState(home, id);
+    if (state?.ready) {
+      if (values.json) printJson(io, { ok: true, id, run_id: state.runId, pid: state.pid });
+      else io.out(id);
+      return 0;
+    }
+    if (state?.error || (state && !state.ready && state.status)) {
+      io.err(`The session daemon failed to start: ${state.error ?? state.status?.reason}`);
+      return 1;
+    }
+    if (child.exitCode !== null) break;
+    await sleep(100);
+  }
+  io.err(`The session daemon did not start; see ${join(sessionsDir(home), `${id}.log`)}.`);
+  return 1;
+}
+
+async function send(
+  io: CliIo,
+  id: string | undefined,
+  message: DaemonRequest,
+  json: boolean,
+): Promise<number> {
+  if (!id) throw new UsageError(USAGE);
+  const home = await homeOf(io);
+  const socket = socketPath(home, id);
+  if (!existsSync(socket)) {
+    const state = readState(home, id);
+    if (!state) {
+      io.err(`No session '${id}'.`);
+      return 1;
+    }
+    if (message.kind === 'status') {
+      printJson(io, { ok: true, ...state.status, running: false, run_id: state.runId });
+      return 0;
+    }
+    io.err(
+      `Session '${id}' has ended (${state.status?.outcome ?? 'stopped'}${state.status?.reason ? `: ${state.status.reason}` : ''}).`,
+    );
+    return 1;
+  }
+  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean; observation?: string };
+  if (!json && message.kind === 'call' && message.tool === 'observe' && reply.ok && reply.observation)
+    io.out(reply.observation);
+  else printJson(io, reply);
+  return reply.ok ? 0 : 1;
+}
+
+function actionsOf(text: string): unknown {
+  const value = parseJsonArgument(text, 'JSON');
+  if (Array.isArray(value)) return { actions: value };
+  if (value && typeof value === 'object' && 'actions' in value) return value;
+  return { actions: [value] };
+}
+
+/** lift session: discovery one step at a time, for scripts and people; a small daemon keeps the browser. */
+export const run: Command = async (args, io) => {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'start':
+      return start(rest, io);
+    case 'daemon': {
+      const id = rest[0];
+      if (!id) throw new UsageError(USAGE);
+      const runtime = await openRuntime(io);
+      try {
+        const config = JSON.parse(
+          readFileSync(join(sessionsDir(runtime.home), `${id}.config.json`), 'utf8'),
+        ) as DaemonConfig;
+        await runDaemon(runtime, config);
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    case 'observe': {
+      const { values, positionals } = parse(rest, {
+        json: { type: 'boolean', default: false },
+        screenshot: { type: 'boolean', default: false },
+        find: { type: 'string' },
+      });
+      const args = {
+        ...(values.screenshot ? { screenshot: true } : {}),
+        ...(values.find ? { find: { match: values.find } } : {}),
+      };
+      return send(io, positionals[0], { kind: 'call', tool: 'observe', args }, values.json);
+    }
+    case 'act':
+    case 'complete': {
+      const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false } });
+      const [id, text] = positionals;
+      if (!text) throw new UsageError(USAGE);
+      const args = action === 'act' ? actionsOf(text) : parseJsonArgument(text, 'JSON');
+      return send(io, id, { kind: 'call', tool: action, args }, values.json || true);
+    }
+    case 'handoff': {
+      const { positionals, values } = parse(rest, {
+        reason: { type: 'string', default: 'A person must act in the browser.' },
+      });
+      return send(
+        io,
+        positionals[0],
+        { kind: 'call', tool: 'request_handoff', args: { reason: values.reason } },
+        true,
+      );
+    }
+    case 'resume':
+      return send(io, rest[0], { kind: 'resume' }, true);
+    case 'status':
+      return send(io, rest[0], { kind: 'status' }, true);
+    case 'stop':
+      return send(io, rest[0], { kind: 'stop' }, true);
+    default:
+      throw new UsageError(USAGE);
+  }
+};
