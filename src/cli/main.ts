@@ -34,6 +34,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   api: { summary: 'OpenAPI operations to tools: lift api import SPEC [--only ID]... | show FILE', load: () => import('./commands/api.js') },
   ladder: { summary: 'rung per operation: lift ladder declare FILE | walk OP | check | step-down OP | report', load: () => import('./commands/ladder.js') },
   demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
+  discover: { summary: 'explore a screen once: lift discover --url URL --policy FILE --task TEXT --input n=v --output n:type [--script FILE | --mcp]', load: () => import('./commands/discover.js') },
+  session: { summary: 'step-by-step discovery: lift session start|observe|act|handoff|complete|status', load: () => import('./commands/session.js') },
+  capabilities: { summary: 'lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect CLASS | enable NAME', load: () => import('./commands/capabilities.js') },
+  replay: { summary: 'model-free replay: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant]', load: () => import('./commands/replay.js') },
 };
 
 function version(): string {
