@@ -1,4 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkbook } from '../../../src/apps/office/build-workbook.js';
 import { ColdOffice } from '../../../src/apps/office/worker.js';
@@ -67,6 +71,36 @@ describe('the office worker', () => {
     }
     expect(existsSync(cold.profileDir)).toBe(false);
   });
+});
+
+describe('an office worker whose process dies without closing it', () => {
+  it('takes its office process with it', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/start-worker.ts', import.meta.url))],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const lines = createInterface({ input: child.stdout! });
+    const started = await Promise.race([
+      once(lines, 'line').then(
+        ([line]) => JSON.parse(line as string) as { profileDir: string; pids: number[] },
+      ),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the worker did not start within 90 s')), 90_000),
+      ),
+    ]).finally(() => lines.close());
+    expect(started.pids.length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    let remaining = leftBehind(started.profileDir);
+    for (let wait = 0; wait < 100 && remaining.length > 0; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      remaining = leftBehind(started.profileDir);
+    }
+    expect(remaining).toEqual([]);
+    rmSync(started.profileDir, { recursive: true, force: true });
+  }, 120_000);
 });
 
 function isZombie(pid: number): boolean {
