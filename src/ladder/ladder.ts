@@ -71,6 +71,7 @@ export class Ladder {
   }
 
   async #rungOf(name: string): Promise<{ rung: Rung | undefined; evidence: string }> {
+    if (!this.store.operation(name)) return { rung: undefined, evidence: `${name} is not declared` };
     const latest =
       this.store.latest(name) ?? (this.#walking.has(name) ? undefined : await this.walk(name, 'declared'));
     if (!latest) return { rung: undefined, evidence: `${name} is being walked (a read-back cycle)` };

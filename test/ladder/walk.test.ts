@@ -145,4 +145,27 @@ describe('ladder walk on the back office tickets', () => {
     expect(get).toMatchObject({ rung: 'api', ruled_out: [], flags: [] });
     expect(get.evidence.map((item) => item.test)).toEqual(['present', 'unattended', 'readable_back']);
   });
+
+  it('fails "readable back" for a write whose read-back operation is not declared', async () => {
+    ladder.declare(
+      writeOperations(join(dir.path, 'orphan.yaml'), {
+        operations: [
+          {
+            name: 'ticket_reopen',
+            description: 'Reopen a ticket',
+            system: 'backoffice',
+            effect: 'visible',
+            read_back: 'ticket_fetch',
+            candidates: [{ rung: 'script', tool: 'ticket_close_with_note' }],
+          },
+        ],
+      }),
+    );
+    const walk = await ladder.walk('ticket_reopen');
+    expect(walk.rung).toBeUndefined();
+    expect(walk.results[0]?.tests.readable_back).toEqual({
+      passed: false,
+      evidence: 'its read-back ticket_fetch has no rung: ticket_fetch is not declared',
+    });
+  });
 });
