@@ -1,13 +1,18 @@
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
 import { addCapabilityTools } from '../replay/load.js';
+import { loadApiTools } from '../rungs/api/loader.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { CliIo } from './io.js';
 
-/** The runtime a command works with: built-in tools, configured tools, the store in LIFT_HOME or .lift. */
+/**
+ * The runtime a command works with: built-in tools, configured tool modules and API tool files,
+ * registered capabilities, and the store in LIFT_HOME or .lift.
+ */
 export async function openRuntime(io: CliIo): Promise<Runtime> {
   const config = await loadConfig(io.cwd, io.env);
-  const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config))];
+  const apiTools = config.apis.flatMap((file) => loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)));
+  const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
   return addCapabilityTools(new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools }));
 }

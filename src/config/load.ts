@@ -7,6 +7,8 @@ import type { AnyTool } from '../contract/define-tool.js';
 export const ConfigSchema = z.strictObject({
   /** Modules (paths relative to the config file) whose exported tools join the registry. */
   tools: z.array(z.string()).default([]),
+  /** API tool files written by `lift api import` (paths relative to the config file). */
+  apis: z.array(z.string()).default([]),
   /** Where Lift keeps its state; LIFT_HOME overrides it. */
   home: z.string().optional(),
   /** Shortlist groups and signals for the agent (see agent/shortlist). */
