@@ -12,7 +12,11 @@ import type { CliIo } from './io.js';
  */
 export async function openRuntime(io: CliIo): Promise<Runtime> {
   const config = await loadConfig(io.cwd, io.env);
-  const apiTools = config.apis.flatMap((file) => loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)));
+  const apiTools = config.apis.flatMap((file) =>
+    loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
+  );
   const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
-  return addCapabilityTools(new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools }));
+  return addCapabilityTools(
+    new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools }),
+  );
 }
