@@ -293,4 +293,8 @@ main()
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => rmSync(folder, { recursive: true, force: true }));
+  .finally(() => {
+    rmSync(folder, { recursive: true, force: true });
+    // The SDK's HTTP client keeps pooled sockets (and their abort listeners) alive after close().
+    process.exit();
+  });
