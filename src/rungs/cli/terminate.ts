@@ -28,11 +28,10 @@ export interface TerminateTargets {
   pipes: ReadonlySet<string>;
 }
 
-/** The processes that still belong to the call: its group, escaped descendants, holders of its pipes. */
-function survivors(targets: TerminateTargets): number[] {
-  const pids = new Set<number>(groupMembers(targets.pgid).map((stat) => stat.pid));
-  for (const known of targets.seen) if (sameProcess(known)) pids.add(known.pid);
-  for (const pid of holdersOf(targets.pipes)) pids.add(pid);
+/** Live pids of the call's group plus the given pids (cheap: stat reads only, no descriptor scan). */
+function stillAlive(pgid: number, known: readonly ProcessStat[]): number[] {
+  const pids = new Set<number>(groupMembers(pgid).map((stat) => stat.pid));
+  for (const stat of known) if (sameProcess(stat)) pids.add(stat.pid);
   pids.delete(process.pid);
   return [...pids];
 }
@@ -47,24 +46,36 @@ export interface Terminated {
 /**
  * Ends the whole call: SIGTERM to the group and every known descendant, then SIGKILL to
  * whatever is left, including processes that escaped the group but still hold its pipes.
+ * The costly scan for pipe holders runs once at the start and once at the end.
  */
 export async function terminate(targets: TerminateTargets, graceMs = TERM_GRACE_MS): Promise<Terminated> {
-  const found = survivors(targets).length;
+  const holders = holdersOf(targets.pipes)
+    .map(readStat)
+    .filter((stat): stat is ProcessStat => isLive(stat));
+  const known = [...targets.seen, ...holders].filter(sameProcess);
+  const found = stillAlive(targets.pgid, known).length;
   signal(-targets.pgid, 'SIGTERM');
-  for (const known of targets.seen) if (sameProcess(known)) signal(known.pid, 'SIGTERM');
+  for (const stat of known) signal(stat.pid, 'SIGTERM');
   const termEnds = Date.now() + graceMs;
-  while (Date.now() < termEnds) {
-    if (survivors(targets).length === 0) return { found, left: [] };
+  let left = stillAlive(targets.pgid, known);
+  while (left.length > 0 && Date.now() < termEnds) {
     await sleep(20);
+    left = stillAlive(targets.pgid, known);
   }
   const reapEnds = Date.now() + REAP_WAIT_MS;
-  let left = survivors(targets);
-  while (left.length > 0) {
-    signal(-targets.pgid, 'SIGKILL');
-    for (const pid of left) signal(pid, 'SIGKILL');
-    if (Date.now() >= reapEnds) break;
-    await sleep(10);
-    left = survivors(targets);
+  for (let round = 0; round < 2; round++) {
+    while (left.length > 0) {
+      signal(-targets.pgid, 'SIGKILL');
+      for (const pid of left) signal(pid, 'SIGKILL');
+      if (Date.now() >= reapEnds) break;
+      await sleep(10);
+      left = stillAlive(targets.pgid, known);
+    }
+    // Anything that took over a pipe meanwhile (a holder's own child) gets the same end.
+    const late = holdersOf(targets.pipes).filter((pid) => pid !== process.pid);
+    if (late.length === 0) break;
+    known.push(...late.map(readStat).filter((stat): stat is ProcessStat => isLive(stat)));
+    left = stillAlive(targets.pgid, known);
   }
   return { found, left };
 }
