@@ -81,7 +81,7 @@ export function memberLookupTask(origin: string, memberId: string) {
   return {
     name: 'member_lookup_savings',
     intent: 'Verify a member ID and return the savings balance and currency',
-    inputs: [{ name: 'memberId', type: 'string' as const, description: 'Member ID such as M-1001' }],
+    inputs: [{ name: 'memberId', type: 'string' as const, description: 'Member ID such as M-1234' }],
     outputs: [
       { name: 'savingsBalance', type: 'number' as const },
       { name: 'currency', type: 'string' as const },
@@ -188,7 +188,7 @@ export function memberNoteTask(origin: string, memberId: string, note: string) {
     name: 'member_note_add',
     intent: 'Add a note to a member and return the member status',
     inputs: [
-      { name: 'memberId', type: 'string' as const, description: 'Member ID such as M-1001' },
+      { name: 'memberId', type: 'string' as const, description: 'Member ID such as M-1234' },
       { name: 'note', type: 'string' as const, description: 'The note text' },
     ],
     outputs: [{ name: 'memberStatus', type: 'string' as const }],
