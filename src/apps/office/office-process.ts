@@ -155,13 +155,14 @@ export class OfficeProcess {
       );
       const lines = createInterface({ input: bridge.stdout! });
       lines.on('line', (line) => {
-        const message = JSON.parse(line) as {
-          ready?: boolean;
-          id?: number;
-          ok?: boolean;
-          result?: unknown;
-          message?: string;
-        };
+        let message: { ready?: boolean; ok?: boolean; result?: unknown; message?: string };
+        try {
+          message = JSON.parse(line);
+        } catch {
+          // Not one of the bridge's answers (a warning printed by a library): keep it for error reports.
+          this.#stderr = tail(`${this.#stderr}\n${line}`, 4000);
+          return;
+        }
         if (!ready) {
           ready = true;
           clearTimeout(timer);

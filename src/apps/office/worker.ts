@@ -132,7 +132,12 @@ export class WarmOffice implements OfficeRunner {
   run(job: OfficeJob, limits: JobLimits): Promise<unknown> {
     return this.#queue.run(async () => {
       if (this.#closed) throw new LiftError('INTERNAL_ERROR', 'The office worker was closed.');
-      const office = await bounded(this.#current(), limits, job.op, () => this.#discard());
+      let office = await bounded(this.#current(), limits, job.op, () => this.#discard());
+      if (!office.alive) {
+        // It ended between jobs (a crash, or someone killed it): start a fresh one.
+        this.#process = undefined;
+        office = await bounded(this.#current(), limits, job.op, () => this.#discard());
+      }
       try {
         return await bounded(office.send(job), limits, job.op, () => this.#discard());
       } finally {
