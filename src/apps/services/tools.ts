@@ -15,8 +15,8 @@ const StatusOutput = z.object({
   healthy: z.boolean(),
 });
 
-/** States from which supervisord will not move on its own: stop polling. */
-const SETTLED = new Set(['RUNNING', 'FATAL', 'EXITED', 'STOPPED', 'BACKOFF']);
+/** States from which supervisord will not move on its own: stop polling (BACKOFF still retries). */
+const SETTLED = new Set(['RUNNING', 'FATAL', 'EXITED', 'STOPPED']);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** service_status and service_restart over supervisord, for the allow-listed services. */
