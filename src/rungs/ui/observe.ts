@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Dialog, Frame, Page } from 'playwright-core';
 import type { FramePath, Target } from './locator.js';
 import type { Redactor } from './redact.js';
 import {
@@ -301,4 +301,25 @@ export async function observePage(
 
 function statusField(status: number | undefined): { status?: number } {
   return status === undefined ? {} : { status };
+}
+
+/** The observation while a dialog or file chooser blocks the page: no snapshot can be taken. */
+export function blockedObservation(dialog: Dialog | undefined, redactor: Redactor, url: string): Observation {
+  const text = dialog
+    ? `state: dialog\nA ${dialog.type()} dialog is open: ${JSON.stringify(redactor.text(dialog.message()))}\nNothing else can happen until it is handled: act with {"op": "dialog", "response": "accept"} or {"op": "dialog", "response": "dismiss"}.`
+    : 'state: file_chooser\nThe page opened a file chooser. Dismiss it with {"op": "dialog", "response": "dismiss"}.';
+  return {
+    state: dialog ? 'dialog' : 'file_chooser',
+    url: redactor.text(url),
+    title: '',
+    text,
+    tokens: tokensOf(text),
+    fullTokens: tokensOf(text),
+    elements: [],
+    tables: [],
+    frames: [],
+    richness: { actionable: 0, named: 0, unnamed: 0, tables: 0, frames: 0 },
+    truncated: false,
+    ...(dialog ? { dialog: { type: dialog.type(), message: redactor.text(dialog.message()) } } : {}),
+  };
 }

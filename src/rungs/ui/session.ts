@@ -7,7 +7,17 @@ import { LiftError } from '../../contract/errors.js';
 import { type ActEnvironment, performAction, type StepResult } from './act.js';
 import { type UiActionInput, UiActionsSchema } from './actions.js';
 import type { BrowserPool, Lease } from './browser.js';
-import { type Observation, type ObservationIndex, observePage, type PageState, tokensOf } from './observe.js';
+import { type BlockedRequest, guardRequests } from './guard.js';
+import {
+  blockedObservation,
+  type Observation,
+  type ObservationIndex,
+  observePage,
+  type PageState,
+} from './observe.js';
+
+export type { BlockedRequest } from './guard.js';
+
 import { blockedName, checkUrl, clickAllowed, type UiPolicy } from './policy.js';
 import { Redactor } from './redact.js';
 import type { ElementRecord } from './render.js';
@@ -60,13 +70,6 @@ export interface ActResult {
   rejected: number;
   /** Values read by `read` actions, raw: for the caller's code, never for a model. */
   reads: Record<string, string>;
-}
-
-export interface BlockedRequest {
-  url: string;
-  reason: string;
-  at: number;
-  navigation: boolean;
 }
 
 export interface ObserveOptions {
@@ -160,37 +163,17 @@ export class UiSession {
    */
   async #installPolicy(): Promise<void> {
     const { context } = this.#lease;
-    const refuse = (url: string, reason: string, navigation: boolean): void => {
-      this.#blocked.push({ url, reason, at: Date.now(), navigation });
-      this.#emit({ type: 'ui-request-blocked', url: this.#redactor.text(url), reason, navigation });
-    };
-    await context.route('**/*', async (route, request) => {
-      const navigation = request.isNavigationRequest();
-      const verdict = checkUrl(this.#policy, request.url(), navigation);
-      if (!verdict.allowed) {
-        refuse(request.url(), verdict.reason, navigation);
-        return route.abort('blockedbyclient');
-      }
-      if (!navigation) return route.fallback();
-      // Chromium follows redirects without asking the route again, so a document load is
-      // fetched here with redirects off: a Location the policy refuses is never requested,
-      // an allowed one is handed to the browser, whose next request comes back through here.
-      let response: Awaited<ReturnType<typeof route.fetch>>;
-      try {
-        response = await route.fetch({ maxRedirects: 0, timeout: this.#options.actionTimeoutMs ?? 15_000 });
-      } catch {
-        return route.abort('failed').catch(() => undefined);
-      }
-      const location = response.headers().location;
-      if (response.status() >= 300 && response.status() < 400 && location) {
-        const next = new URL(location, request.url()).toString();
-        const redirect = checkUrl(this.#policy, next, true);
-        if (!redirect.allowed) {
-          refuse(next, `redirect from ${new URL(request.url()).pathname}: ${redirect.reason}`, true);
-          return route.abort('blockedbyclient');
-        }
-      }
-      return route.fulfill({ response });
+    await guardRequests(context, this.#policy, {
+      timeoutMs: this.#options.actionTimeoutMs ?? 15_000,
+      onBlocked: (blocked) => {
+        this.#blocked.push(blocked);
+        this.#emit({
+          type: 'ui-request-blocked',
+          url: this.#redactor.text(blocked.url),
+          reason: blocked.reason,
+          navigation: blocked.navigation,
+        });
+      },
     });
     // Windows the page opens are closed: the session works in one page, under one policy.
     context.on('page', (popup) => {
@@ -485,24 +468,7 @@ export class UiSession {
   }
 
   #blockedObservation(): Observation {
-    const dialog = this.#dialog;
-    const text = dialog
-      ? `state: dialog\nA ${dialog.type()} dialog is open: ${JSON.stringify(this.#redactor.text(dialog.message()))}\nNothing else can happen until it is handled: act with {"op": "dialog", "response": "accept"} or {"op": "dialog", "response": "dismiss"}.`
-      : 'state: file_chooser\nThe page opened a file chooser. Dismiss it with {"op": "dialog", "response": "dismiss"}.';
-    return {
-      state: dialog ? 'dialog' : 'file_chooser',
-      url: this.#redactor.text(this.page.url()),
-      title: '',
-      text,
-      tokens: tokensOf(text),
-      fullTokens: tokensOf(text),
-      elements: [],
-      tables: [],
-      frames: [],
-      richness: { actionable: 0, named: 0, unnamed: 0, tables: 0, frames: 0 },
-      truncated: false,
-      ...(dialog ? { dialog: { type: dialog.type(), message: this.#redactor.text(dialog.message()) } } : {}),
-    };
+    return blockedObservation(this.#dialog, this.#redactor, this.page.url());
   }
 
   #environment(reads: Record<string, string>): ActEnvironment {

@@ -53,6 +53,7 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
                 return `${field.value ?? ''}|${field.checked ? 1 : 0}|${field.disabled ? 1 : 0}`;
               },
             );
+            // biome-ignore lint/performance/useDomNodeTextContent: what a person sees is the state that matters.
             const text = `${body.innerText}\u0000${fields.join('\u0001')}\u0000${document.getElementsByTagName('*').length}`;
             let hash = 2166136261;
             for (let index = 0; index < text.length; index++) {
