@@ -13,7 +13,7 @@ DEBIAN_PACKAGES=(
   poppler-utils       # pdftotext and pdftoppm for checks
   supervisor          # the service_restart tool's service manager
   openssh-client      # ssh-keygen, a program that asks for a passphrase
-  git procps util-linux
+  git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
 )
 
 missing=()

@@ -16,7 +16,9 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
     loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
   );
   const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
-  return addCapabilityTools(
-    new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools }),
-  );
+  const runtime = new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools });
+  for (const [name, settings] of Object.entries(config.settings)) {
+    void runtime.service(`settings:${name}`, () => settings);
+  }
+  return addCapabilityTools(runtime);
 }

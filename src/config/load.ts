@@ -7,6 +7,12 @@ import type { AnyTool } from '../contract/define-tool.js';
 export const ConfigSchema = z.strictObject({
   /** Modules (paths relative to the config file) whose exported tools join the registry. */
   tools: z.array(z.string()).default([]),
+  /**
+   * Settings of built-in tool families, by name: `{ "payroll": { "root": "/srv/payroll" },
+   * "hledger": { "journal": "books.journal" } }`. Registered as the runtime service
+   * `settings:NAME` that those tools read.
+   */
+  settings: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), z.record(z.string(), z.unknown())).default({}),
   /** API tool files written by `lift api import` (paths relative to the config file). */
   apis: z.array(z.string()).default([]),
   /** Where Lift keeps its state; LIFT_HOME overrides it. */
