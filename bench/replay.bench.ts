@@ -1,0 +1,159 @@
+/**
+ * Model-free replay of the member lookup against a hand-written Playwright script doing the
+ * same steps with the same waits, measured in the same run on the same fixture:
+ *   warm      N replays on one warm context (medians and ratio)
+ *   cold      one replay including the browser start
+ *   parallel  throughput with 4 concurrent contexts
+ * node --import tsx bench/replay.bench.ts   (BENCH_REPLAYS=N to change N, default 50)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Capability } from '../src/discover/capability.js';
+import { CapabilityStore } from '../src/discover/capability-store.js';
+import { MEMBER_LOOKUP_SCRIPT, memberLookupPolicy, memberLookupTask } from '../src/discover/explorers/member-lookup-script.js';
+import { ScriptedExplorer } from '../src/discover/explorers/scripted.js';
+import { runDiscovery } from '../src/discover/run.js';
+import { type BackofficeServer, startBackoffice } from '../src/fixtures/backoffice/index.js';
+import { replayCapability } from '../src/replay/engine.js';
+import { CHROMIUM_ARGS } from '../src/rungs/ui/browser.js';
+import { parsePolicy } from '../src/rungs/ui/policy.js';
+import { openStore } from '../src/store/store.js';
+
+const N = Number(process.env.BENCH_REPLAYS ?? 50);
+const IDS = ['M-1002', 'M-1004', 'M-1005', 'M-1001', 'M-1003', 'M-1006'];
+const PASSWORD = 'backoffice-demo';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function line(name: string, lift: number, baseline: number, unit: string): void {
+  console.log(`${name}: lift ${lift.toFixed(1)} ${unit}, baseline ${baseline.toFixed(1)} ${unit}, ratio ${(lift / baseline).toFixed(2)}`);
+}
+
+const launch = () => chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+async function signedIn(browser: Browser, fixture: BackofficeServer): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${fixture.url}/login`);
+  await page.getByLabel('User').fill(fixture.user);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button').click();
+  await page.waitForURL(/\/app/);
+  return page;
+}
+
+/** What a person would write by hand for the same seven steps, with the same waits. */
+async function handWritten(page: Page, start: string, memberId: string): Promise<{ balance: number; currency: string }> {
+  await page.goto(start, { waitUntil: 'load' });
+  await page.getByRole('link', { name: 'Members', exact: true }).click();
+  const workspace = page.frameLocator('iframe[title="Workspace"]');
+  const field = workspace.getByLabel('Member ID', { exact: true });
+  await field.waitFor();
+  await field.fill(memberId);
+  await workspace.getByRole('button', { name: 'Look up', exact: true }).click();
+  await workspace.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
+  const accounts = workspace.locator('table').filter({ has: workspace.getByRole('columnheader', { name: 'Balance', exact: true }) });
+  const savings = accounts.getByRole('row').filter({ has: workspace.getByRole('cell', { name: 'Savings', exact: true }) });
+  const balance = Number(await savings.getByRole('cell').nth(2).innerText());
+  const currency = (await savings.getByRole('cell').nth(3).innerText()).trim();
+  const shown = await workspace.getByRole('row').filter({ has: workspace.getByRole('cell', { name: memberId, exact: true }) }).count();
+  if (shown !== 1) throw new Error(`the page does not show ${memberId}`);
+  return { balance, currency };
+}
+
+async function discover(fixture: BackofficeServer, browser: Browser, home: string): Promise<Capability> {
+  const store = openStore(home);
+  try {
+    const page = await (await browser.newContext()).newPage();
+    const result = await runDiscovery({
+      store,
+      capabilities: new CapabilityStore(store.db, store.home),
+      page,
+      policy: parsePolicy(memberLookupPolicy(fixture.origin)),
+      task: memberLookupTask(fixture.origin, 'M-1001'),
+      explorer: new ScriptedExplorer(MEMBER_LOOKUP_SCRIPT),
+      hidden: ['Balance'],
+      signIn: { user: fixture.user, password: PASSWORD },
+      liftVersion: '0.1.0',
+    });
+    await page.context().close();
+    if (!result.capability) throw new Error(`discovery failed: ${result.status.reason}`);
+    return result.capability;
+  } finally {
+    store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'lift-bench-replay-'));
+  const fixture = await startBackoffice();
+  const browser = await launch();
+  try {
+    const capability = await discover(fixture, browser, home);
+    const start = new URL(capability.preconditions.path, fixture.origin).href;
+    const evidenceDir = join(home, 'evidence');
+    const page = await signedIn(browser, fixture);
+    const liftTimes: number[] = [];
+    const baseTimes: number[] = [];
+    // Warm up both paths once, then alternate so drift hits both equally.
+    await replayCapability(capability, { memberId: 'M-1001' }, { page, evidenceDir });
+    await handWritten(page, start, 'M-1001');
+    for (let index = 0; index < N; index++) {
+      const memberId = IDS[index % IDS.length]!;
+      let t0 = performance.now();
+      const result = await replayCapability(capability, { memberId }, { page, evidenceDir });
+      liftTimes.push(performance.now() - t0);
+      if (result.outcome !== 'found') throw new Error(`replay of ${memberId} answered ${result.outcome}`);
+      t0 = performance.now();
+      await handWritten(page, start, memberId);
+      baseTimes.push(performance.now() - t0);
+    }
+    line(`replay warm median (${N} runs, ${capability.steps.length} steps)`, median(liftTimes), median(baseTimes), 'ms');
+
+    // Cold: a new browser, a new context, the sign-in, then one replay.
+    let t0 = performance.now();
+    const coldBrowser = await launch();
+    const coldPage = await signedIn(coldBrowser, fixture);
+    await replayCapability(capability, { memberId: 'M-1004' }, { page: coldPage, evidenceDir });
+    const coldLift = performance.now() - t0;
+    await coldBrowser.close();
+    t0 = performance.now();
+    const coldBase = await launch();
+    await handWritten(await signedIn(coldBase, fixture), start, 'M-1004');
+    const coldBaseline = performance.now() - t0;
+    await coldBase.close();
+    line('replay cold incl. browser start', coldLift, coldBaseline, 'ms');
+
+    // Throughput: 4 contexts, each replaying in a loop, for the same number of replays.
+    const pages = await Promise.all([0, 1, 2, 3].map(() => signedIn(browser, fixture)));
+    const per = Math.max(2, Math.ceil(N / 8));
+    t0 = performance.now();
+    await Promise.all(
+      pages.map(async (worker, w) => {
+        for (let index = 0; index < per; index++) {
+          await replayCapability(capability, { memberId: IDS[(w + index) % IDS.length]! }, { page: worker, evidenceDir });
+        }
+      }),
+    );
+    const liftRate = (4 * per) / ((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    await Promise.all(
+      pages.map(async (worker, w) => {
+        for (let index = 0; index < per; index++) await handWritten(worker, start, IDS[(w + index) % IDS.length]!);
+      }),
+    );
+    const baseRate = (4 * per) / ((performance.now() - t0) / 1000);
+    line('replay throughput, 4 contexts (replays/s)', liftRate, baseRate, '/s');
+  } finally {
+    await browser.close();
+    await fixture.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();
