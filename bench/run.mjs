@@ -17,7 +17,10 @@ if (files.length === 0) {
 let failed = 0;
 for (const file of files) {
   console.log(`\n== ${file}`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], { stdio: 'inherit', cwd: join(here, '..') });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], {
+    stdio: 'inherit',
+    cwd: join(here, '..'),
+  });
   if (result.status !== 0) failed++;
 }
 process.exit(failed === 0 ? 0 : 1);

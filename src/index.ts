@@ -5,7 +5,13 @@ export type { AnyTool, ToolDefinition, ToolErrorSpec, ToolResult } from './contr
 export { defineTool, gateOf } from './contract/define-tool.js';
 export type { Effect, EffectClass, Gate, Rung } from './contract/effects.js';
 export { DEFAULT_GATE, EFFECT_CLASSES, EFFECTS, GATES, RUNGS } from './contract/effects.js';
-export type { Check, Envelope, ErrorEnvelope, PendingEnvelope, SuccessEnvelope } from './contract/envelope.js';
+export type {
+  Check,
+  Envelope,
+  ErrorEnvelope,
+  PendingEnvelope,
+  SuccessEnvelope,
+} from './contract/envelope.js';
 export { describeEnvelope, isError, isPending, isSuccess } from './contract/envelope.js';
 export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';

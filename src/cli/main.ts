@@ -13,31 +13,68 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     summary: 'call a tool: lift call NAME --input JSON [--request-id ID]',
     load: () => import('./commands/call.js'),
   },
-  schema: { summary: 'export tool schemas: --format openai|anthropic|mcp', load: () => import('./commands/schema.js') },
-  serve: { summary: 'serve the tools over MCP: lift serve --stdio | --http PORT [--host H]', load: () => import('./commands/serve.js') },
+  schema: {
+    summary: 'export tool schemas: --format openai|anthropic|mcp',
+    load: () => import('./commands/schema.js'),
+  },
+  serve: {
+    summary: 'serve the tools over MCP: lift serve --stdio | --http PORT [--host H]',
+    load: () => import('./commands/serve.js'),
+  },
   approvals: { summary: 'list held calls', load: () => import('./commands/approvals.js') },
   approve: {
     summary: 'run a held call once: lift approve ID [--phrase TEXT]',
     load: () => import('./commands/approve.js'),
   },
   deny: { summary: 'drop a held call: lift deny ID', load: () => import('./commands/deny.js') },
-  exec: { summary: 'run a program that cannot hang: lift exec [--deadline S] -- PROGRAM ARGS', load: () => import('./commands/exec.js') },
-  fixture: { summary: 'serve a test fixture: lift fixture backoffice [--port N]', load: () => import('./commands/fixture.js') },
-  run: { summary: 'the agent: lift run "REQUEST" [--yes] [--max-turns N] (LIFT_MODEL=provider:model)', load: () => import('./commands/run.js') },
-  ledger: { summary: 'one row per agent task: model calls, tool calls, tokens, seconds, checks', load: () => import('./commands/ledger.js') },
+  exec: {
+    summary: 'run a program that cannot hang: lift exec [--deadline S] -- PROGRAM ARGS',
+    load: () => import('./commands/exec.js'),
+  },
+  fixture: {
+    summary: 'serve a test fixture: lift fixture backoffice [--port N]',
+    load: () => import('./commands/fixture.js'),
+  },
+  run: {
+    summary: 'the agent: lift run "REQUEST" [--yes] [--max-turns N] (LIFT_MODEL=provider:model)',
+    load: () => import('./commands/run.js'),
+  },
+  ledger: {
+    summary: 'one row per agent task: model calls, tool calls, tokens, seconds, checks',
+    load: () => import('./commands/ledger.js'),
+  },
   runs: { summary: 'list runs, lift runs show ID', load: () => import('./commands/runs.js') },
   secrets: { summary: 'store or list secrets by name', load: () => import('./commands/secrets.js') },
   lint: {
     summary: 'lint tool definitions: lift lint FILE | --mcp "COMMAND"',
     load: () => import('./commands/lint.js'),
   },
-  api: { summary: 'OpenAPI operations to tools: lift api import SPEC [--only ID]... | show FILE', load: () => import('./commands/api.js') },
-  ladder: { summary: 'rung per operation: lift ladder declare FILE | walk OP | check | step-down OP | report', load: () => import('./commands/ladder.js') },
+  api: {
+    summary: 'OpenAPI operations to tools: lift api import SPEC [--only ID]... | show FILE',
+    load: () => import('./commands/api.js'),
+  },
+  ladder: {
+    summary: 'rung per operation: lift ladder declare FILE | walk OP | check | step-down OP | report',
+    load: () => import('./commands/ladder.js'),
+  },
   demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
-  discover: { summary: 'explore a screen once: lift discover --url URL --policy FILE --task TEXT --input n=v --output n:type [--script FILE | --mcp]', load: () => import('./commands/discover.js') },
-  session: { summary: 'step-by-step discovery: lift session start|observe|act|handoff|complete|status', load: () => import('./commands/session.js') },
-  capabilities: { summary: 'lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect CLASS | enable NAME', load: () => import('./commands/capabilities.js') },
-  replay: { summary: 'model-free replay: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant]', load: () => import('./commands/replay.js') },
+  discover: {
+    summary:
+      'explore a screen once: lift discover --url URL --policy FILE --task TEXT --input n=v --output n:type [--script FILE | --mcp]',
+    load: () => import('./commands/discover.js'),
+  },
+  session: {
+    summary: 'step-by-step discovery: lift session start|observe|act|handoff|complete|status',
+    load: () => import('./commands/session.js'),
+  },
+  capabilities: {
+    summary: 'lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect CLASS | enable NAME',
+    load: () => import('./commands/capabilities.js'),
+  },
+  replay: {
+    summary: 'model-free replay: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant]',
+    load: () => import('./commands/replay.js'),
+  },
 };
 
 function version(): string {

@@ -19,7 +19,16 @@ const ALLOWED: Record<string, string[]> = {
   rungs: ['contract', 'store', 'runtime', 'rungs'],
   apps: ['contract', 'store', 'runtime', 'rungs', 'apps'],
   // Replay shares the capability format with the compiler, never the explorer side.
-  replay: ['contract', 'store', 'runtime', 'rungs', 'replay', 'discover/capability', 'discover/fingerprint', 'discover/typed'],
+  replay: [
+    'contract',
+    'store',
+    'runtime',
+    'rungs',
+    'replay',
+    'discover/capability',
+    'discover/fingerprint',
+    'discover/typed',
+  ],
   discover: ['contract', 'store', 'runtime', 'rungs', 'discover', 'replay', 'agent/model'],
   ladder: ['contract', 'store', 'runtime', 'rungs', 'replay', 'discover', 'ladder'],
   agent: ['contract', 'store', 'runtime', 'rungs', 'agent', 'config'],
@@ -56,7 +65,9 @@ describe('layers', () => {
       if (!allowed) continue; // cli/, builtin.ts and index.ts sit on top and may import anything
       for (const specifier of importsOf(file)) {
         const target = relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '');
-        const ok = allowed.some((prefix) => target === prefix || target.startsWith(`${prefix}/`) || target.startsWith(prefix));
+        const ok = allowed.some(
+          (prefix) => target === prefix || target.startsWith(`${prefix}/`) || target.startsWith(prefix),
+        );
         if (!ok) violations.push(`${relative(SRC, file)} imports ${target}`);
       }
     }
