@@ -1,4 +1,18 @@
 /** Lift's public API: named exports only. test/public-api.test.ts lists them. */
+
+export { createRunChain } from './agent/chain.js';
+// The agent.
+export { type AgentOptions, type AgentResult, runAgent } from './agent/loop.js';
+export { ModelClient } from './agent/model-client.js';
+export { createLanguageModel, parseModelSpec } from './agent/model-provider.js';
+export { Shortlist } from './agent/shortlist.js';
+export { TaskLedger } from './agent/task-ledger.js';
+// Lifted programs: tool factories for other deployments than the built-in defaults.
+export { gitTools, inventoryTools, postgresTools, serviceTools } from './apps/cli-tools.js';
+export { hledgerTools } from './apps/hledger/tools.js';
+export { ColdOffice, WarmOffice } from './apps/office/worker.js';
+export { payrollTools } from './apps/payroll/tools.js';
+// The contract: one declaration per tool, its envelope, its error codes.
 export { contractCard } from './contract/card.js';
 export type { ToolContext, ToolEvent } from './contract/context.js';
 export type { AnyTool, ToolDefinition, ToolErrorSpec, ToolResult } from './contract/define-tool.js';
@@ -16,6 +30,46 @@ export { describeEnvelope, isError, isPending, isSuccess } from './contract/enve
 export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';
 export { inputSchemaOf, outputSchemaOf } from './contract/json-schema.js';
+// Discovery, capabilities and model-free replay.
+export { type Capability, CapabilitySchema, revisionOf, validateCapability } from './discover/capability.js';
+export { CapabilityStore } from './discover/capability-store.js';
+export { compileCapability } from './discover/compile.js';
+export { runDiscovery } from './discover/run.js';
+// The per-operation ladder.
+export { Ladder } from './ladder/ladder.js';
+export { formatReport, ladderReport } from './ladder/report.js';
 export { lintTools } from './lint/rules.js';
+export { replayCapability } from './replay/engine.js';
+export { addCapabilityTools } from './replay/load.js';
+// Rung 1, API.
+export { importOpenApi } from './rungs/api/import.js';
+export { loadApiTools, toolsFromApiFile } from './rungs/api/loader.js';
+export { readSpec } from './rungs/api/openapi.js';
+export type { ApiToolFile } from './rungs/api/tool-file.js';
+// Rung 2, command line.
+export { quietEnvironment } from './rungs/cli/environment.js';
+export { type OutputParser, parseOutput } from './rungs/cli/parsers.js';
+export { runWrapped } from './rungs/cli/run-wrapped.js';
+export type { WrappedCall, WrappedResult } from './rungs/cli/wrapped-call.js';
+// Rung 3, files.
+export { readExport, withLock, writeFileAtomic } from './rungs/file/index.js';
+// Rung 5, structured UI.
+export {
+  BrowserPool,
+  loadPolicy,
+  parsePolicy,
+  resolveTarget,
+  TargetSchema,
+  UiActionSchema,
+  UiSession,
+} from './rungs/ui/index.js';
+// The runtime: invoke under the contract, the store, approvals.
 export type { InvokeOptions } from './runtime/invoke.js';
 export { Runtime, type RuntimeOptions } from './runtime/runtime.js';
+export { serveHttp } from './serve/http.js';
+// Serving: MCP and function-calling exports.
+export { createLiftServer } from './serve/mcp-server.js';
+export { serveStdio } from './serve/stdio.js';
+export { toAnthropicTools } from './serve/to-anthropic-tools.js';
+export { toMcpTools } from './serve/to-mcp-tools.js';
+export { toOpenAiTools } from './serve/to-openai-tools.js';
