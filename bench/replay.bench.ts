@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Capability } from '../src/discover/capability.js';
 import { CapabilityStore } from '../src/discover/capability-store.js';
-import { MEMBER_LOOKUP_SCRIPT, memberLookupPolicy, memberLookupTask } from '../src/discover/explorers/member-lookup-script.js';
+import {
+  MEMBER_LOOKUP_SCRIPT,
+  memberLookupPolicy,
+  memberLookupTask,
+} from '../src/discover/explorers/member-lookup-script.js';
 import { ScriptedExplorer } from '../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../src/discover/run.js';
 import { type BackofficeServer, startBackoffice } from '../src/fixtures/backoffice/index.js';
@@ -32,7 +36,9 @@ function median(values: number[]): number {
 }
 
 function line(name: string, lift: number, baseline: number, unit: string): void {
-  console.log(`${name}: lift ${lift.toFixed(1)} ${unit}, baseline ${baseline.toFixed(1)} ${unit}, ratio ${(lift / baseline).toFixed(2)}`);
+  console.log(
+    `${name}: lift ${lift.toFixed(1)} ${unit}, baseline ${baseline.toFixed(1)} ${unit}, ratio ${(lift / baseline).toFixed(2)}`,
+  );
 }
 
 const launch = () => chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -48,7 +54,11 @@ async function signedIn(browser: Browser, fixture: BackofficeServer): Promise<Pa
 }
 
 /** What a person would write by hand for the same seven steps, with the same waits. */
-async function handWritten(page: Page, start: string, memberId: string): Promise<{ balance: number; currency: string }> {
+async function handWritten(
+  page: Page,
+  start: string,
+  memberId: string,
+): Promise<{ balance: number; currency: string }> {
   await page.goto(start, { waitUntil: 'load' });
   await page.getByRole('link', { name: 'Members', exact: true }).click();
   const workspace = page.frameLocator('iframe[title="Workspace"]');
@@ -57,11 +67,18 @@ async function handWritten(page: Page, start: string, memberId: string): Promise
   await field.fill(memberId);
   await workspace.getByRole('button', { name: 'Look up', exact: true }).click();
   await workspace.getByRole('heading', { name: 'Accounts', exact: true }).waitFor();
-  const accounts = workspace.locator('table').filter({ has: workspace.getByRole('columnheader', { name: 'Balance', exact: true }) });
-  const savings = accounts.getByRole('row').filter({ has: workspace.getByRole('cell', { name: 'Savings', exact: true }) });
+  const accounts = workspace
+    .locator('table')
+    .filter({ has: workspace.getByRole('columnheader', { name: 'Balance', exact: true }) });
+  const savings = accounts
+    .getByRole('row')
+    .filter({ has: workspace.getByRole('cell', { name: 'Savings', exact: true }) });
   const balance = Number(await savings.getByRole('cell').nth(2).innerText());
   const currency = (await savings.getByRole('cell').nth(3).innerText()).trim();
-  const shown = await workspace.getByRole('row').filter({ has: workspace.getByRole('cell', { name: memberId, exact: true }) }).count();
+  const shown = await workspace
+    .getByRole('row')
+    .filter({ has: workspace.getByRole('cell', { name: memberId, exact: true }) })
+    .count();
   if (shown !== 1) throw new Error(`the page does not show ${memberId}`);
   return { balance, currency };
 }
@@ -113,7 +130,12 @@ async function main(): Promise<void> {
       await handWritten(page, start, memberId);
       baseTimes.push(performance.now() - t0);
     }
-    line(`replay warm median (${N} runs, ${capability.steps.length} steps)`, median(liftTimes), median(baseTimes), 'ms');
+    line(
+      `replay warm median (${N} runs, ${capability.steps.length} steps)`,
+      median(liftTimes),
+      median(baseTimes),
+      'ms',
+    );
 
     // Cold: a new browser, a new context, the sign-in, then one replay.
     let t0 = performance.now();
@@ -136,7 +158,11 @@ async function main(): Promise<void> {
     await Promise.all(
       pages.map(async (worker, w) => {
         for (let index = 0; index < per; index++) {
-          await replayCapability(capability, { memberId: IDS[(w + index) % IDS.length]! }, { page: worker, evidenceDir });
+          await replayCapability(
+            capability,
+            { memberId: IDS[(w + index) % IDS.length]! },
+            { page: worker, evidenceDir },
+          );
         }
       }),
     );
@@ -144,7 +170,8 @@ async function main(): Promise<void> {
     t0 = performance.now();
     await Promise.all(
       pages.map(async (worker, w) => {
-        for (let index = 0; index < per; index++) await handWritten(worker, start, IDS[(w + index) % IDS.length]!);
+        for (let index = 0; index < per; index++)
+          await handWritten(worker, start, IDS[(w + index) % IDS.length]!);
       }),
     );
     const baseRate = (4 * per) / ((performance.now() - t0) / 1000);

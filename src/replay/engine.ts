@@ -60,6 +60,7 @@ export interface ReplayResult {
 type Settled = 'ok' | 'not_found' | 'restart';
 
 const CHUNK_MS = 200;
+const NOTHING: Postcondition = { kind: 'none' };
 const HANDOFF_DEADLINE_MS = 5 * 60_000;
 
 class Replay {
@@ -171,12 +172,11 @@ class Replay {
       case 'fill': {
         const target = await this.#findOne(step.target, index);
         if (typeof target === 'string') return target;
-        await this.#act(
-          () => target.fill(this.#value(step.value), { timeout: this.#timeout }),
-          step.target,
-          index,
-        );
-        return this.#settle(step.expect);
+        const value = this.#value(step.value);
+        await this.#act(() => target.fill(value, { timeout: this.#timeout }), step.target, index);
+        // The field just filled is the postcondition's usual target: read it where it is.
+        const filled = await target.inputValue({ timeout: this.#timeout }).catch(() => undefined);
+        return this.#settle(filled === value ? NOTHING : step.expect);
       }
       case 'select': {
         const target = await this.#findOne(step.target, index);
@@ -211,7 +211,8 @@ class Replay {
       case 'wait_for': {
         const target = await this.#findOne(step.target, index);
         if (typeof target === 'string') return target;
-        return this.#settle(step.expect);
+        const visible = await target.isVisible().catch(() => false);
+        return this.#settle(visible ? NOTHING : step.expect);
       }
       case 'read': {
         const target = await this.#findOne(step.target, index);
