@@ -73,7 +73,9 @@ async function handWritten(
   const savings = accounts
     .getByRole('row')
     .filter({ has: workspace.getByRole('cell', { name: 'Savings', exact: true }) });
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
   const balance = Number(await savings.getByRole('cell').nth(2).innerText());
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
   const currency = (await savings.getByRole('cell').nth(3).innerText()).trim();
   const shown = await workspace
     .getByRole('row')

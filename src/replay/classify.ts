@@ -38,6 +38,7 @@ function readFacts(): FrameFacts {
   const text = (selector: string) =>
     Array.from(document.querySelectorAll(selector))
       .filter((element) => (element as HTMLElement).offsetParent !== null || element.tagName === 'TITLE')
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
       .map((element) => (element as HTMLElement).innerText ?? '')
       .join(' | ')
       .slice(0, 400);

@@ -217,6 +217,7 @@ class Replay {
       case 'read': {
         const target = await this.#findOne(step.target, index);
         if (typeof target === 'string') return target;
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
         const text = await target.innerText({ timeout: this.#timeout });
         const spec = this.#capability.outputs.find((output) => output.name === step.output)!;
         const value = parseTyped(text, spec.type);
@@ -428,6 +429,7 @@ class Replay {
     const target = this.#bind(raw);
     const expected = String(this.#inputs[equals.input]);
     const { locator, count } = await matchTarget(this.#page, target);
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
     const actual = count === 1 ? (await locator.first().innerText({ timeout: this.#timeout })).trim() : '';
     const passed = match === 'exact' ? actual === expected : actual.includes(expected);
     this.emit('replay-checkpoint', { target: describeTarget(target), passed });

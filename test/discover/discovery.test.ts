@@ -147,7 +147,8 @@ describe('discovery with the scripted explorer', () => {
       .slice(-3)
       .map(
         (reply) =>
-          (reply.reply as { results: Array<{ status: string; hint?: string; code?: string }> }).results[0]!,
+          (reply.reply as unknown as { results: Array<{ status: string; hint?: string; code?: string }> })
+            .results[0]!,
       );
     expect(results[0]).toMatchObject({ status: 'rejected' });
     expect(results[0]!.hint).toMatch(/input/);
@@ -233,7 +234,7 @@ describe('the model explorer against a scripted OpenAI-compatible server', () =>
       model: createOpenAICompatible({ name: 'scripted', baseURL }).chatModel('explorer-1'),
       provider: 'openai-compatible',
       modelName: 'explorer-1',
-      retry: { attempts: 1 },
+      retry: { maxAttempts: 1 },
     });
 
   it('sends exactly the four tools, survives a tool outside them, and compiles', async () => {
@@ -244,7 +245,7 @@ describe('the model explorer against a scripted OpenAI-compatible server', () =>
         { kind: 'answer', toolCalls: [{ name: 'browser_evaluate', args: { script: 'document.cookie' } }] },
         ...calls.map((call) => ({
           kind: 'answer' as const,
-          toolCalls: [{ name: call.tool, args: call.args }],
+          toolCalls: [{ name: call.tool, args: call.args as Record<string, unknown> }],
           usage: { input: 900, output: 40 },
         })),
       );
