@@ -6,14 +6,23 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CapabilityStore } from '../../src/discover/capability-store.js';
 import { loadMembers } from '../../src/fixtures/backoffice/index.js';
 import { openStore } from '../../src/store/store.js';
-import { launchChromium, memberLookupCapability, signedInPage, startBackoffice, tempHome } from '../replay/helpers.js';
+import {
+  launchChromium,
+  memberLookupCapability,
+  signedInPage,
+  startBackoffice,
+  tempHome,
+} from '../replay/helpers.js';
 import { LIFT, lift } from './cli-helpers.js';
 
 let fixture: Awaited<ReturnType<typeof startBackoffice>>;
 const home = tempHome();
 let env: Record<string, string>;
 let file: string;
-const savings = (id: string) => loadMembers().find((member) => member.id === id)!.accounts.find((account) => account.type === 'Savings')!;
+const savings = (id: string) =>
+  loadMembers()
+    .find((member) => member.id === id)!
+    .accounts.find((account) => account.type === 'Savings')!;
 
 beforeAll(async () => {
   fixture = await startBackoffice();
@@ -34,30 +43,69 @@ afterAll(async () => {
 });
 
 const call = async (memberId: string) => {
-  const result = await lift(['call', 'member_lookup_savings', '--input', JSON.stringify({ memberId })], env, home.home);
-  return JSON.parse(result.stdout) as { ok: boolean; fields?: Record<string, unknown>; error?: { code: string }; run_id: string };
+  const result = await lift(
+    ['call', 'member_lookup_savings', '--input', JSON.stringify({ memberId })],
+    env,
+    home.home,
+  );
+  return JSON.parse(result.stdout) as {
+    ok: boolean;
+    fields?: Record<string, unknown>;
+    error?: { code: string };
+    run_id: string;
+  };
 };
 
-it('registers a capability as a tool: listed, callable with lift call and over MCP, with zero model events', { timeout: 240_000 }, async () => {
-  const added = await lift(['capabilities', 'add', file, '--effect', 'read', '--user', 'operator', '--secret', 'backoffice_password'], env, home.home);
+it('registers a capability as a tool: listed, callable with lift call and over MCP, with zero model events', {
+  timeout: 240_000,
+}, async () => {
+  const added = await lift(
+    [
+      'capabilities',
+      'add',
+      file,
+      '--effect',
+      'read',
+      '--user',
+      'operator',
+      '--secret',
+      'backoffice_password',
+    ],
+    env,
+    home.home,
+  );
   expect(added.code, added.stderr).toBe(0);
   const listed = await lift(['tools', 'list', '--json'], env, home.home);
   expect(listed.stdout).toContain('member_lookup_savings');
 
   const envelope = await call('M-1004');
   expect(envelope.ok).toBe(true);
-  expect(envelope.fields).toEqual({ outcome: 'found', savingsBalance: Number(savings('M-1004').balance), currency: savings('M-1004').currency });
-  const shown = JSON.parse((await lift(['runs', 'show', envelope.run_id, '--json'], env, home.home)).stdout) as { model_events: number; events: Array<{ type: string }> };
+  expect(envelope.fields).toEqual({
+    outcome: 'found',
+    savingsBalance: Number(savings('M-1004').balance),
+    currency: savings('M-1004').currency,
+  });
+  const shown = JSON.parse(
+    (await lift(['runs', 'show', envelope.run_id, '--json'], env, home.home)).stdout,
+  ) as { model_events: number; events: Array<{ type: string }> };
   expect(shown.model_events).toBe(0);
   expect(shown.events.filter((event) => event.type === 'replay-step').length).toBeGreaterThan(0);
 
   const client = new Client({ name: 'capability-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [LIFT, 'serve', '--stdio'], env: { ...(process.env as Record<string, string>), ...env }, cwd: home.home });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [LIFT, 'serve', '--stdio'],
+    env: { ...(process.env as Record<string, string>), ...env },
+    cwd: home.home,
+  });
   await client.connect(transport);
   try {
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name)).toContain('member_lookup_savings');
-    const result = await client.callTool({ name: 'member_lookup_savings', arguments: { memberId: 'M-1002' } });
+    const result = await client.callTool({
+      name: 'member_lookup_savings',
+      arguments: { memberId: 'M-1002' },
+    });
     expect(JSON.stringify(result)).toContain(savings('M-1002').currency);
     expect(result.isError ?? false).toBe(false);
   } finally {
@@ -65,7 +113,9 @@ it('registers a capability as a tool: listed, callable with lift call and over M
   }
 });
 
-it('switches itself off after two SURFACE_CHANGED in a row until a person re-enables it', { timeout: 240_000 }, async () => {
+it('switches itself off after two SURFACE_CHANGED in a row until a person re-enables it', {
+  timeout: 240_000,
+}, async () => {
   fixture.setScenario('relabelled');
   expect((await call('M-1001')).error?.code).toBe('SURFACE_CHANGED');
   expect((await call('M-1001')).error?.code).toBe('SURFACE_CHANGED');
@@ -82,11 +132,19 @@ it('refuses a tampered capability before touching the page', { timeout: 120_000 
   const text = readFileSync(stored.file, 'utf8');
   writeFileSync(stored.file, text.replace('"Look up"', '"Transfer"'));
   fixture.clearRequests();
-  const replay = await lift(['replay', 'member_lookup_savings', '--input', '{"memberId":"M-1001"}', '--json'], env, home.home);
+  const replay = await lift(
+    ['replay', 'member_lookup_savings', '--input', '{"memberId":"M-1001"}', '--json'],
+    env,
+    home.home,
+  );
   expect(JSON.parse(replay.stdout).error.code).toBe('REVISION_MISMATCH');
   expect(fixture.requests()).toEqual([]);
   writeFileSync(stored.file, text);
-  const pinned = await lift(['replay', file, '--input', '{"memberId":"M-1001"}', '--revision', 'f'.repeat(64), '--json'], env, home.home);
+  const pinned = await lift(
+    ['replay', file, '--input', '{"memberId":"M-1001"}', '--revision', 'f'.repeat(64), '--json'],
+    env,
+    home.home,
+  );
   expect(JSON.parse(pinned.stdout).error.code).toBe('REVISION_MISMATCH');
   expect(fixture.requests()).toEqual([]);
 });

@@ -23,13 +23,34 @@ afterAll(async () => {
 
 const workspace = ['Workspace'];
 
-it('drives a discovery session step by step from the command line, and the daemon exits at the end', { timeout: 240_000 }, async () => {
+it('drives a discovery session step by step from the command line, and the daemon exits at the end', {
+  timeout: 240_000,
+}, async () => {
   const start = await lift(
     [
-      'session', 'start', '--url', `${fixture.origin}/app?view=/app/tickets`, '--policy', join(home.home, 'policy.json'),
-      '--task', 'Verify a member ID and return the savings balance and currency', '--name', 'member_lookup_savings',
-      '--input', 'memberId=M-1001', '--output', 'savingsBalance:number', '--output', 'currency:string',
-      '--hide', 'Balance', '--user', 'operator', '--secret', 'backoffice_password', '--json',
+      'session',
+      'start',
+      '--url',
+      `${fixture.origin}/app?view=/app/tickets`,
+      '--policy',
+      join(home.home, 'policy.json'),
+      '--task',
+      'Verify a member ID and return the savings balance and currency',
+      '--name',
+      'member_lookup_savings',
+      '--input',
+      'memberId=M-1001',
+      '--output',
+      'savingsBalance:number',
+      '--output',
+      'currency:string',
+      '--hide',
+      'Balance',
+      '--user',
+      'operator',
+      '--secret',
+      'backoffice_password',
+      '--json',
     ],
     env,
     home.home,
@@ -41,20 +62,58 @@ it('drives a discovery session step by step from the command line, and the daemo
   const observed = await lift(['session', 'observe', id], env, home.home);
   expect(observed.stdout).toContain('link "Members"');
   const act = (actions: unknown) => lift(['session', 'act', id, JSON.stringify(actions)], env, home.home);
-  expect((await act([{ op: 'click', target: { frame: [], locator: { by: 'role', role: 'link', name: 'Members' } } }])).code).toBe(0);
-  const typed = await act([{ op: 'fill', target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } }, value: '⟦input:memberId⟧' }]);
+  expect(
+    (
+      await act([
+        { op: 'click', target: { frame: [], locator: { by: 'role', role: 'link', name: 'Members' } } },
+      ])
+    ).code,
+  ).toBe(0);
+  const typed = await act([
+    {
+      op: 'fill',
+      target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
+      value: '⟦input:memberId⟧',
+    },
+  ]);
   expect(JSON.parse(typed.stdout).results[0].status).toBe('rejected');
   await act([
-    { op: 'fill', target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } }, value: { input: 'memberId' } },
+    {
+      op: 'fill',
+      target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
+      value: { input: 'memberId' },
+    },
     { op: 'click', target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } } },
   ]);
   const reads = await act([
-    { op: 'read', target: { frame: workspace, locator: { by: 'cell', row: 'Savings', column: 'Balance' } }, as: 'savingsBalance' },
-    { op: 'read', target: { frame: workspace, locator: { by: 'cell', row: 'Savings', column: 'Currency' } }, as: 'currency' },
+    {
+      op: 'read',
+      target: { frame: workspace, locator: { by: 'cell', row: 'Savings', column: 'Balance' } },
+      as: 'savingsBalance',
+    },
+    {
+      op: 'read',
+      target: { frame: workspace, locator: { by: 'cell', row: 'Savings', column: 'Currency' } },
+      as: 'currency',
+    },
   ]);
   expect(reads.stdout).not.toContain('12840.55');
   const complete = await lift(
-    ['session', 'complete', id, JSON.stringify({ outputs: ['savingsBalance', 'currency'], checkpoint: { target: { frame: workspace, locator: { by: 'cell', row: '{{input.memberId}}', column: 'Member ID' } }, input: 'memberId' } })],
+    [
+      'session',
+      'complete',
+      id,
+      JSON.stringify({
+        outputs: ['savingsBalance', 'currency'],
+        checkpoint: {
+          target: {
+            frame: workspace,
+            locator: { by: 'cell', row: '{{input.memberId}}', column: 'Member ID' },
+          },
+          input: 'memberId',
+        },
+      }),
+    ],
     env,
     home.home,
   );
@@ -62,7 +121,8 @@ it('drives a discovery session step by step from the command line, and the daemo
   const { revision } = JSON.parse(complete.stdout) as { revision: string };
   expect(revision).toMatch(/^[0-9a-f]{64}$/);
 
-  for (let waited = 0; waited < 20_000 && alive(pid); waited += 200) await new Promise((r) => setTimeout(r, 200));
+  for (let waited = 0; waited < 20_000 && alive(pid); waited += 200)
+    await new Promise((r) => setTimeout(r, 200));
   expect(alive(pid)).toBe(false);
   const status = await lift(['session', 'status', id], env, home.home);
   expect(JSON.parse(status.stdout)).toMatchObject({ outcome: 'completed', revision, running: false });
