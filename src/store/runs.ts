@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Db } from './database.js';
 
 export interface RunEvent {
@@ -68,7 +68,8 @@ process.once('exit', () => {
 });
 
 /**
- * Run events: one JSONL file per run, indexed in a table.
+ * Run events: JSONL files indexed in a table. A long run (agent, discovery, replay) has a
+ * file of its own; single calls share one segment file per log, each line naming its run.
  *
  * Writes are batched: rows go in one transaction, with their files, within 10 ms or every
  * 256 runs, and at once before any read, on close and at exit. The ledger and approvals,
@@ -85,8 +86,12 @@ export class RunLog {
   readonly #record;
   #rows: Array<() => void> = [];
   #texts = new Map<string, string[]>();
-  /** Whole files of one-shot runs, queued. */
-  readonly #wholeFiles = new Map<string, string>();
+  /**
+   * One-shot runs (a single call) share one segment file per log, each line tagged with its
+   * run id: creating a file per call cost more than the call itself.
+   */
+  #segment: string | undefined;
+  #segmentCache: { file: string; size: number; byRun: Map<string, RunEvent[]> } | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(db: Db, home: string, scrub: (text: string) => string) {
@@ -145,10 +150,15 @@ export class RunLog {
     this.flushSync();
   }
 
-  /** Records a whole run at once (one call of one tool): one file and one row. */
+  /** Records a whole run at once (one call of one tool): lines in the segment file and one row. */
   record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
-    const file = this.#file(runId);
-    this.#wholeFiles.set(file, events.map((event) => `${this.#scrub(JSON.stringify(event))}\n`).join(''));
+    this.#segment ??= join(
+      this.#folder,
+      `calls-${Date.now().toString(36)}-${process.pid}-${ID_PREFIX}.jsonl`,
+    );
+    const lines = this.#texts.get(this.#segment) ?? [];
+    for (const event of events) lines.push(`${this.#scrub(JSON.stringify({ run: runId, ...event }))}\n`);
+    this.#texts.set(this.#segment, lines);
     const values: RunRowValues = [
       runId,
       kind,
@@ -158,7 +168,7 @@ export class RunLog {
       ok ? 1 : 0,
       events.length,
       events.filter(isModelEvent).length,
-      file,
+      this.#segment,
     ];
     this.#rows.push(() => this.#record.run(...values));
     this.#schedule();
@@ -191,12 +201,31 @@ export class RunLog {
 
   events(runId: string): RunEvent[] {
     this.flushSync();
-    const file = this.#file(runId);
-    const text = this.#wholeFiles.get(file) ?? (existsSync(file) ? readFileSync(file, 'utf8') : '');
-    return text
+    const row = this.#db.prepare<[string], { file: string }>('SELECT file FROM runs WHERE id = ?').get(runId);
+    const file = row?.file ?? this.#file(runId);
+    if (!existsSync(file)) return [];
+    if (basename(file).startsWith('calls-')) return this.#segmentEvents(file).get(runId) ?? [];
+    return readFileSync(file, 'utf8')
       .split('\n')
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as RunEvent);
+  }
+
+  /** A segment's events grouped by run, parsed once for as long as the file does not grow. */
+  #segmentEvents(file: string): Map<string, RunEvent[]> {
+    const size = statSync(file).size;
+    if (this.#segmentCache?.file === file && this.#segmentCache.size === size)
+      return this.#segmentCache.byRun;
+    const byRun = new Map<string, RunEvent[]>();
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.length === 0) continue;
+      const { run, ...event } = JSON.parse(line) as RunEvent & { run: string };
+      const events = byRun.get(run) ?? [];
+      events.push(event);
+      byRun.set(run, events);
+    }
+    this.#segmentCache = { file, size, byRun };
+    return byRun;
   }
 
   /** Writes everything queued, now, on this thread. */
@@ -208,8 +237,6 @@ export class RunLog {
       })();
     }
     for (const [file, lines] of texts) appendFileSync(file, lines.join(''));
-    for (const [file, text] of this.#wholeFiles) writeFileSync(file, text);
-    this.#wholeFiles.clear();
   }
 
   close(): void {
