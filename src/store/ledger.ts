@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { processIsAlive } from './processes.js';
 
 export type LedgerClaim =
   | { kind: 'claimed' }
@@ -12,15 +13,6 @@ interface LedgerRow {
   input_hash: string;
   envelope: string | null;
   pid: number | null;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

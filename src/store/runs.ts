@@ -118,20 +118,9 @@ export class RunLog {
 
   start(kind: string, title: string): string {
     const id = this.newId();
-    const values: RunRowValues = [
-      id,
-      kind,
-      this.#scrub(title),
-      new Date().toISOString(),
-      null,
-      null,
-      0,
-      0,
-      this.#file(id),
-    ];
     // A long run is visible to other processes from its start.
     this.flushSync();
-    this.#insert.run(values[0], values[1], values[2], values[3], values[8]);
+    this.#insert.run(id, kind, this.#scrub(title), new Date().toISOString(), this.#file(id));
     return id;
   }
 
@@ -266,17 +255,12 @@ export class RunLog {
 
   #schedule(): void {
     if (this.#rows.length >= FLUSH_AT_ROWS) {
-      this.#flushSoon();
+      this.flushSync();
       return;
     }
     if (!this.#timer) {
-      this.#timer = setTimeout(() => this.#flushSoon(), FLUSH_AFTER_MS);
+      this.#timer = setTimeout(() => this.flushSync(), FLUSH_AFTER_MS);
       this.#timer.unref();
     }
-  }
-
-  /** Rows in one transaction, then the files, in order. */
-  #flushSoon(): void {
-    this.flushSync();
   }
 }

@@ -21,6 +21,7 @@ import { Registrations } from '../../src/replay/registrations.js';
 import { importOpenApi } from '../../src/rungs/api/import.js';
 import { toolsFromApiFile } from '../../src/rungs/api/loader.js';
 import { readSpec } from '../../src/rungs/api/openapi.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { tempDir } from '../support/temp.js';
@@ -38,17 +39,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
 
   beforeAll(async () => {
     fixture = await startBackoffice({ password: PASSWORD });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-      ],
-    });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     const home = join(dir.path, 'home');
     const ticketGet = toolsFromApiFile(importOpenApi(readSpec(FIXTURE_SPEC)).file, { baseUrl: fixture.url });
     runtime = new Runtime({ home, env: { LIFT_SECRET_BACKOFFICE_PASSWORD: PASSWORD }, tools: ticketGet });

@@ -6,17 +6,12 @@ import type { Capability } from '../../src/discover/capability.js';
 import { pageFingerprint } from '../../src/discover/fingerprint.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-gpu',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
+
+export { CHROMIUM_ARGS };
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /** Signs a fresh context in through the fixture's own form, as an operator would. */

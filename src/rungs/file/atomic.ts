@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { processIsAlive } from '../../store/processes.js';
 
 export type Chunks = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
@@ -77,15 +78,6 @@ export async function writeFileAtomic(
   }
   await fsyncDirectory(dirname(target));
   return bytes;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes temporary files left in `dir` by writers that died (kill -9, power loss). Returns their names. */

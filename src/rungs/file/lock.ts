@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LiftError } from '../../contract/errors.js';
+import { processIsAlive } from '../../store/processes.js';
 import { sleep } from './wait.js';
 
 /**
@@ -35,15 +36,6 @@ export interface AcquireOptions {
   pollMs?: number;
   /** The read that settles the call if it times out here (nothing was written, so rarely needed). */
   settle?: string;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export function readLockOwner(path: string): LockOwner | undefined {
