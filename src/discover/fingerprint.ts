@@ -1,43 +1,100 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { sha256 } from '../runtime/canonical.js';
 
-/** Roles whose name says what a screen is for; data (cells, rows, text) is left out. */
-const SKELETON_ROLES = new Set([
-  'heading',
-  'button',
-  'textbox',
-  'searchbox',
-  'combobox',
-  'checkbox',
-  'radio',
-  'tab',
-  'navigation',
-  'form',
-  'iframe',
-  'dialog',
-]);
-
-const LINE = /^\s*- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/;
+const FRAME_TIMEOUT_MS = 2_000;
 
 /**
- * The accessibility skeleton of a page: the sorted, de-duplicated role + name pairs of its
- * structural and actionable elements, across iframes. Order-free, so a layout that moves
- * things around (or reverses tables) has the same skeleton; a renamed button does not.
+ * Runs in each frame: the role + name pairs of the structural and actionable elements a
+ * person sees (headings, buttons, fields, tabs, navigation, forms, iframes, dialogs). Data
+ * (cells, rows, text, links) is left out, so other records on the same screen give the
+ * same skeleton. Self-contained: a page function cannot call helpers defined outside it.
  */
-export function skeletonOf(ariaSnapshot: string): string[] {
-  const entries = new Set<string>();
-  for (const line of ariaSnapshot.split('\n')) {
-    const match = LINE.exec(line);
-    if (!match) continue;
-    const role = match[1]!;
-    if (!SKELETON_ROLES.has(role)) continue;
-    entries.add(match[2] === undefined ? role : `${role} "${match[2]}"`);
+export function readSkeleton(): string[] {
+  const ROLES: Array<[string, string]> = [
+    ['heading', 'h1, h2, h3, h4, h5, h6, [role=heading]'],
+    ['button', 'button, input[type=submit], input[type=button], input[type=reset], [role=button]'],
+    [
+      'textbox',
+      'textarea, input:not([type]), input[type=text], input[type=email], input[type=tel], input[type=url], input[type=password], input[type=number], input[type=date], [role=textbox]',
+    ],
+    ['searchbox', 'input[type=search], [role=searchbox]'],
+    ['combobox', 'select, [role=combobox]'],
+    ['checkbox', 'input[type=checkbox], [role=checkbox]'],
+    ['radio', 'input[type=radio], [role=radio]'],
+    ['tab', '[role=tab]'],
+    ['navigation', 'nav, [role=navigation]'],
+    ['form', 'form, [role=form]'],
+    ['iframe', 'iframe'],
+    ['dialog', 'dialog[open], [role=dialog], [role=alertdialog]'],
+  ];
+  const entries: string[] = [];
+  for (const [role, selector] of ROLES) {
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      if (element.closest('[aria-hidden=true], [hidden]')) continue;
+      if (!element.checkVisibility({ visibilityProperty: true })) continue;
+      const labelledBy = (element.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ');
+      const field = element as HTMLInputElement;
+      const labels = 'labels' in field && field.labels ? Array.from(field.labels) : [];
+      const own =
+        role === 'iframe'
+          ? element.getAttribute('title') || element.getAttribute('name') || ''
+          : element instanceof HTMLInputElement && /^(submit|button|reset)$/.test(element.type)
+            ? element.value
+            : /^(heading|button|tab|checkbox|radio)$/.test(role)
+              ? (element.textContent ?? '')
+              : '';
+      const name = (
+        element.getAttribute('aria-label') ||
+        labelledBy.trim() ||
+        labels.map((label) => label.textContent ?? '').join(' ') ||
+        own ||
+        element.getAttribute('title') ||
+        element.getAttribute('placeholder') ||
+        ''
+      )
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 120);
+      entries.push(name ? `${role} "${name}"` : role);
+    }
   }
-  return [...entries].sort();
+  return entries;
 }
 
+async function frameSkeleton(frame: Frame): Promise<string[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), FRAME_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([frame.evaluate(readSkeleton).catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The skeleton of a page: the sorted, de-duplicated role + name pairs across all its frames.
+ * Order-free, so a layout that moves things around (or reverses tables) has the same
+ * skeleton; a renamed button or a missing field does not. One evaluation per frame, in
+ * parallel, with no selector engine: cheap enough to check before every replay.
+ */
 export async function pageSkeleton(page: Page): Promise<string[]> {
-  return skeletonOf(await page.ariaSnapshot({ mode: 'ai', timeout: 5_000 }));
+  for (let attempt = 0; ; attempt++) {
+    const frames = page.frames();
+    const read = await Promise.all(frames.map(frameSkeleton));
+    // A frame that navigated or was replaced while being read is read again, once.
+    if (read.every((entries) => entries !== undefined) || attempt > 0) return skeletonOf(read);
+    await page.waitForLoadState('load', { timeout: FRAME_TIMEOUT_MS }).catch(() => undefined);
+  }
+}
+
+/** The page's skeleton from its frames' parts: sorted and de-duplicated, so order-free. */
+export function skeletonOf(frames: Array<string[] | undefined>): string[] {
+  return [...new Set(frames.flatMap((entries) => entries ?? []))].sort();
 }
 
 export function fingerprintOf(skeleton: string[]): string {

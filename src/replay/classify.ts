@@ -1,4 +1,6 @@
-import type { Dialog, Frame, Page, Request, Response } from 'playwright-core';
+import type { Dialog, Frame, Page } from 'playwright-core';
+import { readSkeleton, skeletonOf } from '../discover/fingerprint.js';
+import type { PageWatch } from './page-watch.js';
 
 /** What the page is showing, as far as a replay is concerned. */
 export type PageState =
@@ -14,6 +16,10 @@ interface FrameFacts {
   headings: string;
   alerts: string;
   password: boolean;
+  /** Still parsing: what it shows now is not what it will show. */
+  loading: boolean;
+  /** The frame's part of the start page skeleton, when asked for. */
+  skeleton?: string[];
 }
 
 const AUTH = /\b(sign[ -]?in|log[ -]?in|session (has )?expired)\b/i;
@@ -33,142 +39,116 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined>
   return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Read in the page, never sent anywhere: a few facts per frame, bounded in size. */
+/**
+ * Read in the page, never sent anywhere: a few facts per frame, bounded in size.
+ * Self-contained (no named helpers): bundlers that keep names wrap them in a helper the page lacks.
+ */
 function readFacts(): FrameFacts {
-  const text = (selector: string) =>
+  const [headings, alerts] = ['h1, h2', '[role=alert], [role=status], .error, .not-found'].map((selector) =>
     Array.from(document.querySelectorAll(selector))
-      .filter((element) => (element as HTMLElement).offsetParent !== null || element.tagName === 'TITLE')
+      .filter((element) => (element as HTMLElement).offsetParent !== null)
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
       .map((element) => (element as HTMLElement).innerText ?? '')
       .join(' | ')
-      .slice(0, 400);
+      .slice(0, 400),
+  );
   const password = Array.from(document.querySelectorAll('input[type=password]')).some(
     (element) => (element as HTMLElement).offsetParent !== null,
   );
   return {
     title: document.title.slice(0, 200),
-    headings: text('h1, h2'),
-    alerts: text('[role=alert], [role=status], .error, .not-found'),
+    headings: headings ?? '',
+    alerts: alerts ?? '',
     password,
+    loading: document.readyState === 'loading',
   };
 }
 
-/**
- * Watches a page for what classification needs beyond its content: open dialogs and the
- * HTTP status of each frame's document. Detach when the replay ends.
- */
-export class PageWatch {
-  readonly #page: Page;
-  readonly #dialogs: Dialog[] = [];
-  readonly #status = new Map<Frame, number>();
-  readonly #documents = new Set<Request>();
-  readonly #onRequest = (request: Request) => {
-    if (request.resourceType() === 'document') this.#documents.add(request);
-  };
-  readonly #onRequestDone = (request: Request) => {
-    this.#documents.delete(request);
-  };
-  readonly #onDialog = (dialog: Dialog) => {
-    this.#dialogs.push(dialog);
-  };
-  readonly #onResponse = (response: Response) => {
-    const request = response.request();
-    if (request.resourceType() !== 'document') return;
-    const frame = request.frame();
-    this.#status.set(frame, response.status());
-    this.loads++;
-  };
-  readonly #onNavigated = () => {
-    this.loads++;
-  };
-  /** Documents loaded so far, and how many of them the last full classification had seen. */
-  loads = 0;
-  classifiedLoads = -1;
-
-  constructor(page: Page) {
-    this.#page = page;
-    page.on('dialog', this.#onDialog);
-    page.on('response', this.#onResponse);
-    page.on('request', this.#onRequest);
-    page.on('framenavigated', this.#onNavigated);
-    page.on('requestfinished', this.#onRequestDone);
-    page.on('requestfailed', this.#onRequestDone);
-  }
-
-  /** Waits (bounded) until no document (page or frame load, form post) is in flight. */
-  async documentsSettled(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.#documents.size > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 15));
-    }
-  }
-
-  takeDialog(): Dialog | undefined {
-    return this.#dialogs.shift();
-  }
-
-  status(frame: Frame): number | undefined {
-    return this.#status.get(frame);
-  }
-
-  forget(frame: Frame): void {
-    this.#status.delete(frame);
-  }
-
-  /** Dismisses any dialog still open and stops listening. */
-  async detach(): Promise<void> {
-    this.#page.off('dialog', this.#onDialog);
-    this.#page.off('response', this.#onResponse);
-    this.#page.off('request', this.#onRequest);
-    this.#page.off('framenavigated', this.#onNavigated);
-    this.#page.off('requestfinished', this.#onRequestDone);
-    this.#page.off('requestfailed', this.#onRequestDone);
-    for (const dialog of this.#dialogs.splice(0)) await dialog.dismiss().catch(() => undefined);
-  }
+function dialogState(dialog: Dialog): PageState {
+  return { kind: 'dialog', detail: `${dialog.type()}: ${dialog.message().slice(0, 200)}`, dialog };
 }
+
+/** What one frame's facts and status say, or undefined when they say nothing is wrong. */
+function frameState(frame: Frame, fact: FrameFacts, status: number | undefined): PageState | undefined {
+  const heading = `${fact.title} | ${fact.headings}`;
+  if (fact.password || (AUTH.test(heading) && !/\bsign ?out|log ?out\b/i.test(heading))) {
+    return { kind: 'auth_expired', detail: `sign-in page shown (${fact.title || fact.headings})` };
+  }
+  if (status === 503 || status === 502 || status === 504 || TRANSIENT.test(heading)) {
+    return { kind: 'transient', detail: `HTTP ${status ?? '?'}: ${heading.slice(0, 120)}`, frame };
+  }
+  if ((status !== undefined && status >= 500) || APP_ERROR.test(heading)) {
+    return { kind: 'app_error', detail: `HTTP ${status ?? '?'}: ${heading.slice(0, 120)}` };
+  }
+  if (NOT_FOUND.test(fact.alerts) || NOT_FOUND.test(fact.headings) || status === 404) {
+    return { kind: 'not_found', detail: (fact.alerts || fact.headings).slice(0, 200) };
+  }
+  return undefined;
+}
+
+// The skeleton reader is composed in as source: a page function cannot call another one.
+const READ_WITH_SKELETON = `(() => ({ ...(${readFacts.toString()})(), skeleton: (${readSkeleton.toString()})() }))()`;
 
 /**
  * Classifies the page: open dialog, expired session, transient server error, application
- * error, a "not found" answer, or ok. Frames are read in parallel; a frame that is
- * navigating is skipped (the next classification sees it).
+ * error, a "not found" answer, or ok. Frames are read in parallel, and a frame is read
+ * again only after it committed another document (its content can only have become an
+ * error, sign-in or answer page by loading one); a frame still parsing is read again.
  */
-export async function classifyPage(page: Page, watch: PageWatch): Promise<PageState> {
-  const dialog = watch.takeDialog();
-  if (dialog)
-    return { kind: 'dialog', detail: `${dialog.type()}: ${dialog.message().slice(0, 200)}`, dialog };
-  // The content can only have become an error, sign-in or answer page by loading a document.
-  const loads = watch.loads;
-  if (loads === watch.classifiedLoads) return { kind: 'ok' };
-  const frames = page.frames();
-  // A dialog that opened before its event arrived blocks evaluation: bound every read.
-  const facts = await Promise.all(
-    frames.map((frame) => withTimeout(frame.evaluate(readFacts), FACTS_TIMEOUT_MS)),
-  );
-  if (facts.some((fact) => fact === undefined)) {
-    const late = watch.takeDialog();
-    if (late)
-      return { kind: 'dialog', detail: `${late.type()}: ${late.message().slice(0, 200)}`, dialog: late };
+export class Classifier {
+  readonly #page: Page;
+  readonly #watch: PageWatch;
+  readonly #read = new Map<Frame, { loads: number; facts: FrameFacts }>();
+
+  constructor(page: Page, watch: PageWatch) {
+    this.#page = page;
+    this.#watch = watch;
   }
-  const complete = facts.every((fact) => fact !== undefined);
-  for (let index = 0; index < frames.length; index++) {
-    const frame = frames[index]!;
-    const fact = facts[index];
-    const status = watch.status(frame);
-    if (!fact) continue;
-    const heading = `${fact.title} | ${fact.headings}`;
-    if (fact.password || (AUTH.test(heading) && !/\bsign ?out|log ?out\b/i.test(heading))) {
-      return { kind: 'auth_expired', detail: `sign-in page shown (${fact.title || fact.headings})` };
-    }
-    if (status === 503 || status === 502 || status === 504 || TRANSIENT.test(heading)) {
-      return { kind: 'transient', detail: `HTTP ${status ?? '?'}: ${heading.slice(0, 120)}`, frame };
-    }
-    if ((status !== undefined && status >= 500) || APP_ERROR.test(heading)) {
-      return { kind: 'app_error', detail: `HTTP ${status ?? '?'}: ${heading.slice(0, 120)}` };
-    }
-    if (NOT_FOUND.test(fact.alerts) || NOT_FOUND.test(fact.headings) || status === 404) {
-      return { kind: 'not_found', detail: (fact.alerts || fact.headings).slice(0, 200) };
-    }
+
+  classify(): Promise<PageState> {
+    return this.#classify(false).then(({ state }) => state);
   }
-  if (complete) watch.classifiedLoads = loads;
-  return { kind: 'ok' };
+
+  /**
+   * The start page: every frame read afresh, with its skeleton, in the same evaluation as
+   * its facts. The skeleton is undefined when a frame could not be read completely.
+   */
+  async startPage(): Promise<{ state: PageState; skeleton: string[] | undefined }> {
+    this.#read.clear();
+    return this.#classify(true);
+  }
+
+  async #classify(withSkeleton: boolean): Promise<{ state: PageState; skeleton: string[] | undefined }> {
+    const dialog = this.#watch.takeDialog();
+    if (dialog) return { state: dialogState(dialog), skeleton: undefined };
+    const frames = this.#page.frames();
+    const facts = await Promise.all(frames.map((frame) => this.#facts(frame, withSkeleton)));
+    if (facts.some((fact) => fact === undefined)) {
+      // A dialog that opened before its event arrived blocks evaluation.
+      const late = this.#watch.takeDialog();
+      if (late) return { state: dialogState(late), skeleton: undefined };
+    }
+    const complete = facts.every((fact) => fact !== undefined && !fact.loading);
+    const skeleton = complete && withSkeleton ? skeletonOf(facts.map((fact) => fact?.skeleton)) : undefined;
+    for (const [index, frame] of frames.entries()) {
+      const fact = facts[index];
+      const state = fact && frameState(frame, fact, this.#watch.status(frame));
+      if (state) return { state, skeleton };
+    }
+    return { state: { kind: 'ok' }, skeleton };
+  }
+
+  /** A frame's facts: from the last read if it has not loaded since, else read now (bounded). */
+  async #facts(frame: Frame, withSkeleton: boolean): Promise<FrameFacts | undefined> {
+    const loads = this.#watch.frameLoads(frame);
+    const cached = this.#read.get(frame);
+    if (cached && cached.loads === loads && !withSkeleton) return cached.facts;
+    const read = withSkeleton
+      ? (frame.evaluate(READ_WITH_SKELETON) as Promise<FrameFacts>)
+      : frame.evaluate(readFacts);
+    const facts = await withTimeout(read, FACTS_TIMEOUT_MS);
+    if (facts && !facts.loading) this.#read.set(frame, { loads, facts });
+    else this.#read.delete(frame);
+    return facts;
+  }
 }

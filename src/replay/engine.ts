@@ -11,11 +11,19 @@ import {
   type Step,
   type Value,
 } from '../discover/capability.js';
-import { pageFingerprint } from '../discover/fingerprint.js';
-import type { Target } from '../rungs/ui/locator.js';
-import { classifyPage, type PageState, PageWatch } from './classify.js';
+import { fingerprintOf, pageFingerprint } from '../discover/fingerprint.js';
+import { resolveTarget, type Target } from '../rungs/ui/locator.js';
+import { Classifier, type PageState } from './classify.js';
 import { maskedScreenshot } from './evidence.js';
-import { describeTarget, matchTarget, offered, waitVisible } from './targets.js';
+import { PageWatch } from './page-watch.js';
+import {
+  describeTarget,
+  isStrictViolation,
+  offered,
+  type Probe,
+  probeTarget,
+  waitVisible,
+} from './targets.js';
 import { type OutputValue, parseTyped, validateInputs } from './values.js';
 
 export interface HandoffRequest {
@@ -69,6 +77,7 @@ class Replay {
   readonly #page: Page;
   readonly #inputs: Record<string, OutputValue>;
   readonly #watch: PageWatch;
+  readonly #classifier: Classifier;
   readonly #timeout: number;
   readonly outputs: Record<string, OutputValue> = {};
   reloads = 0;
@@ -76,6 +85,8 @@ class Replay {
   signedIn = false;
   stepsRun = 0;
   clicked = false;
+  /** The target the last postcondition saw visible, and the document loads counted before it looked. */
+  #seen: { key: string; loads: number } | undefined;
 
   constructor(capability: Capability, inputs: Record<string, OutputValue>, options: ReplayOptions) {
     this.#capability = capability;
@@ -83,6 +94,7 @@ class Replay {
     this.#page = options.page;
     this.#inputs = inputs;
     this.#watch = new PageWatch(options.page);
+    this.#classifier = new Classifier(options.page, this.#watch);
     this.#timeout = options.stepTimeoutMs ?? 5_000;
   }
 
@@ -126,13 +138,19 @@ class Replay {
     const { origin, path, fingerprint } = this.#capability.preconditions;
     const url = new URL(path, origin).href;
     await this.#page.goto(url, { waitUntil: 'load', timeout: this.#timeout * 2 });
-    const settled = await this.#settle(undefined);
+    // One read per frame gives both the classification and the start page's skeleton.
+    const start = await this.#classifier.startPage();
+    const settled = await this.#handle(start.state);
     if (settled !== 'ok') return settled;
     if (this.#options.layoutTolerant) {
       this.emit('replay-precondition', { checked: false, reason: 'layout-tolerant' });
       return 'ok';
     }
-    const actual = await pageFingerprint(this.#page);
+    // After a reload or an accepted dialog the page read first is gone: read it again.
+    const skeleton = start.state.kind === 'ok' ? start.skeleton : undefined;
+    const actual = skeleton
+      ? { fingerprint: fingerprintOf(skeleton), skeleton }
+      : await pageFingerprint(this.#page);
     const matches = actual.fingerprint === fingerprint;
     this.emit('replay-precondition', { checked: true, matches });
     if (!matches) {
@@ -161,8 +179,9 @@ class Replay {
         return this.#settle(step.expect);
       }
       case 'click': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
+        const found = await this.#findOne(step.target, index);
+        if (typeof found === 'string') return found;
+        const target = found.locator;
         this.#options.markStarted?.();
         this.clicked = true;
         await this.#act(() => target.click({ timeout: this.#timeout }), step.target, index);
@@ -170,8 +189,9 @@ class Replay {
         return this.#settle(step.expect);
       }
       case 'fill': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
+        const found = await this.#findOne(step.target, index);
+        if (typeof found === 'string') return found;
+        const target = found.locator;
         const value = this.#value(step.value);
         await this.#act(() => target.fill(value, { timeout: this.#timeout }), step.target, index);
         // The field just filled is the postcondition's usual target: read it where it is.
@@ -179,8 +199,9 @@ class Replay {
         return this.#settle(filled === value ? NOTHING : step.expect);
       }
       case 'select': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
+        const found = await this.#findOne(step.target, index);
+        if (typeof found === 'string') return found;
+        const target = found.locator;
         const value = this.#value(step.value);
         await this.#act(
           () => target.selectOption({ label: value }, { timeout: this.#timeout }).then(() => undefined),
@@ -190,8 +211,9 @@ class Replay {
         return this.#settle(step.expect);
       }
       case 'check': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
+        const found = await this.#findOne(step.target, index);
+        if (typeof found === 'string') return found;
+        const target = found.locator;
         this.#options.markStarted?.();
         await this.#act(
           () => target.setChecked(step.checked, { timeout: this.#timeout }),
@@ -201,24 +223,23 @@ class Replay {
         return this.#settle(step.expect);
       }
       case 'press': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
+        const found = await this.#findOne(step.target, index);
+        if (typeof found === 'string') return found;
+        const target = found.locator;
         this.#options.markStarted?.();
         await this.#act(() => target.press(step.key, { timeout: this.#timeout }), step.target, index);
         await this.#watch.documentsSettled(this.#timeout);
         return this.#settle(step.expect);
       }
       case 'wait_for': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
-        const visible = await target.isVisible().catch(() => false);
-        return this.#settle(visible ? NOTHING : step.expect);
+        const found = await this.#findOne(step.target, index, { visible: true });
+        if (typeof found === 'string') return found;
+        return this.#settle(found.visible ? NOTHING : step.expect);
       }
       case 'read': {
-        const target = await this.#findOne(step.target, index);
-        if (typeof target === 'string') return target;
-        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-        const text = await target.innerText({ timeout: this.#timeout });
+        const found = await this.#findOne(step.target, index, { text: true });
+        if (typeof found === 'string') return found;
+        const text = found.text ?? '';
         const spec = this.#capability.outputs.find((output) => output.name === step.output)!;
         const value = parseTyped(text, spec.type);
         if (value === undefined) {
@@ -243,20 +264,31 @@ class Replay {
   }
 
   /** Finds the target fresh, classifying the page while it is absent; exactly one match or SURFACE_CHANGED. */
-  async #findOne(raw: Target, index: number) {
+  async #findOne(
+    raw: Target,
+    index: number,
+    want: { visible?: boolean; text?: boolean } = {},
+  ): Promise<Probe | 'not_found' | 'restart'> {
     const target = this.#bind(raw);
+    const seen = this.#justSeen(target);
+    if (seen && !want.text) {
+      // The last postcondition saw exactly one, visible, and nothing has loaded since. Actions
+      // are strict too, so a second match appearing in between still stops the step.
+      return { locator: await resolveTarget(this.#page, target), count: 1, visible: true };
+    }
     const deadline = performance.now() + this.#timeout;
     for (;;) {
-      const { locator, count } = await matchTarget(this.#page, target);
-      if (count === 1) return locator;
+      const found = await probeTarget(this.#page, target, want);
+      const { count } = found;
+      if (count === 1) return found;
       if (count > 1) {
         throw await this.#surfaceChanged(
           `Step ${index + 1}: ${describeTarget(target)} matches ${count} elements.`,
           target,
         );
       }
-      if (await waitVisible(this.#page, target, CHUNK_MS)) continue;
-      const settled = await this.#handle(await classifyPage(this.#page, this.#watch));
+      if ((await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
+      const settled = await this.#handle(await this.#classifier.classify());
       if (settled === 'not_found' || settled === 'restart') return settled;
       if (performance.now() > deadline) {
         throw await this.#surfaceChanged(
@@ -267,10 +299,27 @@ class Replay {
     }
   }
 
+  /** Whether the last postcondition saw exactly this target, once and visible, with no document loaded since. */
+  #justSeen(target: Target): boolean {
+    const seen = this.#seen;
+    return (
+      seen !== undefined &&
+      seen.loads === this.#watch.loads &&
+      target.locator.by !== 'cell' &&
+      seen.key === JSON.stringify(target)
+    );
+  }
+
   async #act(action: () => Promise<void>, target: Target, index: number): Promise<void> {
     try {
       await action();
     } catch (error) {
+      if (isStrictViolation(error)) {
+        throw await this.#surfaceChanged(
+          `Step ${index + 1}: ${describeTarget(this.#bind(target))} matches more than one element.`,
+          target,
+        );
+      }
       const message = error instanceof Error ? error.message : String(error);
       const reason = /not enabled|disabled/i.test(message)
         ? 'the element is disabled'
@@ -295,10 +344,20 @@ class Replay {
   async #settle(expect: Postcondition | undefined): Promise<Settled> {
     const deadline = performance.now() + this.#timeout;
     for (;;) {
-      const holds = await this.#holds(expect);
-      const settled = await this.#handle(await classifyPage(this.#page, this.#watch));
+      // Both only read the page; the classification decides first when it is not ok.
+      const [holds, state] = await Promise.all([this.#holds(expect), this.#classifier.classify()]);
+      const settled = await this.#handle(state);
       if (settled !== 'ok') return settled;
-      if (holds) return 'ok';
+      if (holds) {
+        // Navigation events reach us before the answer of a look taken in the new document,
+        // so the count read now covers the document the target was seen in.
+        const bound = this.#bindExpect(expect);
+        this.#seen =
+          bound?.kind === 'visible'
+            ? { key: JSON.stringify(bound.target), loads: this.#watch.loads }
+            : undefined;
+        return 'ok';
+      }
       if (performance.now() > deadline) {
         throw await this.#surfaceChanged(
           `The page did not reach the expected state (${describePostcondition(this.#bindExpect(expect))}).`,
@@ -318,11 +377,19 @@ class Replay {
     switch (expect.kind) {
       case 'none':
         return true;
-      case 'visible':
-        return waitVisible(this.#page, expect.target, CHUNK_MS);
+      case 'visible': {
+        const seen = await waitVisible(this.#page, expect.target, CHUNK_MS);
+        if (seen === 'ambiguous') {
+          throw await this.#surfaceChanged(
+            `${describeTarget(expect.target)} matches more than one element.`,
+            expect.target,
+          );
+        }
+        return seen === 'visible';
+      }
       case 'value': {
-        if (!(await waitVisible(this.#page, expect.target, CHUNK_MS))) return false;
-        const { locator } = await matchTarget(this.#page, expect.target);
+        if ((await waitVisible(this.#page, expect.target, CHUNK_MS)) !== 'visible') return false;
+        const { locator } = await probeTarget(this.#page, expect.target);
         const value = await locator
           .first()
           .inputValue({ timeout: CHUNK_MS })
@@ -330,14 +397,13 @@ class Replay {
         return value === this.#value(expect.equals);
       }
       case 'checked': {
-        if (!(await waitVisible(this.#page, expect.target, CHUNK_MS))) return false;
-        const { locator } = await matchTarget(this.#page, expect.target);
-        return (
-          (await locator
-            .first()
-            .isChecked({ timeout: CHUNK_MS })
-            .catch(() => !expect.checked)) === expect.checked
-        );
+        if ((await waitVisible(this.#page, expect.target, CHUNK_MS)) !== 'visible') return false;
+        const { locator } = await probeTarget(this.#page, expect.target);
+        const checked = await locator
+          .first()
+          .isChecked({ timeout: CHUNK_MS })
+          .catch(() => !expect.checked);
+        return checked === expect.checked;
       }
     }
   }
@@ -355,7 +421,7 @@ class Replay {
         const message = state.dialog.message();
         if (this.#capability.dialogs.some((declared) => message.includes(declared))) {
           await state.dialog.accept();
-          return this.#handle(await classifyPage(this.#page, this.#watch));
+          return this.#handle(await this.#classifier.classify());
         }
         await state.dialog.dismiss().catch(() => undefined);
         throw new LiftError('UNEXPECTED_STATE', `An undeclared dialog opened: ${state.detail}`, {
@@ -377,7 +443,7 @@ class Replay {
         this.emit('replay-reload', { detail: state.detail });
         this.#watch.forget(state.frame);
         await state.frame.goto(state.frame.url(), { waitUntil: 'load', timeout: this.#timeout });
-        return this.#handle(await classifyPage(this.#page, this.#watch));
+        return this.#handle(await this.#classifier.classify());
       }
       case 'auth_expired': {
         const { handoff, signIn } = this.#options;
@@ -428,9 +494,8 @@ class Replay {
     const { target: raw, equals, match } = this.#capability.checkpoint;
     const target = this.#bind(raw);
     const expected = String(this.#inputs[equals.input]);
-    const { locator, count } = await matchTarget(this.#page, target);
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-    const actual = count === 1 ? (await locator.first().innerText({ timeout: this.#timeout })).trim() : '';
+    const { count, text } = await probeTarget(this.#page, target, { text: true });
+    const actual = count === 1 ? (text ?? '').trim() : '';
     const passed = match === 'exact' ? actual === expected : actual.includes(expected);
     this.emit('replay-checkpoint', { target: describeTarget(target), passed });
     return { expected, actual, passed };

@@ -28,15 +28,70 @@ export function presenceOf(page: Page, target: Target): Locator | undefined {
   return undefined;
 }
 
-/** Resolves a target fresh and counts its matches, without waiting. */
-export async function matchTarget(page: Page, target: Target): Promise<{ locator: Locator; count: number }> {
-  const locator = await resolveTarget(page, target);
-  const count = await locator.count();
-  // A cell locator picks one cell by position; ambiguity is in how many rows carry the value.
-  if (target.locator.by === 'cell' && count > 0) return { locator, count: await rowCount(page, target) };
-  return { locator, count };
+/** What one look at a target finds: how many elements match, and the state of the single match. */
+export interface Probe {
+  /** A locator for the match (strict: an action on it fails when there are several); for a cell, the cell in the first matching row. */
+  locator: Locator;
+  /** Matches; for a cell, the rows that carry the row value (ambiguity is in the rows). */
+  count: number;
+  /** Whether the single match is visible, when asked for (false when not asked). */
+  visible: boolean;
+  /** innerText of the single match, when asked for. */
+  text?: string;
 }
 
+/**
+ * Resolves a target fresh and looks at it without waiting: how many elements match, and
+ * (when asked) whether the single match is visible and what it says. Everything here runs
+ * in Playwright's utility world, as actions do, so a new document pays for one injected
+ * script, not two; independent looks go out together.
+ */
+export async function probeTarget(
+  page: Page,
+  target: Target,
+  want: { visible?: boolean; text?: boolean } = {},
+): Promise<Probe> {
+  const locator = target.locator;
+  if (locator.by !== 'cell' || locator.element) {
+    const resolved = await resolveTarget(page, target);
+    let count = await resolved.count();
+    if (locator.by === 'cell' && count > 0) count = await rowCount(page, target);
+    if (count !== 1) return { locator: resolved, count, visible: false };
+    // Strict: a second match appearing since the count throws instead of reading the wrong one.
+    const visible = want.visible ? await resolved.isVisible() : false;
+    if (!want.text) return { locator: resolved, count, visible };
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    return { locator: resolved, count, visible, text: await resolved.innerText() };
+  }
+  const scope = scopeOf(page, target);
+  const header = scope.getByRole('columnheader', { name: locator.column, exact: true });
+  const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
+  const tables = (locator.table ? scope.getByRole('table', { name: locator.table }) : scope.locator('table'))
+    .filter({ has: header })
+    .filter({ has: rowCell });
+  const rows = tables.getByRole('row').filter({ has: rowCell });
+  // The column's position on this page, read now: cells before the header in its row.
+  const [column, count] = await Promise.all([
+    tables
+      .first()
+      .getByRole('columnheader', { name: locator.column, exact: true })
+      .first()
+      .locator('xpath=preceding-sibling::*')
+      .count(),
+    rows.count(),
+  ]);
+  // One cell per matching row: with several rows, reading it is a strict-mode error, never a guess.
+  const cell = rows.locator(`:scope > :nth-child(${column + 1})`);
+  if (count !== 1) return { locator: cell, count, visible: false };
+  const [visible, text] = await Promise.all([
+    want.visible ? cell.isVisible() : false,
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    want.text ? cell.innerText() : undefined,
+  ]);
+  return { locator: cell, count, visible, ...(text === undefined ? {} : { text }) };
+}
+
+/** Rows carrying the row value, across every table with the column (a cell with an element in it). */
 async function rowCount(page: Page, target: Target): Promise<number> {
   if (target.locator.by !== 'cell') return 1;
   const scope = scopeOf(page, target);
@@ -50,17 +105,32 @@ async function rowCount(page: Page, target: Target): Promise<number> {
     .count();
 }
 
-/** Waits until the target is visible or `timeoutMs` passes; never throws. */
-export async function waitVisible(page: Page, target: Target, timeoutMs: number): Promise<boolean> {
+/**
+ * Waits until the target is visible or `timeoutMs` passes; never throws. Outside tables the
+ * wait is strict: 'visible' means exactly one match, and a second one answers 'ambiguous'.
+ */
+export async function waitVisible(
+  page: Page,
+  target: Target,
+  timeoutMs: number,
+): Promise<'visible' | 'absent' | 'ambiguous'> {
   try {
     const presence = presenceOf(page, target);
     if (presence) await presence.waitFor({ state: 'visible', timeout: timeoutMs });
     const locator = await resolveTarget(page, target);
-    await locator.first().waitFor({ state: 'visible', timeout: timeoutMs });
-    return true;
-  } catch {
-    return false;
+    // A cell locator picks by position; its ambiguity is counted in rows, by probeTarget.
+    await (target.locator.by === 'cell' ? locator.first() : locator).waitFor({
+      state: 'visible',
+      timeout: timeoutMs,
+    });
+    return 'visible';
+  } catch (error) {
+    return isStrictViolation(error) ? 'ambiguous' : 'absent';
   }
+}
+
+export function isStrictViolation(error: unknown): boolean {
+  return error instanceof Error && /strict mode violation/i.test(error.message);
 }
 
 /** What the page offers instead of a missing target: named actionable elements in the same frame. */
