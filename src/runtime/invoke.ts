@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import type { ToolContext, ToolEvent } from '../contract/context.js';
 import { type AnyTool, gateOf, type ToolResult } from '../contract/define-tool.js';
 import { gateHoldsCall } from '../contract/effects.js';
 import type {
@@ -13,6 +11,7 @@ import { ERROR_CODES, isLiftError, LiftError, type Outcome } from '../contract/e
 import { inputSchemaOf } from '../contract/json-schema.js';
 import type { RunEvent } from '../store/runs.js';
 import { validateInput } from './bad-input.js';
+import { CallContext, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
 import { capFields } from './cap.js';
 import type { Runtime } from './runtime.js';
@@ -28,8 +27,17 @@ export interface InvokeOptions {
   approvalId?: string;
 }
 
+let lastMs = 0;
+let lastIso = '';
+
+/** ISO time of now; the events of one call mostly share a millisecond, so the string is reused. */
 function now(): string {
-  return new Date().toISOString();
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
@@ -239,55 +247,41 @@ export async function invoke(
     ...(options.approvalId ? { approval_id: options.approvalId } : {}),
   });
 
-  const controller = new AbortController();
   const deadline = Date.now() + tool.timeout.deadlineMs;
-  const onCancel = () => controller.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
-  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const stop = new Stop();
+  const onCancel = () => stop.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
+  if (options.signal?.aborted) onCancel();
+  else options.signal?.addEventListener('abort', onCancel, { once: true });
   const timer = setTimeout(
     () =>
-      controller.abort(
+      stop.abort(
         new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`),
       ),
     tool.timeout.deadlineMs,
   );
 
-  const context: ToolContext = {
-    signal: controller.signal,
+  const context = new CallContext(runtime, {
+    tool,
+    stop,
     deadline,
     runId,
     requestId,
     approved: options.approvalId !== undefined,
-    outputDir: join(runtime.outputDir, tool.name),
-    secret: (name) => secrets.get(name),
-    hasSecret: (name) => secrets.has(name),
-    emit: (event: ToolEvent) => {
-      const { type, ...data } = event;
-      state.event(type, data);
-    },
+    emit: (type, data) => state.event(type, data),
     markStarted: () => {
       state.started = true;
     },
-    service: (name, create) => runtime.service(name, create),
-    tool: (name) => runtime.registry.get(name),
-    call: (name, nestedInput) => invoke(runtime, name, nestedInput, { runId }),
-    fail: (code, message, failOptions) => {
-      throw new LiftError(code, message, failOptions);
-    },
-  };
-
-  const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(controller.signal.reason);
-    if (controller.signal.aborted) onAbort();
-    controller.signal.addEventListener('abort', onAbort, { once: true });
   });
 
   let result: ToolResult<Record<string, unknown>>;
   let checks: Check[];
   try {
-    result = await Promise.race([tool.run(input, context), aborted]);
+    result = await Promise.race([tool.run(input, context), stop.aborted]);
     checks = [...(result.checks ?? [])];
     if (tool.verify)
-      checks.push(...(await Promise.race([Promise.resolve(tool.verify(result, input, context)), aborted])));
+      checks.push(
+        ...(await Promise.race([Promise.resolve(tool.verify(result, input, context)), stop.aborted])),
+      );
   } catch (error) {
     let liftError = asLiftError(error, state.started);
     if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
@@ -328,7 +322,7 @@ export async function invoke(
   const capped = capFields(parsedOutput.data as Record<string, unknown>, {
     chars: tool.cap?.chars,
     rows: tool.cap?.rows,
-    overflowDir: join(runtime.store.home, 'overflow'),
+    overflowDir: runtime.overflowDir,
     runId,
     scrub: (text) => secrets.scrub(text),
   });

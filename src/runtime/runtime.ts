@@ -25,6 +25,8 @@ export class Runtime {
   readonly store: Store;
   readonly registry: Registry;
   readonly outputDir: string;
+  /** Where results too large for a tool's cap are written in full. */
+  readonly overflowDir: string;
   readonly #services = new Map<string, Promise<unknown>>();
 
   constructor(options: RuntimeOptions = {}) {
@@ -32,6 +34,7 @@ export class Runtime {
     this.store = openStore(home, options.env ?? {});
     this.registry = new Registry(options.tools ?? []);
     this.outputDir = resolve(options.outputDir ?? join(home, 'out'));
+    this.overflowDir = join(this.store.home, 'overflow');
   }
 
   get home(): string {

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Db } from './database.js';
 
@@ -91,6 +100,8 @@ export class RunLog {
    * run id: creating a file per call cost more than the call itself.
    */
   #segment: string | undefined;
+  /** The segment stays open for appends while the log is: opening it per flush cost more than the write. */
+  #segmentFd: number | undefined;
   #segmentCache: { file: string; size: number; byRun: Map<string, RunEvent[]> } | undefined;
   #timer: NodeJS.Timeout | undefined;
 
@@ -146,7 +157,9 @@ export class RunLog {
       `calls-${Date.now().toString(36)}-${process.pid}-${ID_PREFIX}.jsonl`,
     );
     const lines = this.#texts.get(this.#segment) ?? [];
-    for (const event of events) lines.push(`${this.#scrub(JSON.stringify({ run: runId, ...event }))}\n`);
+    // Scrubbed when written, one pass per batch (see flushSync).
+    const run = `{"run":${JSON.stringify(runId)},`;
+    for (const event of events) lines.push(`${run}${JSON.stringify(event).slice(1)}\n`);
     this.#texts.set(this.#segment, lines);
     const values: RunRowValues = [
       runId,
@@ -225,12 +238,23 @@ export class RunLog {
         for (const write of rows) write();
       })();
     }
-    for (const [file, lines] of texts) appendFileSync(file, lines.join(''));
+    // Every value is scrubbed of secrets here, on its way to the file.
+    for (const [file, lines] of texts) {
+      const text = this.#scrub(lines.join(''));
+      if (file !== this.#segment) {
+        appendFileSync(file, text);
+        continue;
+      }
+      this.#segmentFd ??= openSync(file, 'a');
+      writeSync(this.#segmentFd, text);
+    }
   }
 
   close(): void {
     openLogs.delete(this);
     this.flushSync();
+    if (this.#segmentFd !== undefined) closeSync(this.#segmentFd);
+    this.#segmentFd = undefined;
   }
 
   #file(runId: string): string {
@@ -240,7 +264,7 @@ export class RunLog {
   #queueText(runId: string, events: RunEvent[]): void {
     const file = this.#file(runId);
     const lines = this.#texts.get(file) ?? [];
-    for (const event of events) lines.push(`${this.#scrub(JSON.stringify(event))}\n`);
+    for (const event of events) lines.push(`${JSON.stringify(event)}\n`);
     this.#texts.set(file, lines);
   }
 
