@@ -104,6 +104,8 @@ export class RunLog {
   #segmentFd: number | undefined;
   #segmentCache: { file: string; size: number; byRun: Map<string, RunEvent[]> } | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #deferred: Array<{ runId: string; kind: string; title: string; events: RunEvent[]; ok: boolean }> = [];
+  #immediate: NodeJS.Immediate | undefined;
 
   constructor(db: Db, home: string, scrub: (text: string) => string) {
     this.#db = db;
@@ -150,8 +152,33 @@ export class RunLog {
     this.flushSync();
   }
 
-  /** Records a whole run at once (one call of one tool): lines in the segment file and one row. */
+  /**
+   * Records a whole run at once (one call of one tool): lines in the segment file and one row.
+   * The work is done just after the current turn of the event loop, once the caller's answer
+   * has gone out (an MCP response is written before then), and always before any read.
+   */
   record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
+    this.#deferred.push({ runId, kind, title, events, ok });
+    // A caller that never yields to the event loop still sees bounded memory.
+    if (this.#deferred.length >= FLUSH_AT_ROWS) {
+      this.#recordDeferred();
+      return;
+    }
+    if (!this.#immediate) {
+      this.#immediate = setImmediate(() => this.#recordDeferred());
+      this.#immediate.unref();
+    }
+  }
+
+  #recordDeferred(): void {
+    if (this.#immediate) clearImmediate(this.#immediate);
+    this.#immediate = undefined;
+    for (const { runId, kind, title, events, ok } of this.#deferred.splice(0)) {
+      this.#recordNow(runId, kind, title, events, ok);
+    }
+  }
+
+  #recordNow(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
     this.#segment ??= join(
       this.#folder,
       `calls-${Date.now().toString(36)}-${process.pid}-${ID_PREFIX}.jsonl`,
@@ -166,7 +193,7 @@ export class RunLog {
       kind,
       this.#scrub(title),
       events[0]?.t ?? new Date().toISOString(),
-      new Date().toISOString(),
+      events.at(-1)?.t ?? new Date().toISOString(),
       ok ? 1 : 0,
       events.length,
       events.filter(isModelEvent).length,
@@ -232,6 +259,7 @@ export class RunLog {
 
   /** Writes everything queued, now, on this thread. */
   flushSync(): void {
+    this.#recordDeferred();
     const { rows, texts } = this.#take();
     if (rows.length > 0) {
       this.#db.transaction(() => {
