@@ -43,7 +43,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined>
  * Read in the page, never sent anywhere: a few facts per frame, bounded in size.
  * Self-contained (no named helpers): bundlers that keep names wrap them in a helper the page lacks.
  */
-function readFacts(): FrameFacts {
+export function readFacts(): FrameFacts {
   const [headings, alerts] = ['h1, h2', '[role=alert], [role=status], .error, .not-found'].map((selector) =>
     Array.from(document.querySelectorAll(selector))
       .filter((element) => (element as HTMLElement).offsetParent !== null)

@@ -85,7 +85,7 @@ class Replay {
   signedIn = false;
   stepsRun = 0;
   clicked = false;
-  /** The target the last postcondition saw visible, and the document loads counted before it looked. */
+  /** The target the last postcondition saw exactly once and visible, and the documents loaded by then. */
   #seen: { key: string; loads: number } | undefined;
 
   constructor(capability: Capability, inputs: Record<string, OutputValue>, options: ReplayOptions) {
@@ -389,7 +389,7 @@ class Replay {
       }
       case 'value': {
         if ((await waitVisible(this.#page, expect.target, CHUNK_MS)) !== 'visible') return false;
-        const { locator } = await probeTarget(this.#page, expect.target);
+        const locator = await resolveTarget(this.#page, expect.target);
         const value = await locator
           .first()
           .inputValue({ timeout: CHUNK_MS })
@@ -398,7 +398,7 @@ class Replay {
       }
       case 'checked': {
         if ((await waitVisible(this.#page, expect.target, CHUNK_MS)) !== 'visible') return false;
-        const { locator } = await probeTarget(this.#page, expect.target);
+        const locator = await resolveTarget(this.#page, expect.target);
         const checked = await locator
           .first()
           .isChecked({ timeout: CHUNK_MS })
