@@ -4,6 +4,9 @@
  *   warm      N replays on one warm context (medians and ratio)
  *   cold      one replay including the browser start
  *   parallel  throughput with 4 concurrent contexts
+ *   floor     what one document costs any Playwright script on this machine: a navigation
+ *             to the fixture's smallest page plus the first locator query in it (Playwright
+ *             sets up its injected script once per document); the lookup loads four
  * node --import tsx bench/replay.bench.ts   (BENCH_REPLAYS=N to change N, default 50)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -137,6 +140,16 @@ async function main(): Promise<void> {
       median(liftTimes),
       median(baseTimes),
       'ms',
+    );
+    const floors: number[] = [];
+    for (let index = 0; index < 15; index++) {
+      const t0 = performance.now();
+      await page.goto(`${fixture.url}/login?${index}`, { waitUntil: 'load' });
+      await page.getByLabel('User').count();
+      floors.push(performance.now() - t0);
+    }
+    console.log(
+      `document floor (navigation + first locator query, any Playwright script): ${median(floors).toFixed(1)} ms per document; the lookup loads 4 documents`,
     );
 
     // Cold: a new browser, a new context, the sign-in, then one replay.
