@@ -4,11 +4,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
-import { tools } from './fixtures/tools.js';
 import {
   connectHttp,
   type HttpServer,
   runLift,
+  servedTools,
   startHttp,
   TOKEN,
   type Workspace,
@@ -103,7 +103,9 @@ describe('lift serve --http', () => {
       const client = await connectHttp(server.url, TOKEN);
       clients.push(client);
       const { tools: listed } = await client.listTools();
-      for (const contract of toMcpTools(tools)) {
+      const served = toMcpTools(await servedTools());
+      expect(listed.map((tool) => tool.name)).toEqual(served.map((tool) => tool.name));
+      for (const contract of served) {
         const tool = listed.find((candidate) => candidate.name === contract.name)!;
         expect({ input: tool.inputSchema, output: tool.outputSchema, annotations: tool.annotations }).toEqual(
           {

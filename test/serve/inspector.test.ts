@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
-import { tools } from './fixtures/tools.js';
-import { LIFT, workspace } from './support.js';
+import { LIFT, servedTools, workspace } from './support.js';
 
 /** The MCP Inspector (node_modules/.bin/mcp-inspector) in CLI mode: a client no one on this project wrote. */
 const INSPECTOR = join(
@@ -54,10 +53,8 @@ function inspect(args: string[]): Promise<Record<string, unknown>> {
 describe('@modelcontextprotocol/inspector --cli against lift serve --stdio', () => {
   it('lists the tools with the schemas and annotations of their contracts', async () => {
     const listed = (await inspect(['--method', 'tools/list'])) as { tools: Array<Record<string, unknown>> };
-    const expected = toMcpTools(tools);
-    expect(listed.tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(expected.map((tool) => tool.name)),
-    );
+    const expected = toMcpTools(await servedTools());
+    expect(listed.tools.map((tool) => tool.name)).toEqual(expected.map((tool) => tool.name));
     for (const contract of expected) {
       const tool = listed.tools.find((candidate) => candidate.name === contract.name);
       expect(tool).toMatchObject({ inputSchema: contract?.inputSchema, annotations: contract?.annotations });

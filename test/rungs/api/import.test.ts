@@ -21,7 +21,9 @@ function unboundedStrings(schema: JsonSchema, path = ''): string[] {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   // An anchored pattern without open-ended repetition (^O-\d{5}$) bounds the length by itself.
   const boundedPattern =
-    typeof schema.pattern === 'string' && /^\^.*\$$/.test(schema.pattern) && !/[*+]/.test(schema.pattern);
+    typeof schema.pattern === 'string' &&
+    /^\^.*\$$/.test(schema.pattern) &&
+    !/[*+]|\{\d*,\}/.test(schema.pattern);
   const bounded =
     schema.enum || schema.maxLength !== undefined || schema.const !== undefined || boundedPattern;
   if (types.includes('string') && !bounded) found.push(path);
