@@ -5,18 +5,14 @@
  */
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
+import { HOURS_EXPORT_SHAPE } from '../src/apps/payroll/settings.js';
 import { type ExportContract, listExports, readExport } from '../src/rungs/file/index.js';
 
+/** The payroll program's export shape, in a folder of the benchmark's own. */
 export const BIG_EXPORT: ExportContract = {
   dir: '.',
-  pattern: /^hours-\d{8}T\d{9}Z\.csv$/,
-  format: { kind: 'csv' },
-  columns: [
-    { name: 'employee_id', type: 'string' },
-    { name: 'work_date', type: 'date' },
-    { name: 'hours', type: 'number' },
-    { name: 'batch', type: 'string' },
-  ],
+  ...HOURS_EXPORT_SHAPE,
+  columns: [...HOURS_EXPORT_SHAPE.columns],
   maxAgeMs: 365 * 24 * 3600 * 1000,
 };
 

@@ -50,18 +50,24 @@ export function exportStamp(name: string): Date | undefined {
   return new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
 }
 
+/** The shape of the payroll program's hours export: file names, format and columns. */
+export const HOURS_EXPORT_SHAPE = {
+  pattern: /^hours-\d{8}T\d{9}Z\.csv$/,
+  format: { kind: 'csv' },
+  columns: [
+    { name: 'employee_id', type: 'string' },
+    { name: 'work_date', type: 'date' },
+    { name: 'hours', type: 'number' },
+    { name: 'batch', type: 'string' },
+  ],
+} as const satisfies Pick<ExportContract, 'pattern' | 'format' | 'columns'>;
+
 /** The payroll program's scheduled export, as this contract knows it. */
 export function hoursExport(settings: PayrollSettings): ExportContract {
   return {
     dir: payrollPaths(settings).exports,
-    pattern: /^hours-\d{8}T\d{9}Z\.csv$/,
-    format: { kind: 'csv' },
-    columns: [
-      { name: 'employee_id', type: 'string' },
-      { name: 'work_date', type: 'date' },
-      { name: 'hours', type: 'number' },
-      { name: 'batch', type: 'string' },
-    ],
+    ...HOURS_EXPORT_SHAPE,
+    columns: [...HOURS_EXPORT_SHAPE.columns],
     maxAgeMs: (settings.maxExportAgeSeconds ?? 60) * 1000,
     asOfFromName: exportStamp,
   };

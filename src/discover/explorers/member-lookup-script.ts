@@ -2,6 +2,20 @@ import type { Script } from './scripted.js';
 
 const workspace = ['Workspace'];
 
+/** Both scripts open a member the same way: wait for the field, type the ID, look it up. */
+const OPEN_MEMBER = [
+  { op: 'wait_for', target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } } },
+  {
+    op: 'fill',
+    target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
+    value: { input: 'memberId' },
+  },
+  {
+    op: 'click',
+    target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
+  },
+];
+
 /**
  * The member lookup on the back-office fixture, as a scripted explorer plays it: the calls
  * a model made there, written down. Targets are semantic; the member ID is referred to by
@@ -24,18 +38,7 @@ export const MEMBER_LOOKUP_SCRIPT: Script = {
     {
       tool: 'act',
       args: {
-        actions: [
-          { op: 'wait_for', target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } } },
-          {
-            op: 'fill',
-            target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
-            value: { input: 'memberId' },
-          },
-          {
-            op: 'click',
-            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
-          },
-        ],
+        actions: OPEN_MEMBER,
       },
     },
     { tool: 'observe', args: {} },
@@ -120,18 +123,7 @@ export const MEMBER_NOTE_SCRIPT: Script = {
     {
       tool: 'act',
       args: {
-        actions: [
-          { op: 'wait_for', target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } } },
-          {
-            op: 'fill',
-            target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
-            value: { input: 'memberId' },
-          },
-          {
-            op: 'click',
-            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
-          },
-        ],
+        actions: OPEN_MEMBER,
       },
     },
     { tool: 'observe', args: {} },
