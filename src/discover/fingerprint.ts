@@ -1,4 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
+import { answerWithin } from '../rungs/ui/settle.js';
 import { sha256 } from '../runtime/canonical.js';
 
 const FRAME_TIMEOUT_MS = 2_000;
@@ -64,16 +65,8 @@ export function readSkeleton(): string[] {
   return entries;
 }
 
-async function frameSkeleton(frame: Frame): Promise<string[] | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), FRAME_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([frame.evaluate(readSkeleton).catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+function frameSkeleton(frame: Frame): Promise<string[] | undefined> {
+  return answerWithin(frame.evaluate(readSkeleton), FRAME_TIMEOUT_MS);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Dialog, Frame, Page } from 'playwright-core';
 import { readSkeleton, skeletonOf } from '../discover/fingerprint.js';
+import { answerWithin } from '../rungs/ui/settle.js';
 import type { PageWatch } from './page-watch.js';
 
 /** What the page is showing, as far as a replay is concerned. */
@@ -30,14 +31,6 @@ const NOT_FOUND =
   /\b(not found|no (member|record|result|account|ticket)s? (found|matches|with)|does not exist|no such)\b/i;
 
 const FACTS_TIMEOUT_MS = 1_000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Read in the page, never sent anywhere: a few facts per frame, bounded in size.
@@ -146,7 +139,7 @@ export class Classifier {
     const read = withSkeleton
       ? (frame.evaluate(READ_WITH_SKELETON) as Promise<FrameFacts>)
       : frame.evaluate(readFacts);
-    const facts = await withTimeout(read, FACTS_TIMEOUT_MS);
+    const facts = await answerWithin(read, FACTS_TIMEOUT_MS);
     if (facts && !facts.loading) this.#read.set(frame, { loads, facts });
     else this.#read.delete(frame);
     return facts;

@@ -1,14 +1,5 @@
-import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { describeLocator, resolveTarget, type Target } from '../rungs/ui/locator.js';
-
-function scopeOf(page: Page, target: Target): Page | FrameLocator {
-  let scope: Page | FrameLocator = page;
-  for (const name of target.frame) {
-    const quoted = name.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-    scope = scope.frameLocator(`iframe[title="${quoted}"], iframe[name="${quoted}"]`);
-  }
-  return scope;
-}
+import type { Locator, Page } from 'playwright-core';
+import { describeLocator, frameScope, resolveTarget, type Target } from '../rungs/ui/locator.js';
 
 export function describeTarget(target: Target): string {
   const where = target.frame.length > 0 ? ` in frame "${target.frame.join(' > ')}"` : '';
@@ -20,7 +11,7 @@ export function describeTarget(target: Target): string {
  * header of its column: the cell itself is only resolvable once the header row exists.
  */
 export function presenceOf(page: Page, target: Target): Locator | undefined {
-  const scope = scopeOf(page, target);
+  const scope = frameScope(page, target.frame);
   const locator = target.locator;
   if (locator.by === 'cell') {
     return scope.getByRole('columnheader', { name: locator.column, exact: true }).first();
@@ -63,13 +54,7 @@ export async function probeTarget(
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
     return { locator: resolved, count, visible, text: await resolved.innerText() };
   }
-  const scope = scopeOf(page, target);
-  const header = scope.getByRole('columnheader', { name: locator.column, exact: true });
-  const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
-  const tables = (locator.table ? scope.getByRole('table', { name: locator.table }) : scope.locator('table'))
-    .filter({ has: header })
-    .filter({ has: rowCell });
-  const rows = tables.getByRole('row').filter({ has: rowCell });
+  const { tables, rows } = cellRows(page, target.frame, locator);
   // The column's position on this page, read now: cells before the header in its row.
   const [column, count] = await Promise.all([
     tables
@@ -91,18 +76,23 @@ export async function probeTarget(
   return { locator: cell, count, visible, ...(text === undefined ? {} : { text }) };
 }
 
-/** Rows carrying the row value, across every table with the column (a cell with an element in it). */
-async function rowCount(page: Page, target: Target): Promise<number> {
-  if (target.locator.by !== 'cell') return 1;
-  const scope = scopeOf(page, target);
-  const { row, column } = target.locator;
-  const tables = scope
-    .locator('table')
-    .filter({ has: scope.getByRole('columnheader', { name: column, exact: true }) });
-  return tables
-    .getByRole('row')
-    .filter({ has: scope.getByRole('cell', { name: row, exact: true }) })
-    .count();
+type CellLocator = Extract<Target['locator'], { by: 'cell' }>;
+
+/** The tables that have the column and a cell with the row value, and the rows that carry it. */
+function cellRows(page: Page, frames: Target['frame'], locator: CellLocator) {
+  const scope = frameScope(page, frames);
+  const header = scope.getByRole('columnheader', { name: locator.column, exact: true });
+  const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
+  const tables = (locator.table ? scope.getByRole('table', { name: locator.table }) : scope.locator('table'))
+    .filter({ has: header })
+    .filter({ has: rowCell });
+  return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
+}
+
+/** Rows carrying the row value (for a cell with an element in it, whose locator picks by position). */
+function rowCount(page: Page, target: Target): Promise<number> {
+  if (target.locator.by !== 'cell') return Promise.resolve(1);
+  return cellRows(page, target.frame, target.locator).rows.count();
 }
 
 /**
@@ -135,7 +125,7 @@ export function isStrictViolation(error: unknown): boolean {
 
 /** What the page offers instead of a missing target: named actionable elements in the same frame. */
 export async function offered(page: Page, target: Target): Promise<string[]> {
-  const scope = scopeOf(page, target);
+  const scope = frameScope(page, target.frame);
   try {
     const snapshot = await scope.locator('body').ariaSnapshot({ timeout: 2_000 });
     return snapshot

@@ -1,4 +1,4 @@
-import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { z } from 'zod';
 
 /**
@@ -41,10 +41,9 @@ export const TargetSchema = z.strictObject({
 });
 export type Target = z.infer<typeof TargetSchema>;
 
-type Scope = Page | Frame | FrameLocator;
-
-function frameScope(page: Page, frames: FramePath): Scope {
-  let scope: Scope = page;
+/** Where a target's locator is resolved: the page, or the iframes its frame path names. */
+export function frameScope(page: Page, frames: FramePath): Page | FrameLocator {
+  let scope: Page | FrameLocator = page;
   for (const name of frames) {
     scope = scope.frameLocator(`iframe[title="${cssString(name)}"], iframe[name="${cssString(name)}"]`);
   }

@@ -43,7 +43,7 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
   try {
     const parts = await Promise.all(
       page.frames().map(async (frame) => {
-        const digest = await withTimeout(
+        const digest = await answerWithin(
           frame.evaluate(() => {
             const body = document.body;
             if (!body) return 'empty';
@@ -63,10 +63,9 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
             return `${document.readyState}:${text.length}:${(hash >>> 0).toString(36)}`;
           }),
           FINGERPRINT_TIMEOUT_MS,
-        )
-          // An error page or a frame of another origin: its URL is all there is to compare.
-          .catch(() => 'opaque');
-        return `${frame.url()} ${digest}`;
+        );
+        // An error page or a frame of another origin: its URL is all there is to compare.
+        return `${frame.url()} ${digest ?? 'opaque'}`;
       }),
     );
     if (parts.some((part) => part.includes(' loading:'))) return undefined;
@@ -78,13 +77,16 @@ export async function pageFingerprint(page: Page): Promise<string | undefined> {
 
 const FINGERPRINT_TIMEOUT_MS = 2_000;
 
-/** Rejects when the promise has not settled in time (a page blocked by a dialog never answers). */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/**
+ * The answer of a read in the page, or undefined when it fails or has not come in time (a
+ * page blocked by a dialog never answers, a frame being replaced throws).
+ */
+export function answerWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise.catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
 }
 
 export function pause(ms: number, signal?: AbortSignal): Promise<void> {
