@@ -7,12 +7,16 @@ import type { Runtime } from './runtime.js';
 
 /**
  * A call's deadline and cancellation. The AbortSignal a tool sees is made only when it asks
- * for it: most tools never do, and making one per call cost more than a no-op read.
+ * for it, and the deadline timer and the caller's cancellation are armed only once the call
+ * has to wait: most calls need neither, and making them per call cost more than a no-op read.
  */
 export class Stop {
   #controller: AbortController | undefined;
   #reason: LiftError | undefined;
   #reject: ((reason: unknown) => void) | undefined;
+  #arming: NodeJS.Immediate | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #cancel: { signal: AbortSignal; listener: () => void } | undefined;
   /** Rejects with the reason when the call is stopped. */
   readonly aborted = new Promise<never>((_, reject) => {
     this.#reject = reject;
@@ -36,6 +40,39 @@ export class Stop {
     this.#reason = reason;
     this.#controller?.abort(reason);
     this.#reject?.(reason);
+  }
+
+  /**
+   * Stops the call at `deadline` (epoch ms) with `timeout`, or when `cancel` aborts. Both are
+   * armed just after the current turn of the event loop: a cancellation can only arrive in a
+   * later turn, and a call that is done by then can neither time out nor be cancelled.
+   */
+  arm(deadline: number, timeout: () => LiftError, cancel: AbortSignal | undefined): void {
+    const cancelled = () => this.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
+    if (cancel?.aborted) {
+      cancelled();
+      return;
+    }
+    this.#arming = setImmediate(() => {
+      this.#arming = undefined;
+      this.#timer = setTimeout(() => this.abort(timeout()), Math.max(0, deadline - Date.now()));
+      if (!cancel) return;
+      if (cancel.aborted) cancelled();
+      else {
+        cancel.addEventListener('abort', cancelled, { once: true });
+        this.#cancel = { signal: cancel, listener: cancelled };
+      }
+    });
+  }
+
+  /** The call is over: nothing may stop it any more. */
+  disarm(): void {
+    if (this.#arming) clearImmediate(this.#arming);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#cancel?.signal.removeEventListener('abort', this.#cancel.listener);
+    this.#arming = undefined;
+    this.#timer = undefined;
+    this.#cancel = undefined;
   }
 }
 

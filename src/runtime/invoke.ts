@@ -249,15 +249,10 @@ export async function invoke(
 
   const deadline = Date.now() + tool.timeout.deadlineMs;
   const stop = new Stop();
-  const onCancel = () => stop.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
-  if (options.signal?.aborted) onCancel();
-  else options.signal?.addEventListener('abort', onCancel, { once: true });
-  const timer = setTimeout(
-    () =>
-      stop.abort(
-        new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`),
-      ),
-    tool.timeout.deadlineMs,
+  stop.arm(
+    deadline,
+    () => new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`),
+    options.signal,
   );
 
   const context = new CallContext(runtime, {
@@ -298,8 +293,7 @@ export async function invoke(
     }
     return fail(liftError);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCancel);
+    stop.disarm();
   }
   for (const check of checks) state.event('check', { name: check.name, passed: check.passed });
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +108,36 @@ describe('deadlines', () => {
     expect(envelope.error.outcome).toBe('unknown');
     expect(envelope.error.settle).toBe('record_list');
     expect(envelope.error.retry).toBe('after_check');
+  });
+
+  it('ends with CANCELLED, outcome not_started, when the caller cancelled before the call began', async () => {
+    const envelope = (await runtime.invoke(
+      'probe_wait',
+      { ms: 5_000 },
+      { signal: AbortSignal.abort() },
+    )) as ErrorEnvelope;
+    expect(envelope.error.code).toBe('CANCELLED');
+    expect(envelope.error.outcome).toBe('not_started');
+  });
+
+  it('ends with CANCELLED at once when the caller cancels while the tool waits', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = runtime.invoke('probe_wait', { ms: 5_000, started: true }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const envelope = (await pending) as ErrorEnvelope;
+    expect(envelope.error.code).toBe('CANCELLED');
+    expect(envelope.error.outcome).toBe('unknown');
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+
+  it('leaves no deadline timer and no cancellation listener behind once it has answered', async () => {
+    const controller = new AbortController();
+    const timersBefore = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const envelope = await runtime.invoke('probe_wait', { ms: 5 }, { signal: controller.signal });
+    expect(envelope.ok).toBe(true);
+    expect(process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout')).toHaveLength(timersBefore);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('remembers an unknown write so that a retry is told to settle first', async () => {
