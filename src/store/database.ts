@@ -42,6 +42,28 @@ const MIGRATIONS: string[] = [
      model_events INTEGER NOT NULL DEFAULT 0,
      file TEXT NOT NULL
    )`,
+  // Single calls are indexed a flush at a time: one row per batch, the calls as a JSON array.
+  `CREATE TABLE IF NOT EXISTS call_batches (
+     id INTEGER PRIMARY KEY,
+     file TEXT NOT NULL,             -- the segment file holding the batch's event lines
+     byte_offset INTEGER NOT NULL,   -- where those lines start in it
+     byte_length INTEGER NOT NULL,
+     first_id TEXT NOT NULL,         -- smallest and largest run id in the batch
+     last_id TEXT NOT NULL,
+     first_started_at TEXT NOT NULL, -- earliest and latest start in the batch
+     last_started_at TEXT NOT NULL,
+     calls TEXT NOT NULL             -- [[id, kind, title, started_at, ended_at, ok, events, model_events], ...]
+   )`,
+  // Finding one call by id is what happens per call; lists scan the batches (one row per flush),
+  // and every further index would cost each flush more than it saves those scans.
+  `CREATE INDEX IF NOT EXISTS call_batches_by_last_id ON call_batches (last_id)`,
+  `CREATE VIEW IF NOT EXISTS call_runs AS
+     SELECT call.value ->> 0 AS id, call.value ->> 1 AS kind, call.value ->> 2 AS title,
+            call.value ->> 3 AS started_at, call.value ->> 4 AS ended_at, call.value ->> 5 AS ok,
+            call.value ->> 6 AS events, call.value ->> 7 AS model_events, batch.file AS file,
+            batch.id AS batch_id, batch.byte_offset, batch.byte_length,
+            batch.first_id, batch.last_id, batch.last_started_at AS batch_last_start
+     FROM call_batches AS batch, json_each(batch.calls) AS call`,
   `CREATE TABLE IF NOT EXISTS kv (
      namespace TEXT NOT NULL,
      key TEXT NOT NULL,

@@ -1,24 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  appendFileSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
+import { isModelEvent, type RunEvent } from './run-event.js';
 
-export interface RunEvent {
-  /** ISO time the event happened. */
-  t: string;
-  type: string;
-  duration_ms?: number;
-  [key: string]: unknown;
-}
+export { isModelEvent, type RunEvent } from './run-event.js';
 
 export interface RunRecord {
   id: string;
@@ -44,11 +31,6 @@ interface RunRow {
   file: string;
 }
 
-/** A model or provider event: what replay must never emit. */
-export function isModelEvent(event: { type: string }): boolean {
-  return event.type.startsWith('model') || event.type.startsWith('provider');
-}
-
 function fromRow(row: RunRow): RunRecord {
   return {
     id: row.id,
@@ -63,10 +45,11 @@ function fromRow(row: RunRow): RunRecord {
   };
 }
 
-type RunRowValues = [string, string, string, string, string | null, number | null, number, number, string];
-
-const FLUSH_AFTER_MS = 10;
-const FLUSH_AT_ROWS = 256;
+const COLUMNS = 'id, kind, title, started_at, ended_at, ok, events, model_events, file';
+// A flush costs a commit (about 0.1 ms here) whatever it holds, so it waits for a batch.
+const FLUSH_AFTER_MS = 50;
+const FLUSH_AT_ROWS = 512;
+const CACHED_BATCHES = 8;
 const ID_PREFIX = randomBytes(3).toString('hex');
 let idCounter = 0;
 
@@ -76,49 +59,75 @@ process.once('exit', () => {
   for (const log of openLogs) log.flushSync();
 });
 
+interface FinishedCall {
+  runId: string;
+  kind: string;
+  title: string;
+  events: RunEvent[];
+  ok: boolean;
+}
+
 /**
- * Run events: JSONL files indexed in a table. A long run (agent, discovery, replay) has a
- * file of its own; single calls share one segment file per log, each line naming its run.
+ * Run events: JSONL files indexed in the database. A long run (agent, discovery, replay)
+ * has a file and a `runs` row of its own; single calls share a segment file per log and
+ * are indexed a batch at a time (`call-batches.ts`). Reads see both as one list.
  *
- * Writes are batched: rows go in one transaction, with their files, within 10 ms or every
- * 256 runs, and at once before any read, on close and at exit. The ledger and approvals,
- * which decide whether a write may happen, are never batched; a kill -9 can lose at most
- * the last few milliseconds of events.
+ * Writes are batched: within 50 ms or every 512 runs, and at once before any read, on
+ * close and at exit. The ledger and approvals, which decide whether a write may happen,
+ * are never batched; a kill -9 can lose at most the last 50 milliseconds of events.
  */
 export class RunLog {
   readonly #db: Db;
   readonly #folder: string;
   readonly #scrub: (text: string) => string;
+  readonly #calls: CallBatches;
   readonly #insert;
   readonly #count;
   readonly #end;
-  readonly #record;
+  readonly #get;
+  readonly #getCall;
+  readonly #list;
+  readonly #ids;
   #rows: Array<() => void> = [];
   #texts = new Map<string, string[]>();
-  /**
-   * One-shot runs (a single call) share one segment file per log, each line tagged with its
-   * run id: creating a file per call cost more than the call itself.
-   */
-  #segment: string | undefined;
-  /** The segment stays open for appends while the log is: opening it per flush cost more than the write. */
-  #segmentFd: number | undefined;
-  #segmentCache: { file: string; size: number; byRun: Map<string, RunEvent[]> } | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #deferred: Array<{ runId: string; kind: string; title: string; events: RunEvent[]; ok: boolean }> = [];
+  #deferred: FinishedCall[] = [];
   #immediate: NodeJS.Immediate | undefined;
+  /** Batches read lately, by file and offset: reading every call of a log asks for each batch once. */
+  #batches = new Map<string, string>();
 
   constructor(db: Db, home: string, scrub: (text: string) => string) {
     this.#db = db;
     this.#folder = join(home, 'runs');
     this.#scrub = scrub;
     mkdirSync(this.#folder, { recursive: true });
+    this.#calls = new CallBatches(db, this.#folder, scrub);
     this.#insert = db.prepare('INSERT INTO runs (id, kind, title, started_at, file) VALUES (?, ?, ?, ?, ?)');
     this.#count = db.prepare(
       'UPDATE runs SET events = events + ?, model_events = model_events + ? WHERE id = ?',
     );
     this.#end = db.prepare('UPDATE runs SET ended_at = ?, ok = ? WHERE id = ?');
-    this.#record = db.prepare(
-      'INSERT INTO runs (id, kind, title, started_at, ended_at, ok, events, model_events, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    this.#get = db.prepare<{ id: string }, RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = @id`);
+    // A batch's id range narrows the search to the batches that can hold the call.
+    this.#getCall = db.prepare<{ id: string }, RunRow & { byte_offset: number; byte_length: number }>(
+      `SELECT ${COLUMNS}, byte_offset, byte_length FROM call_runs
+       WHERE last_id >= @id AND first_id <= @id AND id = @id`,
+    );
+    // Batches whose latest call started before the limit-th latest batch began cannot hold
+    // any of the `limit` latest calls, so they are not unpacked.
+    this.#list = db.prepare<{ limit: number }, RunRow>(
+      `SELECT ${COLUMNS} FROM runs
+       UNION ALL
+       SELECT ${COLUMNS} FROM call_runs
+       WHERE batch_last_start >= coalesce(
+         (SELECT first_started_at FROM call_batches ORDER BY first_started_at DESC LIMIT 1 OFFSET @limit - 1), '')
+       ORDER BY started_at DESC, id DESC LIMIT @limit`,
+    );
+    this.#ids = db.prepare<{ since: string }, { id: string }>(
+      `SELECT id, started_at FROM runs WHERE started_at >= @since
+       UNION ALL
+       SELECT id, started_at FROM call_runs WHERE batch_last_start >= @since AND started_at >= @since
+       ORDER BY started_at, id`,
     );
     openLogs.add(this);
   }
@@ -140,7 +149,10 @@ export class RunLog {
   /** Appends events to a run started with `start`; every value is scrubbed of secrets first. */
   append(runId: string, events: RunEvent[]): void {
     if (events.length === 0) return;
-    this.#queueText(runId, events);
+    const file = this.#file(runId);
+    const lines = this.#texts.get(file) ?? [];
+    for (const event of events) lines.push(`${JSON.stringify(event)}\n`);
+    this.#texts.set(file, lines);
     const modelEvents = events.filter(isModelEvent).length;
     this.#rows.push(() => this.#count.run(events.length, modelEvents, runId));
     this.#schedule();
@@ -153,160 +165,110 @@ export class RunLog {
   }
 
   /**
-   * Records a whole run at once (one call of one tool): lines in the segment file and one row.
-   * The work is done just after the current turn of the event loop, once the caller's answer
-   * has gone out (an MCP response is written before then), and always before any read.
+   * Records a whole run at once (one call of one tool). Its lines are built just after the
+   * current turn of the event loop, once the caller's answer has gone out (an MCP response
+   * is written before then), and always before any read.
    */
   record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
     this.#deferred.push({ runId, kind, title, events, ok });
     // A caller that never yields to the event loop still sees bounded memory.
     if (this.#deferred.length >= FLUSH_AT_ROWS) {
-      this.#recordDeferred();
+      this.flushSync();
       return;
     }
     if (!this.#immediate) {
-      this.#immediate = setImmediate(() => this.#recordDeferred());
+      this.#immediate = setImmediate(() => {
+        this.#takeDeferred();
+        this.#schedule();
+      });
       this.#immediate.unref();
     }
   }
 
-  #recordDeferred(): void {
-    if (this.#immediate) clearImmediate(this.#immediate);
-    this.#immediate = undefined;
-    for (const { runId, kind, title, events, ok } of this.#deferred.splice(0)) {
-      this.#recordNow(runId, kind, title, events, ok);
-    }
-  }
-
-  #recordNow(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
-    this.#segment ??= join(
-      this.#folder,
-      `calls-${Date.now().toString(36)}-${process.pid}-${ID_PREFIX}.jsonl`,
-    );
-    const lines = this.#texts.get(this.#segment) ?? [];
-    // Scrubbed when written, one pass per batch (see flushSync).
-    const run = `{"run":${JSON.stringify(runId)},`;
-    for (const event of events) lines.push(`${run}${JSON.stringify(event).slice(1)}\n`);
-    this.#texts.set(this.#segment, lines);
-    const values: RunRowValues = [
-      runId,
-      kind,
-      this.#scrub(title),
-      events[0]?.t ?? new Date().toISOString(),
-      events.at(-1)?.t ?? new Date().toISOString(),
-      ok ? 1 : 0,
-      events.length,
-      events.filter(isModelEvent).length,
-      this.#segment,
-    ];
-    this.#rows.push(() => this.#record.run(...values));
-    this.#schedule();
-  }
-
   get(runId: string): RunRecord | undefined {
     this.flushSync();
-    const row = this.#db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?').get(runId);
+    const row = this.#get.get({ id: runId }) ?? this.#getCall.get({ id: runId });
     return row ? fromRow(row) : undefined;
   }
 
   list(limit = 20): RunRecord[] {
     this.flushSync();
-    return this.#db
-      .prepare<[number], RunRow>('SELECT * FROM runs ORDER BY started_at DESC, rowid DESC LIMIT ?')
-      .all(limit)
-      .map(fromRow);
+    return this.#list.all({ limit: Math.max(1, Math.floor(limit)) }).map(fromRow);
   }
 
   /** Ids of the runs started at or after `since` (ISO time), oldest first. */
   ids(since = ''): string[] {
     this.flushSync();
-    return this.#db
-      .prepare<[string], { id: string }>(
-        'SELECT id FROM runs WHERE started_at >= ? ORDER BY started_at, rowid',
-      )
-      .all(since)
-      .map((row) => row.id);
+    return this.#ids.all({ since }).map((row) => row.id);
   }
 
   events(runId: string): RunEvent[] {
     this.flushSync();
-    const row = this.#db.prepare<[string], { file: string }>('SELECT file FROM runs WHERE id = ?').get(runId);
+    const row = this.#get.get({ id: runId });
+    const call = row ? undefined : this.#getCall.get({ id: runId });
+    if (call) return callEvents(this.#batchText(call.file, call.byte_offset, call.byte_length), runId);
     const file = row?.file ?? this.#file(runId);
     if (!existsSync(file)) return [];
-    if (basename(file).startsWith('calls-')) return this.#segmentEvents(file).get(runId) ?? [];
-    return readFileSync(file, 'utf8')
+    const text = readFileSync(file, 'utf8');
+    // Single calls recorded before batches had a row each, pointing at their whole segment.
+    if (basename(file).startsWith('calls-')) return callEvents(text, runId);
+    return text
       .split('\n')
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as RunEvent);
   }
 
-  /** A segment's events grouped by run, parsed once for as long as the file does not grow. */
-  #segmentEvents(file: string): Map<string, RunEvent[]> {
-    const size = statSync(file).size;
-    if (this.#segmentCache?.file === file && this.#segmentCache.size === size)
-      return this.#segmentCache.byRun;
-    const byRun = new Map<string, RunEvent[]>();
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (line.length === 0) continue;
-      const { run, ...event } = JSON.parse(line) as RunEvent & { run: string };
-      const events = byRun.get(run) ?? [];
-      events.push(event);
-      byRun.set(run, events);
-    }
-    this.#segmentCache = { file, size, byRun };
-    return byRun;
-  }
-
   /** Writes everything queued, now, on this thread. */
   flushSync(): void {
-    this.#recordDeferred();
-    const { rows, texts } = this.#take();
-    if (rows.length > 0) {
-      this.#db.transaction(() => {
-        for (const write of rows) write();
-      })();
-    }
-    // Every value is scrubbed of secrets here, on its way to the file.
-    for (const [file, lines] of texts) {
-      const text = this.#scrub(lines.join(''));
-      if (file !== this.#segment) {
-        appendFileSync(file, text);
-        continue;
-      }
-      this.#segmentFd ??= openSync(file, 'a');
-      writeSync(this.#segmentFd, text);
-    }
+    this.#takeDeferred();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const rows = this.#rows;
+    const texts = this.#texts;
+    this.#rows = [];
+    this.#texts = new Map();
+    // Lines before rows: a row never names lines that are not written yet.
+    for (const [file, lines] of texts) appendFileSync(file, this.#scrub(lines.join('')));
+    const indexCalls = this.#calls.write();
+    if (indexCalls) rows.push(indexCalls);
+    if (rows.length === 0) return;
+    this.#db.transaction(() => {
+      for (const write of rows) write();
+    })();
   }
 
   close(): void {
     openLogs.delete(this);
     this.flushSync();
-    if (this.#segmentFd !== undefined) closeSync(this.#segmentFd);
-    this.#segmentFd = undefined;
+    this.#calls.close();
   }
 
   #file(runId: string): string {
     return join(this.#folder, `${runId}.jsonl`);
   }
 
-  #queueText(runId: string, events: RunEvent[]): void {
-    const file = this.#file(runId);
-    const lines = this.#texts.get(file) ?? [];
-    for (const event of events) lines.push(`${JSON.stringify(event)}\n`);
-    this.#texts.set(file, lines);
+  #batchText(file: string, offset: number, length: number): string {
+    const key = `${offset} ${file}`;
+    let text = this.#batches.get(key);
+    if (text === undefined) {
+      text = readRange(file, offset, length);
+      this.#batches.set(key, text);
+      if (this.#batches.size > CACHED_BATCHES)
+        this.#batches.delete(this.#batches.keys().next().value as string);
+    }
+    return text;
   }
 
-  #take(): { rows: Array<() => void>; texts: Map<string, string[]> } {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const taken = { rows: this.#rows, texts: this.#texts };
-    this.#rows = [];
-    this.#texts = new Map();
-    return taken;
+  #takeDeferred(): void {
+    if (this.#immediate) clearImmediate(this.#immediate);
+    this.#immediate = undefined;
+    for (const { runId, kind, title, events, ok } of this.#deferred)
+      this.#calls.add(runId, kind, title, events, ok);
+    this.#deferred = [];
   }
 
   #schedule(): void {
-    if (this.#rows.length >= FLUSH_AT_ROWS) {
+    if (this.#rows.length + this.#calls.pending >= FLUSH_AT_ROWS) {
       this.flushSync();
       return;
     }
@@ -315,4 +277,39 @@ export class RunLog {
       this.#timer.unref();
     }
   }
+}
+
+function readRange(file: string, offset: number, length: number): string {
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(file, 'r');
+  try {
+    for (let read = 0; read < length; ) {
+      const got = readSync(fd, buffer, read, length - read, offset + read);
+      if (got === 0) break;
+      read += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return buffer.toString('utf8');
+}
+
+/** The events of one call in a segment: a line per call, or a line per event before batches. */
+function callEvents(text: string, runId: string): RunEvent[] {
+  const events: RunEvent[] = [];
+  const tag = `{"run":${JSON.stringify(runId)},`;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(tag)) continue;
+    const {
+      run: _run,
+      events: batched,
+      ...event
+    } = JSON.parse(line) as RunEvent & {
+      run: string;
+      events?: RunEvent[];
+    };
+    if (batched) return batched;
+    events.push(event);
+  }
+  return events;
 }
