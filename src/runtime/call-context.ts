@@ -11,12 +11,25 @@ import type { Runtime } from './runtime.js';
  * has to wait: most calls need neither, and making them per call cost more than a no-op read.
  */
 export class Stop {
+  /** Calls begun in this turn of the event loop, armed together just after it. */
+  static #begun: Stop[] = [];
+  static #arming: NodeJS.Immediate | undefined;
+  static #armBegun = (): void => {
+    Stop.#arming = undefined;
+    const begun = Stop.#begun;
+    Stop.#begun = [];
+    for (const stop of begun) stop.#armNow();
+  };
+
   #controller: AbortController | undefined;
   #reason: LiftError | undefined;
   #reject: ((reason: unknown) => void) | undefined;
-  #arming: NodeJS.Immediate | undefined;
+  #deadline = 0;
+  #timeout: (() => LiftError) | undefined;
+  #cancel: AbortSignal | undefined;
+  #onCancel: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #cancel: { signal: AbortSignal; listener: () => void } | undefined;
+  #over = false;
   /** Rejects with the reason when the call is stopped. */
   readonly aborted = new Promise<never>((_, reject) => {
     this.#reject = reject;
@@ -45,34 +58,44 @@ export class Stop {
   /**
    * Stops the call at `deadline` (epoch ms) with `timeout`, or when `cancel` aborts. Both are
    * armed just after the current turn of the event loop: a cancellation can only arrive in a
-   * later turn, and a call that is done by then can neither time out nor be cancelled.
+   * later turn, and a call that is over by then can neither time out nor be cancelled.
    */
   arm(deadline: number, timeout: () => LiftError, cancel: AbortSignal | undefined): void {
-    const cancelled = () => this.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
+    this.#deadline = deadline;
+    this.#timeout = timeout;
+    this.#cancel = cancel;
     if (cancel?.aborted) {
-      cancelled();
+      this.#cancelled();
       return;
     }
-    this.#arming = setImmediate(() => {
-      this.#arming = undefined;
-      this.#timer = setTimeout(() => this.abort(timeout()), Math.max(0, deadline - Date.now()));
-      if (!cancel) return;
-      if (cancel.aborted) cancelled();
-      else {
-        cancel.addEventListener('abort', cancelled, { once: true });
-        this.#cancel = { signal: cancel, listener: cancelled };
-      }
-    });
+    Stop.#begun.push(this);
+    Stop.#arming ??= setImmediate(Stop.#armBegun);
   }
 
   /** The call is over: nothing may stop it any more. */
   disarm(): void {
-    if (this.#arming) clearImmediate(this.#arming);
+    this.#over = true;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#cancel?.signal.removeEventListener('abort', this.#cancel.listener);
-    this.#arming = undefined;
+    if (this.#onCancel) this.#cancel?.removeEventListener('abort', this.#onCancel);
     this.#timer = undefined;
-    this.#cancel = undefined;
+    this.#onCancel = undefined;
+  }
+
+  #armNow(): void {
+    if (this.#over) return;
+    const timeout = this.#timeout as () => LiftError;
+    this.#timer = setTimeout(() => this.abort(timeout()), Math.max(0, this.#deadline - Date.now()));
+    if (!this.#cancel) return;
+    if (this.#cancel.aborted) {
+      this.#cancelled();
+      return;
+    }
+    this.#onCancel = () => this.#cancelled();
+    this.#cancel.addEventListener('abort', this.#onCancel, { once: true });
+  }
+
+  #cancelled(): void {
+    this.abort(new LiftError('CANCELLED', 'The caller cancelled the call.'));
   }
 }
 

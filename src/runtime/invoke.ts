@@ -10,6 +10,7 @@ import type {
 import { ERROR_CODES, isLiftError, LiftError, type Outcome } from '../contract/errors.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
 import type { RunEvent } from '../store/runs.js';
+import type { SecretStore } from '../store/secrets.js';
 import { validateInput } from './bad-input.js';
 import { CallContext, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
@@ -29,13 +30,23 @@ export interface InvokeOptions {
 
 let lastMs = 0;
 let lastIso = '';
+let lastSecond = Number.NaN;
+let secondPrefix = '';
 
-/** ISO time of now; the events of one call mostly share a millisecond, so the string is reused. */
+/**
+ * ISO time of now. The events of one call mostly share a millisecond and calls share a
+ * second, so both parts are reused instead of formatting a Date per event.
+ */
 function now(): string {
   const ms = Date.now();
   if (ms !== lastMs) {
     lastMs = ms;
-    lastIso = new Date(ms).toISOString();
+    const second = Math.floor(ms / 1000);
+    if (second !== lastSecond) {
+      lastSecond = second;
+      secondPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    }
+    lastIso = `${secondPrefix}${String(ms - second * 1000).padStart(3, '0')}Z`;
   }
   return lastIso;
 }
@@ -101,11 +112,25 @@ function asLiftError(error: unknown, started: boolean): LiftError {
   });
 }
 
-/** Serialises an envelope with every known secret value replaced, and parses it back. */
-function scrubbed<T extends Envelope>(runtime: Runtime, envelope: T): T {
-  const text = JSON.stringify(envelope);
-  const clean = runtime.store.secrets.scrub(text);
-  return clean === text ? envelope : (JSON.parse(clean) as T);
+/** Whether a value holds a known secret anywhere: in a string, a key, or a number's digits. */
+function holdsSecret(value: unknown, secrets: SecretStore): boolean {
+  if (typeof value === 'string') return secrets.foundIn(value);
+  if (typeof value === 'number') return secrets.foundIn(String(value));
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsSecret(item, secrets));
+  for (const key in value) {
+    if (secrets.foundIn(key) || holdsSecret((value as Record<string, unknown>)[key], secrets)) return true;
+  }
+  return false;
+}
+
+/**
+ * The envelope with every known secret value replaced. Looking is cheaper than serialising
+ * the envelope, so only one that holds a secret makes the round trip through JSON.
+ */
+function scrubbed<T extends Envelope>(secrets: SecretStore, envelope: T): T {
+  if (!secrets.active || !holdsSecret(envelope, secrets)) return envelope;
+  return JSON.parse(secrets.scrub(JSON.stringify(envelope))) as T;
 }
 
 /**
@@ -128,7 +153,7 @@ export async function invoke(
   let claimed = false;
 
   const finish = <T extends Envelope>(envelope: T): T => {
-    const clean = scrubbed(runtime, envelope);
+    const clean = scrubbed(secrets, envelope);
     state.event('end', {
       tool: toolName,
       ok: clean.ok,

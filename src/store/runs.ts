@@ -52,6 +52,8 @@ const FLUSH_AT_ROWS = 512;
 const CACHED_BATCHES = 8;
 const ID_PREFIX = randomBytes(3).toString('hex');
 let idCounter = 0;
+let idMs = 0;
+let idTime = '';
 
 /** Open logs, flushed when the process exits without closing them. */
 const openLogs = new Set<RunLog>();
@@ -135,7 +137,12 @@ export class RunLog {
   /** A fresh run id, not yet recorded (see `record` for one-shot runs). */
   newId(): string {
     idCounter = (idCounter + 1) % 0x1000000;
-    return `run_${Date.now().toString(36)}_${ID_PREFIX}${idCounter.toString(16).padStart(6, '0')}`;
+    const ms = Date.now();
+    if (ms !== idMs) {
+      idMs = ms;
+      idTime = `run_${ms.toString(36)}_${ID_PREFIX}`;
+    }
+    return `${idTime}${idCounter.toString(16).padStart(6, '0')}`;
   }
 
   start(kind: string, title: string): string {

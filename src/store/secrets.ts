@@ -69,6 +69,19 @@ export class SecretStore {
     this.#pattern = undefined;
   }
 
+  /** Whether any value is long enough to be scrubbed; without one, scrubbing changes nothing. */
+  get active(): boolean {
+    return this.#buildPattern() !== undefined;
+  }
+
+  /** Whether the text holds a known secret value, raw or JSON-escaped. */
+  foundIn(text: string): boolean {
+    const pattern = this.#buildPattern();
+    if (!pattern) return false;
+    pattern.lastIndex = 0;
+    return pattern.test(text);
+  }
+
   /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */
   scrub(text: string): string {
     const pattern = this.#buildPattern();
