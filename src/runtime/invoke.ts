@@ -10,7 +10,6 @@ import type {
 import { ERROR_CODES, isLiftError, LiftError, type Outcome } from '../contract/errors.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
 import type { RunEvent } from '../store/runs.js';
-import type { SecretStore } from '../store/secrets.js';
 import { validateInput } from './bad-input.js';
 import { CallContext, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
@@ -112,27 +111,6 @@ function asLiftError(error: unknown, started: boolean): LiftError {
   });
 }
 
-/** Whether a value holds a known secret anywhere: in a string, a key, or a number's digits. */
-function holdsSecret(value: unknown, secrets: SecretStore): boolean {
-  if (typeof value === 'string') return secrets.foundIn(value);
-  if (typeof value === 'number') return secrets.foundIn(String(value));
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some((item) => holdsSecret(item, secrets));
-  for (const key in value) {
-    if (secrets.foundIn(key) || holdsSecret((value as Record<string, unknown>)[key], secrets)) return true;
-  }
-  return false;
-}
-
-/**
- * The envelope with every known secret value replaced. Looking is cheaper than serialising
- * the envelope, so only one that holds a secret makes the round trip through JSON.
- */
-function scrubbed<T extends Envelope>(secrets: SecretStore, envelope: T): T {
-  if (!secrets.active || !holdsSecret(envelope, secrets)) return envelope;
-  return JSON.parse(secrets.scrub(JSON.stringify(envelope))) as T;
-}
-
 /**
  * Invokes a tool under its contract: validation, the idempotency ledger, the gate, the
  * deadline, the implementation, the verifier, the cap, secret scrubbing and the event log.
@@ -153,7 +131,8 @@ export async function invoke(
   let claimed = false;
 
   const finish = <T extends Envelope>(envelope: T): T => {
-    const clean = scrubbed(secrets, envelope);
+    // Walking the envelope costs less than serialising it, which every call used to do.
+    const clean = secrets.scrubValue(envelope);
     state.event('end', {
       tool: toolName,
       ok: clean.ok,

@@ -82,6 +82,43 @@ export class SecretStore {
     return pattern.test(text);
   }
 
+  /**
+   * A JSON-like value with every known secret replaced in its strings, keys and numbers (a
+   * number becomes the placeholder string). The value itself, untouched, when it holds none.
+   */
+  scrubValue<T>(value: T): T {
+    return this.active ? (this.#scrubValue(value) as T) : value;
+  }
+
+  #scrubValue(value: unknown): unknown {
+    if (typeof value === 'string') return this.foundIn(value) ? this.scrub(value) : value;
+    if (typeof value === 'number') {
+      const digits = String(value);
+      return this.foundIn(digits) ? this.scrub(digits) : value;
+    }
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((item: unknown, index) => {
+        const clean = this.#scrubValue(item);
+        if (clean === item) return;
+        copy ??= [...value];
+        copy[index] = clean;
+      });
+      return copy ?? value;
+    }
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const clean = this.#scrubValue(item);
+      const cleanKey = this.foundIn(key) ? this.scrub(key) : key;
+      if (clean === item && cleanKey === key) continue;
+      copy ??= { ...value };
+      if (cleanKey !== key) delete copy[key];
+      copy[cleanKey] = clean;
+    }
+    return copy ?? value;
+  }
+
   /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */
   scrub(text: string): string {
     const pattern = this.#buildPattern();

@@ -2,6 +2,8 @@ import { getEventListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define-tool.js';
 import type { ErrorEnvelope, PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { calls, readSystem, tools } from '../support/foundation-tools.js';
@@ -239,6 +241,42 @@ describe('caps and secrets', () => {
     for (const text of texts) expect(text).not.toContain(CANARY);
     expect(JSON.stringify(ok)).toContain('[secret:canary_password]');
     expect((failed as ErrorEnvelope).error.code).toBe('AUTH_REQUIRED');
+  });
+
+  it('scrubs secrets from keys and numbers as well, and the envelope stays well formed', async () => {
+    const counts = defineTool({
+      name: 'tenant_counts',
+      description: 'Counts records per tenant. Returns the counts and the tenant PIN (tests scrubbing).',
+      rung: 'api',
+      input: z.strictObject({}),
+      output: z.object({ by_tenant: z.record(z.string(), z.number()), pin: z.number(), note: z.string() }),
+      effect: { class: 'read' },
+      timeout: { deadlineMs: 1_000 },
+      run: async () => ({
+        fields: { by_tenant: { 'tenant-7f3a91': 3, other: 1 }, pin: 482913, note: 'plain' },
+        summary: 'counts for tenant-7f3a91',
+      }),
+    });
+    const scrubbing = new Runtime({
+      home: join(dir.path, 'scrubbing'),
+      env: { LIFT_SECRET_PIN: '482913', LIFT_SECRET_TENANT: 'tenant-7f3a91' },
+      tools: [counts],
+    });
+    try {
+      const envelope = (await scrubbing.invoke('tenant_counts', {})) as SuccessEnvelope;
+      expect(envelope.ok).toBe(true);
+      expect(envelope.fields).toEqual({
+        by_tenant: { '[secret:tenant]': 3, other: 1 },
+        pin: '[secret:pin]',
+        note: 'plain',
+      });
+      expect(envelope.summary).toBe('counts for [secret:tenant]');
+      const text = JSON.stringify(envelope);
+      expect(text).not.toContain('482913');
+      expect(text).not.toContain('tenant-7f3a91');
+    } finally {
+      await scrubbing.close();
+    }
   });
 
   it('answers AUTH_REQUIRED when the named secret is not stored', async () => {
