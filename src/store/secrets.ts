@@ -17,6 +17,8 @@ export class SecretStore {
   readonly #file: string;
   readonly #values = new Map<string, string>();
   #pattern: RegExp | undefined;
+  /** Length of the shortest form the pattern looks for: shorter text cannot hold a secret. */
+  #shortest = 0;
 
   constructor(home: string, env: Record<string, string | undefined> = {}) {
     this.#file = join(home, 'secrets.json');
@@ -77,7 +79,7 @@ export class SecretStore {
   /** Whether the text holds a known secret value, raw or JSON-escaped. */
   foundIn(text: string): boolean {
     const pattern = this.#buildPattern();
-    if (!pattern) return false;
+    if (!pattern || text.length < this.#shortest) return false;
     pattern.lastIndex = 0;
     return pattern.test(text);
   }
@@ -146,6 +148,7 @@ export class SecretStore {
     const alternatives = [...forms]
       .sort((a, b) => b.length - a.length)
       .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.#shortest = Math.min(...[...forms].map((form) => form.length));
     this.#pattern = new RegExp(alternatives.join('|'), 'g');
     return this.#pattern;
   }
