@@ -52,7 +52,8 @@ export class CallBatches {
     const endedAt = events.at(-1)?.t ?? startedAt;
     let modelEvents = 0;
     for (const event of events) if (isModelEvent(event)) modelEvents++;
-    const entry = `[${id},${JSON.stringify(kind)},${JSON.stringify(this.#scrub(title))},"${startedAt}","${endedAt}",${ok ? 1 : 0},${events.length},${modelEvents}]`;
+    // Every string through JSON.stringify: one malformed entry would hide its whole batch.
+    const entry = `[${id},${JSON.stringify(kind)},${JSON.stringify(this.#scrub(title))},${JSON.stringify(startedAt)},${JSON.stringify(endedAt)},${ok ? 1 : 0},${events.length},${modelEvents}]`;
     this.#entries.append(this.#pending === 0 ? entry : `,${entry}`);
     if (this.#pending === 0 || runId < this.#firstId) this.#firstId = runId;
     if (this.#pending === 0 || runId > this.#lastId) this.#lastId = runId;
