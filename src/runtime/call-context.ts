@@ -68,6 +68,8 @@ export class Stop {
       this.#cancelled();
       return;
     }
+    // Calls that never yield to the event loop (an in-memory client) must not pile up here.
+    if (Stop.#begun.length >= 256) Stop.#begun = Stop.#begun.filter((stop) => !stop.#over);
     Stop.#begun.push(this);
     Stop.#arming ??= setImmediate(Stop.#armBegun);
   }
@@ -75,6 +77,7 @@ export class Stop {
   /** The call is over: nothing may stop it any more. */
   disarm(): void {
     this.#over = true;
+    if (Stop.#begun.at(-1) === this) Stop.#begun.pop();
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#onCancel) this.#cancel?.removeEventListener('abort', this.#onCancel);
     this.#timer = undefined;
