@@ -23,22 +23,14 @@ export class Stop {
 
   #controller: AbortController | undefined;
   #reason: LiftError | undefined;
+  /** Rejects the work being raced, if any. */
   #reject: ((reason: unknown) => void) | undefined;
   #deadline = 0;
-  #timeout: (() => LiftError) | undefined;
+  #tool: AnyTool | undefined;
   #cancel: AbortSignal | undefined;
   #onCancel: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #over = false;
-  /** Rejects with the reason when the call is stopped. */
-  readonly aborted = new Promise<never>((_, reject) => {
-    this.#reject = reject;
-  });
-
-  constructor() {
-    // Nobody may be racing it when the call ends first.
-    this.aborted.catch(() => undefined);
-  }
 
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -55,14 +47,23 @@ export class Stop {
     this.#reject?.(reason);
   }
 
+  /** The work's result, or a rejection with the reason as soon as the call is stopped. */
+  race<T>(work: T | Promise<T>): Promise<T> {
+    if (this.#reason) return Promise.reject(this.#reason);
+    return new Promise<T>((resolve, reject) => {
+      this.#reject = reject;
+      Promise.resolve(work).then(resolve, reject);
+    });
+  }
+
   /**
-   * Stops the call at `deadline` (epoch ms) with `timeout`, or when `cancel` aborts. Both are
+   * Stops the call of `tool` at `deadline` (epoch ms), or when `cancel` aborts. Both are
    * armed just after the current turn of the event loop: a cancellation can only arrive in a
    * later turn, and a call that is over by then can neither time out nor be cancelled.
    */
-  arm(deadline: number, timeout: () => LiftError, cancel: AbortSignal | undefined): void {
+  arm(deadline: number, tool: AnyTool, cancel: AbortSignal | undefined): void {
     this.#deadline = deadline;
-    this.#timeout = timeout;
+    this.#tool = tool;
     this.#cancel = cancel;
     if (cancel?.aborted) {
       this.#cancelled();
@@ -77,6 +78,7 @@ export class Stop {
   /** The call is over: nothing may stop it any more. */
   disarm(): void {
     this.#over = true;
+    this.#reject = undefined;
     if (Stop.#begun.at(-1) === this) Stop.#begun.pop();
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#onCancel) this.#cancel?.removeEventListener('abort', this.#onCancel);
@@ -86,8 +88,14 @@ export class Stop {
 
   #armNow(): void {
     if (this.#over) return;
-    const timeout = this.#timeout as () => LiftError;
-    this.#timer = setTimeout(() => this.abort(timeout()), Math.max(0, this.#deadline - Date.now()));
+    const tool = this.#tool as AnyTool;
+    this.#timer = setTimeout(
+      () =>
+        this.abort(
+          new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`),
+        ),
+      Math.max(0, this.#deadline - Date.now()),
+    );
     if (!this.#cancel) return;
     if (this.#cancel.aborted) {
       this.#cancelled();
@@ -102,6 +110,12 @@ export class Stop {
   }
 }
 
+/** Where a call's events go, and who hears that it started sending. */
+export interface CallLog {
+  event(type: string, data?: Record<string, unknown>): void;
+  markStarted(): void;
+}
+
 export interface CallParts {
   tool: AnyTool;
   stop: Stop;
@@ -109,8 +123,7 @@ export interface CallParts {
   runId: string;
   requestId: string | undefined;
   approved: boolean;
-  emit(type: string, data: Record<string, unknown>): void;
-  markStarted(): void;
+  log: CallLog;
 }
 
 /**
@@ -152,11 +165,11 @@ export class CallContext implements ToolContext {
 
   emit(event: ToolEvent): void {
     const { type, ...data } = event;
-    this.#parts.emit(type, data);
+    this.#parts.log.event(type, data);
   }
 
   markStarted(): void {
-    this.#parts.markStarted();
+    this.#parts.log.markStarted();
   }
 
   service<T>(name: string, create: () => T | Promise<T>): Promise<T> {

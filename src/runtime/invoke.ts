@@ -11,7 +11,7 @@ import { ERROR_CODES, isLiftError, LiftError, type Outcome } from '../contract/e
 import { inputSchemaOf } from '../contract/json-schema.js';
 import type { RunEvent } from '../store/runs.js';
 import { validateInput } from './bad-input.js';
-import { CallContext, Stop } from './call-context.js';
+import { CallContext, type CallLog, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
 import { capFields } from './cap.js';
 import type { Runtime } from './runtime.js';
@@ -59,20 +59,64 @@ function requestIdOf(input: unknown, options: InvokeOptions): string | undefined
   return undefined;
 }
 
-class CallState {
+/**
+ * One call's state: its events, whether it started sending, and how it ends. Methods on
+ * one object rather than closures made per call: a no-op read should cost what the
+ * contract costs, no more.
+ */
+class Call implements CallLog {
   started = false;
   readonly events: RunEvent[] = [];
   readonly t0 = performance.now();
   last = this.t0;
+  requestId: string | undefined;
 
-  event(type: string, data: Record<string, unknown> = {}): void {
+  constructor(
+    readonly runtime: Runtime,
+    readonly tool: AnyTool | undefined,
+    readonly toolName: string,
+    readonly runId: string,
+    readonly ownRun: boolean,
+  ) {}
+
+  event(type: string, data?: Record<string, unknown>): void {
     const at = performance.now();
     this.events.push({ t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data });
     this.last = at;
   }
 
+  markStarted(): void {
+    this.started = true;
+  }
+
   elapsed(): number {
     return Math.round((performance.now() - this.t0) * 100) / 100;
+  }
+
+  /** Scrubs the envelope of secrets, logs the end of the call, and hands the envelope back. */
+  finish<T extends Envelope>(envelope: T): T {
+    const { runs, secrets } = this.runtime.store;
+    // Walking the envelope costs less than serialising it, which every call used to do.
+    const clean = secrets.scrubValue(envelope);
+    this.event(
+      'end',
+      'error' in clean
+        ? { tool: this.toolName, ok: clean.ok, code: clean.error.code }
+        : { tool: this.toolName, ok: clean.ok },
+    );
+    if (this.ownRun) runs.record(this.runId, 'call', this.toolName, this.events, clean.ok);
+    else runs.append(this.runId, this.events);
+    return clean;
+  }
+
+  fail(error: LiftError): ErrorEnvelope {
+    return this.finish(
+      errorEnvelope(this.tool, this.toolName, error, {
+        runId: this.runId,
+        requestId: this.requestId,
+        durationMs: this.elapsed(),
+      }),
+    );
   }
 }
 
@@ -126,29 +170,15 @@ export async function invoke(
   const { runs, ledger, approvals, secrets } = runtime.store;
   const ownRun = options.runId === undefined;
   const runId = options.runId ?? runs.newId();
-  const state = new CallState();
+  const call = new Call(runtime, tool, toolName, runId, ownRun);
   let requestId = requestIdOf(rawInput, options);
+  call.requestId = requestId;
   let claimed = false;
 
-  const finish = <T extends Envelope>(envelope: T): T => {
-    // Walking the envelope costs less than serialising it, which every call used to do.
-    const clean = secrets.scrubValue(envelope);
-    state.event('end', {
-      tool: toolName,
-      ok: clean.ok,
-      ...('error' in clean ? { code: clean.error.code } : {}),
-    });
-    if (ownRun) runs.record(runId, 'call', toolName, state.events, clean.ok);
-    else runs.append(runId, state.events);
-    return clean;
-  };
-  const fail = (error: LiftError) =>
-    finish(errorEnvelope(tool, toolName, error, { runId, requestId, durationMs: state.elapsed() }));
-
-  state.event('start', { tool: toolName, ...(requestId ? { request_id: requestId } : {}) });
+  call.event('start', requestId ? { tool: toolName, request_id: requestId } : { tool: toolName });
   if (!tool) {
     const names = runtime.registry.list().map((known) => known.name);
-    return fail(
+    return call.fail(
       new LiftError('UNKNOWN_TOOL', `No tool is named '${toolName}'.`, {
         hint: `Available tools: ${names.join(', ') || '(none)'}.`,
         outcome: 'not_started',
@@ -160,18 +190,19 @@ export async function invoke(
   try {
     input = validateInput(tool, withRequestId(tool, rawInput, options.requestId));
   } catch (error) {
-    return fail(asLiftError(error, false));
+    return call.fail(asLiftError(error, false));
   }
   requestId = requestIdOf(input, options);
-  state.event('validated');
+  call.requestId = requestId;
+  call.event('validated');
 
   const usesLedger = tool.effect.class !== 'read' && requestId !== undefined;
   if (usesLedger && requestId) {
     const claim = ledger.claim(tool.name, requestId, hashValue(input));
     if (claim.kind === 'done') {
       const first = JSON.parse(claim.envelope) as SuccessEnvelope;
-      state.event('ledger', { result: 'existing' });
-      return finish({
+      call.event('ledger', { result: 'existing' });
+      return call.finish({
         ...first,
         effect: 'existing',
         run_id: runId,
@@ -179,7 +210,7 @@ export async function invoke(
       });
     }
     if (claim.kind === 'reused') {
-      return fail(
+      return call.fail(
         new LiftError(
           'REQUEST_ID_REUSED',
           `request_id '${requestId}' was already used with different input.`,
@@ -190,14 +221,14 @@ export async function invoke(
       );
     }
     if (claim.kind === 'in_flight') {
-      return fail(
+      return call.fail(
         new LiftError('IN_FLIGHT', `A call with request_id '${requestId}' is still running.`, {
           outcome: 'unknown',
         }),
       );
     }
     if (claim.kind === 'unknown') {
-      return fail(
+      return call.fail(
         new LiftError(
           'OUTCOME_UNKNOWN',
           `An earlier call with request_id '${requestId}' ended without a known outcome.`,
@@ -209,7 +240,7 @@ export async function invoke(
       );
     }
     claimed = true;
-    state.event('ledger', { result: 'claimed' });
+    call.event('ledger', { result: 'claimed' });
   }
 
   const gate = gateOf(tool);
@@ -229,7 +260,7 @@ export async function invoke(
             ),
             phrase: gate === 'signature' ? `${tool.name} ${approvalsPhraseSuffix(runId)}` : undefined,
           });
-    state.event('gate', { gate, held: true, approval_id: approval.id });
+    call.event('gate', { gate, held: true, approval_id: approval.id });
     const pending: PendingEnvelope = {
       ok: true,
       tool: tool.name,
@@ -243,9 +274,9 @@ export async function invoke(
       run_id: runId,
       ...(requestId ? { request_id: requestId } : {}),
     };
-    return finish(pending);
+    return call.finish(pending);
   }
-  state.event('gate', {
+  call.event('gate', {
     gate,
     held: false,
     ...(options.approvalId ? { approval_id: options.approvalId } : {}),
@@ -253,12 +284,7 @@ export async function invoke(
 
   const deadline = Date.now() + tool.timeout.deadlineMs;
   const stop = new Stop();
-  stop.arm(
-    deadline,
-    () => new LiftError('TIMEOUT', `${tool.name} timed out after ${tool.timeout.deadlineMs} milliseconds.`),
-    options.signal,
-  );
-
+  stop.arm(deadline, tool, options.signal);
   const context = new CallContext(runtime, {
     tool,
     stop,
@@ -266,25 +292,19 @@ export async function invoke(
     runId,
     requestId,
     approved: options.approvalId !== undefined,
-    emit: (type, data) => state.event(type, data),
-    markStarted: () => {
-      state.started = true;
-    },
+    log: call,
   });
 
   let result: ToolResult<Record<string, unknown>>;
   let checks: Check[];
   try {
-    result = await Promise.race([tool.run(input, context), stop.aborted]);
-    checks = [...(result.checks ?? [])];
-    if (tool.verify)
-      checks.push(
-        ...(await Promise.race([Promise.resolve(tool.verify(result, input, context)), stop.aborted])),
-      );
+    result = await stop.race(tool.run(input, context));
+    checks = result.checks ? [...result.checks] : [];
+    if (tool.verify) checks.push(...(await stop.race(tool.verify(result, input, context))));
   } catch (error) {
-    let liftError = asLiftError(error, state.started);
+    let liftError = asLiftError(error, call.started);
     if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
-      const outcome: Outcome = state.started ? 'unknown' : 'not_started';
+      const outcome: Outcome = call.started ? 'unknown' : 'not_started';
       liftError = new LiftError(liftError.code, liftError.message, {
         outcome,
         ...(liftError.hint ? { hint: liftError.hint } : {}),
@@ -295,18 +315,18 @@ export async function invoke(
       if (liftError.outcome === 'unknown') ledger.markUnknown(tool.name, requestId);
       else ledger.forget(tool.name, requestId);
     }
-    return fail(liftError);
+    return call.fail(liftError);
   } finally {
     stop.disarm();
   }
-  for (const check of checks) state.event('check', { name: check.name, passed: check.passed });
+  for (const check of checks) call.event('check', { name: check.name, passed: check.passed });
 
   const parsedOutput = tool.output.safeParse(result.fields);
   if (!parsedOutput.success) {
     if (usesLedger && requestId) ledger.markUnknown(tool.name, requestId);
-    return fail(
+    return call.fail(
       new LiftError('SURFACE_CHANGED', `${tool.name} read back fields that do not match its output schema.`, {
-        outcome: state.started ? 'unknown' : 'not_started',
+        outcome: call.started ? 'unknown' : 'not_started',
         details: {
           issues: parsedOutput.error.issues.map(
             (issue: { path: PropertyKey[]; message: string }) =>
@@ -344,9 +364,9 @@ export async function invoke(
     ...(result.asOf ? { as_of: result.asOf } : {}),
     run_id: runId,
     ...(requestId ? { request_id: requestId } : {}),
-    duration_ms: state.elapsed(),
+    duration_ms: call.elapsed(),
   };
-  const clean = finish(envelope);
+  const clean = call.finish(envelope);
   if (usesLedger && requestId) ledger.finish(tool.name, requestId, JSON.stringify(clean));
   return clean;
 }

@@ -101,20 +101,22 @@ export class SecretStore {
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) {
       let copy: unknown[] | undefined;
-      value.forEach((item: unknown, index) => {
-        const clean = this.#scrubValue(item);
-        if (clean === item) return;
+      for (let index = 0; index < value.length; index++) {
+        const clean = this.#scrubValue(value[index]);
+        if (clean === value[index]) continue;
         copy ??= [...value];
         copy[index] = clean;
-      });
+      }
       return copy ?? value;
     }
+    const record = value as Record<string, unknown>;
     let copy: Record<string, unknown> | undefined;
-    for (const [key, item] of Object.entries(value)) {
-      const clean = this.#scrubValue(item);
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
+      const clean = this.#scrubValue(record[key]);
       const cleanKey = this.foundIn(key) ? this.scrub(key) : key;
-      if (clean === item && cleanKey === key) continue;
-      copy ??= { ...value };
+      if (clean === record[key] && cleanKey === key) continue;
+      copy ??= { ...record };
       if (cleanKey !== key) delete copy[key];
       copy[cleanKey] = clean;
     }
@@ -124,7 +126,8 @@ export class SecretStore {
   /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */
   scrub(text: string): string {
     const pattern = this.#buildPattern();
-    if (!pattern) return text;
+    // Most text holds no secret: looking first spares building a replacer for it.
+    if (!pattern || !this.foundIn(text)) return text;
     return text.replace(pattern, (match) => `[secret:${this.#nameOf(match)}]`);
   }
 
