@@ -24,6 +24,11 @@ const LIFT = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const TOKEN = 'bench-token-5b1e2d';
 const WARMUP = 300;
 const MEASURED = 1_000;
+/**
+ * Interleaved rounds per side. These machines are shared: a round can lose half its speed
+ * to a neighbour, so each side's best of seven says more than its best of three.
+ */
+const ROUNDS = 7;
 const MEMORY_CALLS = 10_000;
 
 const folder = mkdtempSync(join(tmpdir(), 'lift-bench-mcp-'));
@@ -188,7 +193,7 @@ async function compare(transport: string, lift: Target, bare: Target): Promise<v
   const rssWarm = rssMb(lift.pid);
   // Interleaved rounds, best of each side, so a busy moment on the machine hits both.
   const rounds: Record<'lift' | 'bare', Measured[]> = { lift: [], bare: [] };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     rounds.lift.push(await measure(lift, MEASURED));
     rounds.bare.push(await measure(bare, MEASURED));
   }
@@ -198,10 +203,10 @@ async function compare(transport: string, lift: Target, bare: Target): Promise<v
   line(`mcp ${transport} calls/s (no-op read, sequential)`, l.perSecond, b.perSecond);
   line(`mcp ${transport} p50 ms`, l.p50, b.p50, 3);
   line(`mcp ${transport} p99 ms`, l.p99, b.p99, 3);
-  await measure(lift, MEMORY_CALLS - WARMUP - 3 * MEASURED);
+  await measure(lift, MEMORY_CALLS - WARMUP - ROUNDS * MEASURED);
   const rssBare = rssMb(bare.pid);
   console.log(
-    `mcp ${transport} server RSS MB: lift ${rssWarm} after ${WARMUP} calls, ${rssMb(lift.pid)} after ${MEMORY_CALLS} calls; baseline ${rssBare} after ${WARMUP + 3 * MEASURED} calls`,
+    `mcp ${transport} server RSS MB: lift ${rssWarm} after ${WARMUP} calls, ${rssMb(lift.pid)} after ${MEMORY_CALLS} calls; baseline ${rssBare} after ${WARMUP + ROUNDS * MEASURED} calls`,
   );
 }
 
