@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ByteBuffer } from './byte-buffer.js';
 import type { Db } from './database.js';
 import { isModelEvent, type RunEvent } from './run-event.js';
+import type { Scrubber } from './secrets.js';
 
 /**
  * Single calls (one call of one tool), written a batch at a time. Their events go to one
@@ -14,7 +15,7 @@ import { isModelEvent, type RunEvent } from './run-event.js';
  */
 export class CallBatches {
   readonly #folder: string;
-  readonly #scrub: (text: string) => string;
+  readonly #secrets: Scrubber;
   readonly #insert;
   /** Tells this log's segment from another log's in the same process and millisecond. */
   readonly #tag = randomBytes(4).toString('hex');
@@ -30,9 +31,9 @@ export class CallBatches {
   #firstStart = '';
   #lastStart = '';
 
-  constructor(db: Db, folder: string, scrub: (text: string) => string) {
+  constructor(db: Db, folder: string, secrets: Scrubber) {
     this.#folder = folder;
-    this.#scrub = scrub;
+    this.#secrets = secrets;
     this.#insert = db.prepare(
       `INSERT INTO call_batches
          (file, byte_offset, byte_length, first_id, last_id, first_started_at, last_started_at, calls)
@@ -47,13 +48,13 @@ export class CallBatches {
   /** Queues a finished call, scrubbed of secrets. */
   add(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
     const id = JSON.stringify(runId);
-    this.#lines.append(this.#scrub(`{"run":${id},"events":${JSON.stringify(events)}}\n`));
+    this.#lines.append(`{"run":${id},"events":${this.#secrets.scrubbedJson(events)}}\n`);
     const startedAt = events[0]?.t ?? new Date().toISOString();
     const endedAt = events.at(-1)?.t ?? startedAt;
     let modelEvents = 0;
     for (const event of events) if (isModelEvent(event)) modelEvents++;
     // Every string through JSON.stringify: one malformed entry would hide its whole batch.
-    const entry = `[${id},${JSON.stringify(kind)},${JSON.stringify(this.#scrub(title))},${JSON.stringify(startedAt)},${JSON.stringify(endedAt)},${ok ? 1 : 0},${events.length},${modelEvents}]`;
+    const entry = `[${id},${JSON.stringify(kind)},${JSON.stringify(this.#secrets.scrub(title))},${JSON.stringify(startedAt)},${JSON.stringify(endedAt)},${ok ? 1 : 0},${events.length},${modelEvents}]`;
     this.#entries.append(this.#pending === 0 ? entry : `,${entry}`);
     if (this.#pending === 0 || runId < this.#firstId) this.#firstId = runId;
     if (this.#pending === 0 || runId > this.#lastId) this.#lastId = runId;

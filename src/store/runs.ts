@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
 import { isModelEvent, type RunEvent } from './run-event.js';
+import type { Scrubber } from './secrets.js';
 
 export { isModelEvent, type RunEvent } from './run-event.js';
 
@@ -81,7 +82,7 @@ interface FinishedCall {
 export class RunLog {
   readonly #db: Db;
   readonly #folder: string;
-  readonly #scrub: (text: string) => string;
+  readonly #secrets: Scrubber;
   readonly #calls: CallBatches;
   readonly #insert;
   readonly #count;
@@ -98,12 +99,12 @@ export class RunLog {
   /** Batches read lately, by file and offset: reading every call of a log asks for each batch once. */
   #batches = new Map<string, string>();
 
-  constructor(db: Db, home: string, scrub: (text: string) => string) {
+  constructor(db: Db, home: string, secrets: Scrubber) {
     this.#db = db;
     this.#folder = join(home, 'runs');
-    this.#scrub = scrub;
+    this.#secrets = secrets;
     mkdirSync(this.#folder, { recursive: true });
-    this.#calls = new CallBatches(db, this.#folder, scrub);
+    this.#calls = new CallBatches(db, this.#folder, secrets);
     this.#insert = db.prepare('INSERT INTO runs (id, kind, title, started_at, file) VALUES (?, ?, ?, ?, ?)');
     this.#count = db.prepare(
       'UPDATE runs SET events = events + ?, model_events = model_events + ? WHERE id = ?',
@@ -149,7 +150,7 @@ export class RunLog {
     const id = this.newId();
     // A long run is visible to other processes from its start.
     this.flushSync();
-    this.#insert.run(id, kind, this.#scrub(title), new Date().toISOString(), this.#file(id));
+    this.#insert.run(id, kind, this.#secrets.scrub(title), new Date().toISOString(), this.#file(id));
     return id;
   }
 
@@ -158,7 +159,7 @@ export class RunLog {
     if (events.length === 0) return;
     const file = this.#file(runId);
     const lines = this.#texts.get(file) ?? [];
-    for (const event of events) lines.push(`${JSON.stringify(event)}\n`);
+    for (const event of events) lines.push(`${this.#secrets.scrubbedJson(event)}\n`);
     this.#texts.set(file, lines);
     const modelEvents = events.filter(isModelEvent).length;
     this.#rows.push(() => this.#count.run(events.length, modelEvents, runId));
@@ -235,7 +236,7 @@ export class RunLog {
     this.#rows = [];
     this.#texts = new Map();
     // Lines before rows: a row never names lines that are not written yet.
-    for (const [file, lines] of texts) appendFileSync(file, this.#scrub(lines.join('')));
+    for (const [file, lines] of texts) appendFileSync(file, lines.join(''));
     const indexCalls = this.#calls.write();
     if (indexCalls) rows.push(indexCalls);
     if (rows.length === 0) return;

@@ -13,7 +13,13 @@ function normalise(name: string): string {
  * Named secrets from `.lift/secrets.json` (mode 600) and LIFT_SECRET_<NAME> variables.
  * Contracts name a secret; only the wrapper ever holds its value.
  */
-export class SecretStore {
+/** What the run log needs of the secret store. */
+export interface Scrubber {
+  scrub(text: string): string;
+  scrubbedJson(value: unknown): string;
+}
+
+export class SecretStore implements Scrubber {
   readonly #file: string;
   readonly #values = new Map<string, string>();
   #pattern: RegExp | undefined;
@@ -121,6 +127,16 @@ export class SecretStore {
       copy[cleanKey] = clean;
     }
     return copy ?? value;
+  }
+
+  /**
+   * A value as JSON text with every known secret replaced. Replacing in the text would put
+   * an unquoted placeholder where a secret sat in a number, so such a value is scrubbed
+   * before it is serialised.
+   */
+  scrubbedJson(value: unknown): string {
+    const json = JSON.stringify(value);
+    return this.foundIn(json) ? JSON.stringify(this.#scrubValue(value)) : json;
   }
 
   /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */

@@ -18,7 +18,7 @@ export interface Store {
 export function openStore(home: string, env: Record<string, string | undefined> = {}): Store {
   const db = openDatabase(home);
   const secrets = new SecretStore(home, env);
-  const runs = new RunLog(db, home, (text) => secrets.scrub(text));
+  const runs = new RunLog(db, home, secrets);
   return {
     home,
     db,

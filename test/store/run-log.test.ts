@@ -137,6 +137,27 @@ describe('run log: single calls indexed a batch at a time', () => {
     expect(database.includes(CANARY)).toBe(false);
   });
 
+  it('keeps event lines readable when a secret sits in a number', () => {
+    const home = freshHome();
+    const store = openStore(home, { LIFT_SECRET_PIN: '482913' });
+    try {
+      const id = recordCall(store, 'pin_check', true, isoAt(4), { pin: 482913, note: 'pin 482913 accepted' });
+      const agent = store.runs.start('agent', 'uses the pin');
+      store.runs.append(agent, [{ t: isoAt(5), type: 'action', sent: 482913 }]);
+      store.runs.end(agent, true);
+      expect(store.runs.events(id).at(-1)).toMatchObject({
+        pin: '[secret:pin]',
+        note: 'pin [secret:pin] accepted',
+      });
+      expect(store.runs.events(agent)).toEqual([{ t: isoAt(5), type: 'action', sent: '[secret:pin]' }]);
+      expect(store.runs.list(5).map((run) => run.id)).toEqual([agent, id]);
+      for (const name of readdirSync(join(home, 'runs')))
+        expect(readFileSync(join(home, 'runs', name), 'utf8')).not.toContain('482913');
+    } finally {
+      store.close();
+    }
+  });
+
   it('still reads calls recorded before batches, one row each pointing at a line-per-event segment', () => {
     const home = freshHome();
     const store = openStore(home);
