@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Scrubber } from '../store/secrets.js';
 
 export const DEFAULT_CAP_CHARS = 4_000;
 const LONG_STRING = 400;
@@ -66,7 +67,7 @@ function shortenStrings(value: unknown): unknown {
 
 /**
  * Keeps the fields under the cap. When anything is cut, the full payload goes to a file
- * (already scrubbed by the caller) so nothing is lost, and the envelope says so.
+ * (scrubbed of secrets) so nothing is lost, and the envelope says so.
  */
 export function capFields(
   fields: Record<string, unknown>,
@@ -75,7 +76,7 @@ export function capFields(
     rows?: number | undefined;
     overflowDir: string;
     runId: string;
-    scrub: (text: string) => string;
+    secrets: Pick<Scrubber, 'scrubbedJson'>;
   },
 ): CapResult {
   const chars = options.chars ?? DEFAULT_CAP_CHARS;
@@ -99,6 +100,6 @@ export function capFields(
   if (!truncated) return { fields, truncated: false };
   mkdirSync(options.overflowDir, { recursive: true });
   const overflowFile = join(options.overflowDir, `${options.runId}.json`);
-  writeFileSync(overflowFile, options.scrub(JSON.stringify(fields, null, 2)));
+  writeFileSync(overflowFile, options.secrets.scrubbedJson(fields, 2));
   return { fields: current as Record<string, unknown>, truncated: true, overflowFile };
 }

@@ -342,7 +342,7 @@ export async function invoke(
     rows: tool.cap?.rows,
     overflowDir: runtime.overflowDir,
     runId,
-    scrub: (text) => secrets.scrub(text),
+    secrets,
   });
   const truncated = capped.truncated || result.truncated === true;
   const files = { ...(result.files ?? {}), ...(capped.overflowFile ? { full: capped.overflowFile } : {}) };

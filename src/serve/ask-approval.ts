@@ -92,8 +92,6 @@ export async function askApproval(
     return await runtime.approve(id, { by: 'mcp client', ...(phrase !== undefined ? { phrase } : {}) });
   } catch (error) {
     if (!isLiftError(error)) throw error;
-    return JSON.parse(
-      runtime.store.secrets.scrub(JSON.stringify(errorFrom(pending, error))),
-    ) as ErrorEnvelope;
+    return runtime.store.secrets.scrubValue(errorFrom(pending, error));
   }
 }

@@ -61,7 +61,7 @@ const MIGRATIONS: string[] = [
      SELECT call.value ->> 0 AS id, call.value ->> 1 AS kind, call.value ->> 2 AS title,
             call.value ->> 3 AS started_at, call.value ->> 4 AS ended_at, call.value ->> 5 AS ok,
             call.value ->> 6 AS events, call.value ->> 7 AS model_events, batch.file AS file,
-            batch.id AS batch_id, batch.byte_offset, batch.byte_length,
+            batch.byte_offset, batch.byte_length,
             batch.first_id, batch.last_id, batch.last_started_at AS batch_last_start
      FROM call_batches AS batch, json_each(batch.calls) AS call`,
   `CREATE TABLE IF NOT EXISTS kv (

@@ -16,7 +16,7 @@ function normalise(name: string): string {
 /** What the run log needs of the secret store. */
 export interface Scrubber {
   scrub(text: string): string;
-  scrubbedJson(value: unknown): string;
+  scrubbedJson(value: unknown, indent?: number): string;
 }
 
 export class SecretStore implements Scrubber {
@@ -134,9 +134,9 @@ export class SecretStore implements Scrubber {
    * an unquoted placeholder where a secret sat in a number, so such a value is scrubbed
    * before it is serialised.
    */
-  scrubbedJson(value: unknown): string {
-    const json = JSON.stringify(value);
-    return this.foundIn(json) ? JSON.stringify(this.#scrubValue(value)) : json;
+  scrubbedJson(value: unknown, indent?: number): string {
+    const json = JSON.stringify(value, null, indent);
+    return this.foundIn(json) ? JSON.stringify(this.#scrubValue(value), null, indent) : json;
   }
 
   /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */

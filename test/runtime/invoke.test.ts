@@ -281,6 +281,38 @@ describe('caps and secrets', () => {
     }
   });
 
+  it('writes a readable overflow file, scrubbed, when a capped result holds a secret number', async () => {
+    const pins = defineTool({
+      name: 'pin_list',
+      description: 'Lists the tenant PINs. Returns many rows (tests the cap file).',
+      rung: 'api',
+      input: z.strictObject({}),
+      output: z.object({ pins: z.array(z.number()) }),
+      cap: { chars: 60 },
+      effect: { class: 'read' },
+      timeout: { deadlineMs: 1_000 },
+      run: async () => ({
+        fields: { pins: [482913, ...Array.from({ length: 30 }, (_, i) => 1000 + i)] },
+        summary: 'pins',
+      }),
+    });
+    const capped = new Runtime({
+      home: join(dir.path, 'capped'),
+      env: { LIFT_SECRET_PIN: '482913' },
+      tools: [pins],
+    });
+    try {
+      const envelope = (await capped.invoke('pin_list', {})) as SuccessEnvelope;
+      expect(envelope.truncated).toBe(true);
+      const text = readFileSync(envelope.files.full!, 'utf8');
+      expect(text).not.toContain('482913');
+      expect((JSON.parse(text) as { pins: unknown[] }).pins).toHaveLength(31);
+      expect((JSON.parse(text) as { pins: unknown[] }).pins[0]).toBe('[secret:pin]');
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('answers AUTH_REQUIRED when the named secret is not stored', async () => {
     const bare = new Runtime({ home: join(dir.path, 'bare'), tools });
     try {
