@@ -110,20 +110,18 @@ export class Stop {
   }
 }
 
-/** Where a call's events go, and who hears that it started sending. */
-export interface CallLog {
-  event(type: string, data?: Record<string, unknown>): void;
-  markStarted(): void;
-}
-
+/** What the context of a call reads of the call itself (the call's own state object). */
 export interface CallParts {
-  tool: AnyTool;
-  stop: Stop;
-  deadline: number;
-  runId: string;
-  requestId: string | undefined;
-  approved: boolean;
-  log: CallLog;
+  readonly toolName: string;
+  readonly stop: Stop;
+  readonly deadline: number;
+  readonly runId: string;
+  readonly requestId: string | undefined;
+  readonly approved: boolean;
+  /** Appends an event to the call's log. */
+  event(type: string, data?: Record<string, unknown>): void;
+  /** Says that something may now have reached the system. */
+  markStarted(): void;
 }
 
 /**
@@ -152,7 +150,7 @@ export class CallContext implements ToolContext {
   }
 
   get outputDir(): string {
-    return join(this.#runtime.outputDir, this.#parts.tool.name);
+    return join(this.#runtime.outputDir, this.#parts.toolName);
   }
 
   secret(name: string): string {
@@ -165,11 +163,11 @@ export class CallContext implements ToolContext {
 
   emit(event: ToolEvent): void {
     const { type, ...data } = event;
-    this.#parts.log.event(type, data);
+    this.#parts.event(type, data);
   }
 
   markStarted(): void {
-    this.#parts.log.markStarted();
+    this.#parts.markStarted();
   }
 
   service<T>(name: string, create: () => T | Promise<T>): Promise<T> {
