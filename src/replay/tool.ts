@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../contract/context.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
+import { RequestIdSchema } from '../contract/request-id.js';
 import type { Capability } from '../discover/capability.js';
 import type { CapabilityStore } from '../discover/capability-store.js';
 import { describeLocator } from '../rungs/ui/locator.js';
@@ -53,7 +54,7 @@ export function capabilityTool(
 ): AnyTool {
   const writes = registration.effectClass !== 'read';
   const baseInput = inputSchemaOf(capability);
-  const input = writes ? baseInput.extend({ request_id: z.string().min(1).max(100).optional() }) : baseInput;
+  const input = writes ? baseInput.extend({ request_id: RequestIdSchema.optional() }) : baseInput;
   const output = z.strictObject({
     outcome: z.enum(capability.outcomes),
     ...Object.fromEntries(capability.outputs.map((spec) => [spec.name, OUTPUT_TYPES[spec.type].optional()])),

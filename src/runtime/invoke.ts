@@ -2,6 +2,7 @@ import type { AnyTool, ToolResult } from '../contract/define-tool.js';
 import type { Check, Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
+import { REQUEST_ID_PATTERN } from '../contract/request-id.js';
 import { validateInput } from './bad-input.js';
 import { asLiftError, Call, type InvokeOptions } from './call.js';
 import { CallContext } from './call-context.js';
@@ -46,6 +47,8 @@ function unknownTool(runtime: Runtime, name: string): LiftError {
 
 /** Validate: the input against the tool's schema, before anything touches the system. */
 function validate(call: Call, tool: AnyTool): Envelope | undefined {
+  const given = call.options.requestId;
+  if (given !== undefined && !REQUEST_ID_PATTERN.test(given)) return call.fail(badRequestId(tool, given));
   try {
     call.input = validateInput(tool, withRequestId(tool, call.input, call.options.requestId));
   } catch (error) {
@@ -54,6 +57,14 @@ function validate(call: Call, tool: AnyTool): Envelope | undefined {
   call.takeRequestId(call.input);
   call.event('validated');
   return undefined;
+}
+
+function badRequestId(tool: AnyTool, requestId: string): LiftError {
+  return new LiftError('BAD_INPUT', `Invalid request id for ${tool.name}: '${requestId}'.`, {
+    hint: 'A request id is 4 to 100 letters, digits, . _ : or -, starting with a letter or digit. Nothing was sent to the system.',
+    outcome: 'not_started',
+    details: { fields: ['request_id'] },
+  });
 }
 
 /** A request id given beside the input (lift call --request-id) fills the tool's own request_id field. */

@@ -90,6 +90,16 @@ describe('the idempotency ledger', () => {
     expect(calls.recordCreate).toBe(1);
   });
 
+  it('refuses a request id given beside the input that breaks the request id rule, before anything runs', async () => {
+    const envelope = (await runtime.invoke(
+      'record_list',
+      { limit: 1 },
+      { requestId: 'two words' },
+    )) as ErrorEnvelope;
+    expect(envelope.error).toMatchObject({ code: 'BAD_INPUT', outcome: 'not_started' });
+    expect(envelope.error.details?.fields).toEqual(['request_id']);
+  });
+
   it('takes the request id from the call options as well as from the input', async () => {
     const first = await runtime.invoke('record_list', { limit: 1 }, { requestId: 'reads-ignore-ledger' });
     expect(first.ok).toBe(true);

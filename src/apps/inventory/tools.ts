@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { parseRegexRows } from '../../rungs/cli/parsers.js';
 import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 import {
@@ -29,7 +30,6 @@ const Text = (max: number) =>
     .min(1)
     .max(max)
     .regex(/^[\p{L}\p{N} ,.\-/()]+$/u, 'letters, digits, spaces and , . - / ( ) only');
-const RequestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 letters, digits, _ or -');
 const CONFIRMATION = /^Create item .+\? \[Y\/n\]$/;
 
 /** Runs one inventory command under runWrapped with the program's exit table. */
@@ -81,7 +81,7 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
     ladder: { ruledOut: ['api: the inventory has no API (fails "present")'] },
     input: z.strictObject({
       sku: Sku.optional(),
-      reference: RequestId.optional().describe('the request_id an item was created with'),
+      reference: RequestIdSchema.optional().describe('the request_id an item was created with'),
     }),
     output: z.object({ items: z.array(Item), count: z.number().int() }),
     cap: { rows: 50, narrow: 'Filter by sku or reference.' },
@@ -120,7 +120,7 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
       name: Text(60),
       qty: z.number().int().min(0).max(1_000_000),
       location: Text(40),
-      request_id: RequestId,
+      request_id: RequestIdSchema,
     }),
     output: Item,
     errors: {

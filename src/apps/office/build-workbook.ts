@@ -3,6 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { FORMULA_HINT } from './formula.js';
 import { computeIndependently } from './formula-engine.js';
 import { pdfPageCount } from './pdf.js';
@@ -31,7 +32,7 @@ export const buildWorkbook = defineTool({
   },
   input: z.strictObject({
     plan: WorkbookPlanSchema,
-    request_id: z.string().min(1).max(100).optional(),
+    request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
     xlsx: z.string(),

@@ -3,6 +3,7 @@ import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { isError, isPending } from '../../contract/envelope.js';
 import { type ErrorCode, LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { type CapabilityToolDeps, capabilityTool } from '../../replay/tool.js';
 import { TICKET_CLOSE_CAPABILITY } from './ticket-close-script.js';
 
@@ -68,11 +69,7 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
     input: z.strictObject({
       ticket_id: z.string().regex(/^T-\d{6}$/, 'a ticket ID such as T-000101'),
       resolution_note: z.string().min(1).max(2_000),
-      request_id: z
-        .string()
-        .min(4)
-        .max(100)
-        .regex(/^[A-Za-z0-9._:-]+$/),
+      request_id: RequestIdSchema,
     }),
     output: z.strictObject({
       ticket_id: z.string(),
