@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { LIFT_VERSION } from '../src/contract/version.js';
 import type { Capability } from '../src/discover/capability.js';
 import { CapabilityStore } from '../src/discover/capability-store.js';
 import {
@@ -101,7 +102,7 @@ async function discover(fixture: BackofficeServer, browser: Browser, home: strin
       explorer: new ScriptedExplorer(MEMBER_LOOKUP_SCRIPT),
       hidden: ['Balance'],
       signIn: { user: fixture.user, password: PASSWORD },
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     await page.context().close();
     if (!result.capability) throw new Error(`discovery failed: ${result.status.reason}`);

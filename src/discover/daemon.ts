@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { LIFT_VERSION } from '../contract/version.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { CapabilityStore } from './capability-store.js';
@@ -126,7 +127,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
         new Promise<void>((resolve) => {
           resumeHandoff = resolve;
         }),
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     session = opened.session;
     state.runId = opened.runId;

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { type Capability, revisionOf, validateCapability } from '../../src/discover/capability.js';
 import { CapabilityStore } from '../../src/discover/capability-store.js';
 import { compileCapability } from '../../src/discover/compile.js';
@@ -50,7 +51,7 @@ const base = () =>
       explorer: 'scripted',
       runId: 'run_1',
       createdAt: '2026-11-30T12:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   });
 

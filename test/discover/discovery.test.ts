@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelClient } from '../../src/agent/model-client.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { CapabilityStore } from '../../src/discover/capability-store.js';
 import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import {
@@ -64,7 +65,7 @@ async function discover(
       hidden: ['Balance'],
       signIn: { user: 'operator', password: CANARY },
       ...(options.handoff ? { handoff: () => options.handoff!(page), attended: true } : {}),
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     return { result, replies: explorer instanceof ScriptedExplorer ? explorer.replies : [] };
   } finally {
@@ -303,7 +304,7 @@ describe('the MCP explorer', () => {
         hidden: ['Balance'],
         signIn: { user: 'operator', password: CANARY },
         explorer: 'mcp',
-        liftVersion: '0.1.0',
+        liftVersion: LIFT_VERSION,
       });
       const server = discoveryServer(session, task);
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

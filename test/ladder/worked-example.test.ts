@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../../src/discover/run.js';
 import { CapabilityStore } from '../../src/discover/store.js';
@@ -57,7 +58,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       }),
       explorer: new ScriptedExplorer(ticketCloseScript('T-000101')),
       signIn: { user: fixture.user, password: PASSWORD },
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     await context.close();
     expect(discovered.status.outcome).toBe('completed');

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import type { Capability } from '../../src/discover/capability.js';
 import { pageFingerprint } from '../../src/discover/fingerprint.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 
 export { CHROMIUM_ARGS };
@@ -97,7 +97,7 @@ export async function memberLookupCapability(page: Page, origin: string): Promis
       explorer: 'scripted',
       runId: 'run_test',
       createdAt: '2026-11-30T12:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   };
 }

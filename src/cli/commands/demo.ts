@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Envelope, isError, isPending, isSuccess } from '../../contract/envelope.js';
+import { LIFT_VERSION } from '../../contract/version.js';
 import type { Capability } from '../../discover/capability.js';
 import type { Explorer } from '../../discover/explorers/explorer.js';
 import {
@@ -135,7 +136,7 @@ export const run: Command = async (args, io) => {
     const deps = capabilityDeps(runtime);
     const policy = parsePolicy(memberLookupPolicy(fixture.origin));
     const signIn = { user: fixture.user, password: runtime.store.secrets.get(SECRET) };
-    const liftVersion = '0.1.0';
+    const liftVersion = LIFT_VERSION;
 
     const discover = async (
       task: ReturnType<typeof memberLookupTask>,

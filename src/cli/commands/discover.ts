@@ -1,4 +1,5 @@
 import { modelClientFor } from '../../agent/model-settings.js';
+import { LIFT_VERSION } from '../../contract/version.js';
 import type { InputSpec, OutputSpec } from '../../discover/capability.js';
 import { FIELD_TYPES, type FieldType } from '../../discover/capability.js';
 import { CapabilityStore } from '../../discover/capability-store.js';
@@ -144,7 +145,7 @@ export const run: Command = async (args, io) => {
         explorer,
         hidden: values.hide ?? [],
         ...(signIn ? { signIn } : {}),
-        liftVersion: '0.1.0',
+        liftVersion: LIFT_VERSION,
       });
       if (values.json)
         printJson(io, { ...result, capability: undefined, steps: result.capability?.steps.length });

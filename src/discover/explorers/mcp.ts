@@ -7,6 +7,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { LIFT_VERSION } from '../../contract/version.js';
 import type { UiPolicy } from '../../rungs/ui/policy.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { CapabilityStore } from '../capability-store.js';
@@ -21,7 +22,7 @@ import type { SignIn } from '../ui-driver.js';
  */
 export function discoveryServer(session: DiscoverySession, task: DiscoveryTask): Server {
   const server = new Server(
-    { name: 'lift-discover', version: '0.1.0' },
+    { name: 'lift-discover', version: LIFT_VERSION },
     {
       capabilities: { tools: {} },
       instructions: `Discovery session. Task: ${task.intent}. Inputs (bound, referred to as {"input":"NAME"}): ${task.inputs.map((input) => input.name).join(', ')}. Outputs to read: ${task.outputs.map((output) => `${output.name}:${output.type}`).join(', ')}. Observe first; call complete when every output is read.`,
@@ -78,7 +79,7 @@ export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promi
       hidden: options.hidden,
       ...(options.signIn ? { signIn: options.signIn } : {}),
       explorer: 'mcp',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     const server = discoveryServer(session, task);
     const transport = options.transport ?? new StdioServerTransport();
