@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolEvent } from '../contract/context.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { StepResult } from '../rungs/ui/act.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
 import type { Target } from '../rungs/ui/locator.js';
@@ -138,12 +139,12 @@ export class DiscoverySession {
     };
   }
 
-  #emit(type: string, data: Record<string, unknown> = {}): void {
+  #emit(type: RunEventType, data: Record<string, unknown> = {}): void {
     this.#options.emit({ type, ...data });
   }
 
   /** Adds an explorer's own event (a model call, a retry) to the session's run log. */
-  record(type: string, data: Record<string, unknown> = {}): void {
+  record(type: RunEventType, data: Record<string, unknown> = {}): void {
     this.#emit(type, data);
   }
 
@@ -246,7 +247,7 @@ export class DiscoverySession {
       ...(args.find ? { find: args.find } : {}),
     });
     this.observationTokens.push(observation.tokens);
-    this.#emit('observation', {
+    this.#emit('page-observed', {
       tokens: observation.tokens,
       full_tokens: observation.fullTokens,
       truncated: observation.truncated,
@@ -268,7 +269,7 @@ export class DiscoverySession {
     for (const action of args.actions) {
       if (action.op === 'read' && !outputs.has(action.as)) {
         this.#rejected++;
-        this.#emit('action', { op: 'read', status: 'rejected', reason: 'undeclared output' });
+        this.#emit('action-performed', { op: 'read', status: 'rejected', reason: 'undeclared output' });
         return {
           ok: false,
           error: 'BAD_INPUT',
@@ -302,7 +303,7 @@ export class DiscoverySession {
       }
       if (status === 'rejected') this.#rejected++;
       const compiled = status === 'executed' ? this.#record(action, result, dialogs) : undefined;
-      this.#emit('action', {
+      this.#emit('action-performed', {
         index: result.index,
         op: result.op,
         status,

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { ToolEvent } from '../contract/context.js';
 import type { EffectClass } from '../contract/effects.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import {
   bindPlaceholders,
   type Capability,
@@ -98,7 +99,7 @@ class Replay {
     this.#timeout = options.stepTimeoutMs ?? 5_000;
   }
 
-  emit(type: string, data: Record<string, unknown> = {}): void {
+  emit(type: RunEventType, data: Record<string, unknown> = {}): void {
     this.#options.emit?.({ type, ...data });
   }
 
@@ -123,7 +124,7 @@ class Replay {
       const t0 = performance.now();
       const settled = await this.#step(step, index);
       this.stepsRun++;
-      this.emit('replay-step', {
+      this.emit('replay-step-end', {
         index,
         op: step.op,
         ms: Math.round(performance.now() - t0),
@@ -143,7 +144,7 @@ class Replay {
     const settled = await this.#handle(start.state);
     if (settled !== 'ok') return settled;
     if (this.#options.layoutTolerant) {
-      this.emit('replay-precondition', { checked: false, reason: 'layout-tolerant' });
+      this.emit('replay-precondition-checked', { checked: false, reason: 'layout-tolerant' });
       return 'ok';
     }
     // After a reload or an accepted dialog the page read first is gone: read it again.
@@ -152,7 +153,7 @@ class Replay {
       ? { fingerprint: fingerprintOf(skeleton), skeleton }
       : await pageFingerprint(this.#page);
     const matches = actual.fingerprint === fingerprint;
-    this.emit('replay-precondition', { checked: true, matches });
+    this.emit('replay-precondition-checked', { checked: true, matches });
     if (!matches) {
       throw new LiftError(
         'SURFACE_CHANGED',
@@ -249,7 +250,7 @@ class Replay {
           );
         }
         this.outputs[step.output] = value;
-        this.emit('replay-read', { index, output: step.output, valueType: spec.type });
+        this.emit('replay-value-read', { index, output: step.output, valueType: spec.type });
         return 'ok';
       }
     }
@@ -410,7 +411,7 @@ class Replay {
 
   /** Turns a page state into what happens next; failures become typed errors. */
   async #handle(state: PageState): Promise<Settled> {
-    if (state.kind !== 'ok') this.emit('replay-classify', { state: state.kind, detail: state.detail });
+    if (state.kind !== 'ok') this.emit('replay-page-classified', { state: state.kind, detail: state.detail });
     switch (state.kind) {
       case 'ok':
         return 'ok';
@@ -440,7 +441,7 @@ class Replay {
           );
         }
         this.reloads++;
-        this.emit('replay-reload', { detail: state.detail });
+        this.emit('replay-page-reloaded', { detail: state.detail });
         this.#watch.forget(state.frame);
         await state.frame.goto(state.frame.url(), { waitUntil: 'load', timeout: this.#timeout });
         return this.#handle(await this.#classifier.classify());
@@ -449,7 +450,7 @@ class Replay {
         const { handoff, signIn } = this.#options;
         if (signIn && !this.signedIn && !this.clicked) {
           this.signedIn = true;
-          this.emit('replay-sign-in', {});
+          this.emit('replay-sign-in-start', {});
           await signIn(this.#page);
           return 'restart';
         }
@@ -461,9 +462,9 @@ class Replay {
           });
         }
         this.handoffs++;
-        this.emit('replay-handoff', { reason: state.detail });
+        this.emit('replay-handoff-start', { reason: state.detail });
         await handoff({ reason: `Sign in again: ${state.detail}`, deadlineMs: HANDOFF_DEADLINE_MS });
-        this.emit('replay-handoff-done', {});
+        this.emit('replay-handoff-end', {});
         return 'restart';
       }
       case 'app_error':
@@ -497,7 +498,7 @@ class Replay {
     const { count, text } = await probeTarget(this.#page, target, { text: true });
     const actual = count === 1 ? (text ?? '').trim() : '';
     const passed = match === 'exact' ? actual === expected : actual.includes(expected);
-    this.emit('replay-checkpoint', { target: describeTarget(target), passed });
+    this.emit('replay-checkpoint-checked', { target: describeTarget(target), passed });
     return { expected, actual, passed };
   }
 }

@@ -3,6 +3,7 @@ import type { ToolContext, ToolEvent } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -119,7 +120,7 @@ export interface CallParts {
   readonly requestId: string | undefined;
   readonly approved: boolean;
   /** Appends an event to the call's log. */
-  event(type: string, data?: Record<string, unknown>): void;
+  event(type: RunEventType, data?: Record<string, unknown>): void;
   /** Says that something may now have reached the system. */
   markStarted(): void;
 }

@@ -1,6 +1,7 @@
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, ErrorEnvelope } from '../contract/envelope.js';
 import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { RunEvent } from '../store/runs.js';
 import { type CallParts, Stop } from './call-context.js';
 import type { Runtime } from './runtime.js';
@@ -91,7 +92,7 @@ export class Call implements CallParts {
     this.requestId = requestIdOf(input, this.options);
   }
 
-  event(type: string, data?: Record<string, unknown>): void {
+  event(type: RunEventType, data?: Record<string, unknown>): void {
     const at = performance.now();
     this.events.push({ t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data });
     this.last = at;
@@ -111,7 +112,7 @@ export class Call implements CallParts {
     // Walking the envelope costs less than serialising it, which every call used to do.
     const clean = secrets.scrubValue(envelope);
     this.event(
-      'end',
+      'call-end',
       'error' in clean
         ? { tool: this.toolName, ok: clean.ok, code: clean.error.code }
         : { tool: this.toolName, ok: clean.ok },

@@ -13,12 +13,12 @@ export function holdAtGate(call: Call, tool: AnyTool): PendingEnvelope | undefin
   const gate = gateOf(tool);
   const approvalId = call.options.approvalId;
   if (!gateHoldsCall(gate) || approvalId !== undefined) {
-    call.event('gate', { gate, held: false, ...(approvalId ? { approval_id: approvalId } : {}) });
+    call.event('gate-passed', { gate, ...(approvalId ? { approval_id: approvalId } : {}) });
     return undefined;
   }
   call.releaseClaim('not_started');
   const approval = openApproval(call, tool, gate as Approval['gate']);
-  call.event('gate', { gate, held: true, approval_id: approval.id });
+  call.event('gate-held', { gate, approval_id: approval.id });
   return call.finish({
     ok: true,
     tool: tool.name,

@@ -29,7 +29,7 @@ export async function invoke(
 ): Promise<Envelope> {
   const call = new Call(runtime, toolOrName, rawInput, options);
   call.event(
-    'start',
+    'call-start',
     call.requestId ? { tool: call.toolName, request_id: call.requestId } : { tool: call.toolName },
   );
   const tool = call.tool;
@@ -55,7 +55,7 @@ function validate(call: Call, tool: AnyTool): Envelope | undefined {
     return call.fail(asLiftError(error, false));
   }
   call.takeRequestId(call.input);
-  call.event('validated');
+  call.event('input-validated');
   return undefined;
 }
 
@@ -90,7 +90,8 @@ async function execute(call: Call, tool: AnyTool): Promise<Envelope> {
   } finally {
     call.stop.disarm();
   }
-  for (const check of checks) call.event('check', { name: check.name, passed: check.passed });
+  for (const check of checks)
+    call.event(check.passed ? 'check-passed' : 'check-failed', { name: check.name, passed: check.passed });
   const output = tool.output.safeParse(result.fields);
   if (!output.success) return surfaceChanged(call, tool, output.error.issues);
   return finish(call, tool, result, output.data as Record<string, unknown>, checks);

@@ -16,11 +16,11 @@ export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
   switch (claim.kind) {
     case 'claimed':
       call.claimed = true;
-      call.event('ledger', { result: 'claimed' });
+      call.event('ledger-claimed');
       return undefined;
     case 'done': {
       const first = JSON.parse(claim.envelope) as SuccessEnvelope;
-      call.event('ledger', { result: 'existing' });
+      call.event('ledger-answered');
       return call.finish({
         ...first,
         effect: 'existing',

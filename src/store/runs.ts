@@ -3,10 +3,10 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { basename, join } from 'node:path';
 import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
-import { isModelEvent, type RunEvent } from './run-event.js';
+import { isModelEvent, type RunEvent, readEvent } from './run-event.js';
 import type { Scrubber } from './secrets.js';
 
-export { isModelEvent, type RunEvent } from './run-event.js';
+export { isModelEvent, type RunEvent, readEvent } from './run-event.js';
 
 export interface RunRecord {
   id: string;
@@ -223,7 +223,7 @@ export class RunLog {
     return text
       .split('\n')
       .filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line) as RunEvent);
+      .map((line) => readEvent(JSON.parse(line) as RunEvent));
   }
 
   /** Writes everything queued, now, on this thread. */
@@ -316,8 +316,8 @@ function callEvents(text: string, runId: string): RunEvent[] {
       run: string;
       events?: RunEvent[];
     };
-    if (batched) return batched;
-    events.push(event);
+    if (batched) return batched.map(readEvent);
+    events.push(readEvent(event));
   }
   return events;
 }

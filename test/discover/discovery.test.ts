@@ -102,7 +102,7 @@ describe('discovery with the scripted explorer', () => {
     expect(JSON.stringify(replies)).not.toContain('12840.55');
     const events = readFileSync(`${store.home}/runs/${result.runId}.jsonl`, 'utf8');
     expect(events).not.toContain(CANARY);
-    expect(events).toContain('"type":"observation"');
+    expect(events).toContain('"type":"page-observed"');
     expect(result.observationTokens.every((tokens) => tokens > 0 && tokens < 2000)).toBe(true);
   });
 
@@ -269,7 +269,7 @@ describe('the model explorer against a scripted OpenAI-compatible server', () =>
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
-      expect(events.filter((event) => event.type === 'model-call').length).toBe(calls.length + 1);
+      expect(events.filter((event) => event.type === 'model-called').length).toBe(calls.length + 1);
       expect(result.modelCalls).toBe(calls.length + 1);
     } finally {
       await server.close();

@@ -336,13 +336,21 @@ describe('caps and secrets', () => {
 });
 
 describe('the run log', () => {
-  it('records start, validated, gate, action, check and end events for a call', async () => {
+  it('records call-start, input-validated, ledger-claimed, gate-passed, action, check and call-end events for a call', async () => {
     const envelope = (await runtime.invoke('record_create', {
       name: 'logged',
       request_id: 'log-1',
     })) as SuccessEnvelope;
     const types = runtime.store.runs.events(envelope.run_id).map((event) => event.type);
-    expect(types).toEqual(['start', 'validated', 'ledger', 'gate', 'action', 'check', 'end']);
+    expect(types).toEqual([
+      'call-start',
+      'input-validated',
+      'ledger-claimed',
+      'gate-passed',
+      'action-performed',
+      'check-passed',
+      'call-end',
+    ]);
     expect(runtime.store.runs.get(envelope.run_id)?.ok).toBe(true);
   });
 });

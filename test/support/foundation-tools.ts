@@ -71,7 +71,7 @@ export const recordCreate = defineTool({
     calls.recordCreate++;
     ctx.markStarted();
     const record = appendRecord(systemPath(), input.name);
-    ctx.emit({ type: 'action', wrote: record.id });
+    ctx.emit({ type: 'action-performed', wrote: record.id });
     if (input.delay_ms > 0)
       await sleep(input.delay_ms, undefined, { signal: ctx.signal }).catch(() => undefined);
     return { fields: record, summary: `record ${record.id} created`, verifiedBy: 'record_list read-back' };
@@ -148,7 +148,7 @@ export const secretEcho = defineTool({
   run: async (input, ctx) => {
     calls.echo++;
     const password = ctx.secret('canary_password');
-    ctx.emit({ type: 'action', sent: `login with ${password}` });
+    ctx.emit({ type: 'action-performed', sent: `login with ${password}` });
     if (input.fail)
       throw new LiftError('AUTH_REQUIRED', `the server rejected ${password}`, { hint: `not ${password}` });
     const rows = input.big ? Array.from({ length: 50 }, (_, i) => `row ${i} ${password}`) : [];

@@ -119,7 +119,7 @@ async function render(ctx: ToolContext, title: string, slides: DeckSlide[], pptx
       { signal: ctx.signal, deadline: ctx.deadline },
     )) as OfficeDeck;
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'deck',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

@@ -139,7 +139,7 @@ report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{he
       await rm(source, { force: true });
     }
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'report',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

@@ -110,7 +110,7 @@ export const buildWorkbook = defineTool({
       await rm(source, { force: true });
     }
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'workbook',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

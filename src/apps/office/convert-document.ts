@@ -106,7 +106,7 @@ export const convertDocument = defineTool({
       text?: string;
     };
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'convert',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

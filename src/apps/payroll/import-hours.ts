@@ -130,7 +130,7 @@ async function importHours(
       },
     );
   } else {
-    ctx.emit({ type: 'already-sent', file: name });
+    ctx.emit({ type: 'file-already-sent', file: name });
   }
 
   const done = join(paths.done, name);

@@ -203,7 +203,7 @@ export const run: Command = async (args, io) => {
         outputs: Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'outcome')),
         ms,
         modelEvents: events.filter(isModelEvent).length,
-        uiActions: events.filter((event) => event.type === 'replay-step').length,
+        uiActions: events.filter((event) => event.type === 'replay-step-end').length,
         runId: envelope.run_id,
         checks: expected
           ? `${checkpoint && matches ? 2 : Number(checkpoint) + Number(matches)}/2`
@@ -270,7 +270,7 @@ export const run: Command = async (args, io) => {
         task: 'write: add note, held then approved',
         model: writeEvents.filter(isModelEvent).length,
         tools: 1,
-        ui: writeEvents.filter((event) => event.type === 'replay-step').length,
+        ui: writeEvents.filter((event) => event.type === 'replay-step-end').length,
         tokens: 0,
         ms: writeMs,
         checks: isSuccess(approved) && approved.ok && landed ? 'approved, 2/2' : 'failed',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ToolEvent } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import { type Capability, validateCapability } from '../../discover/capability.js';
 import { CapabilityStore } from '../../discover/capability-store.js';
@@ -28,7 +29,7 @@ export const run: Command = async (args, io) => {
   const input = parseJsonArgument(values.input, '--input');
   const runtime = await openRuntime(io);
   const runId = runtime.store.runs.start('replay', `replay ${reference}`);
-  const emit = (event: { type: string; [key: string]: unknown }) =>
+  const emit = (event: ToolEvent) =>
     runtime.store.runs.append(runId, [{ t: new Date().toISOString(), ...event }]);
   try {
     const store = new CapabilityStore(runtime.store.db, runtime.home);

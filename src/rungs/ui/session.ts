@@ -118,14 +118,14 @@ export class UiSession {
     page.on('dialog', (dialog) => {
       this.#dialog = dialog;
       this.#emit({
-        type: 'ui-dialog-open',
+        type: 'ui-dialog-opened',
         dialog: dialog.type(),
         message: this.#redactor.text(dialog.message()),
       });
     });
     page.on('filechooser', (chooser) => {
       this.#fileChooser = chooser;
-      this.#emit({ type: 'ui-file-chooser-open' });
+      this.#emit({ type: 'ui-file-chooser-opened' });
     });
     page.on('response', (response) => {
       const request = response.request();
@@ -242,7 +242,12 @@ export class UiSession {
     const sequence = ++this.#sequence;
     if (this.#dialog || this.#fileChooser) {
       const observation = this.#blockedObservation();
-      this.#emit({ type: 'ui-observation', sequence, state: observation.state, tokens: observation.tokens });
+      this.#emit({
+        type: 'ui-page-observed',
+        sequence,
+        state: observation.state,
+        tokens: observation.tokens,
+      });
       return observation;
     }
     let lastError: unknown;
@@ -259,7 +264,7 @@ export class UiSession {
         });
         this.#index = index;
         this.#emit({
-          type: 'ui-observation',
+          type: 'ui-page-observed',
           sequence,
           state: observation.state,
           tokens: observation.tokens,
@@ -384,7 +389,7 @@ export class UiSession {
       startedAt,
     });
     const ok = (await this.#passwordFrame()) === undefined;
-    this.#emit({ type: 'ui-sign-in', ok });
+    this.#emit({ type: 'ui-sign-in-end', ok });
     if (!ok) {
       throw new LiftError('AUTH_REQUIRED', 'Signing in failed: the sign-in form is still showing.', {
         hint: `Check the stored secret '${spec.passwordSecret}' (lift secrets set ${spec.passwordSecret}) or let a person sign in.`,
@@ -414,7 +419,7 @@ export class UiSession {
       ],
       hiddenColumns: this.#options.hiddenColumns ?? [],
     });
-    this.#emit({ type: 'ui-screenshot', path, masks: shot.masks });
+    this.#emit({ type: 'ui-screenshot-taken', path, masks: shot.masks });
     return shot;
   }
 
