@@ -214,8 +214,9 @@ export class RunLog {
     this.flushSync();
     const row = this.#get.get({ id: runId });
     const call = row ? undefined : this.#getCall.get({ id: runId });
-    if (call) return callEvents(this.#batchText(call.file, call.byte_offset, call.byte_length), runId);
-    const file = row?.file ?? this.#file(runId);
+    if (call)
+      return callEvents(this.#batchText(this.#located(call.file), call.byte_offset, call.byte_length), runId);
+    const file = this.#located(row?.file ?? this.#file(runId));
     if (!existsSync(file)) return [];
     const text = readFileSync(file, 'utf8');
     // Single calls recorded before batches had a row each, pointing at their whole segment.
@@ -253,6 +254,16 @@ export class RunLog {
 
   #file(runId: string): string {
     return join(this.#folder, `${runId}.jsonl`);
+  }
+
+  /**
+   * The log file the index names, or the one of that name in this home's runs folder: the
+   * index holds absolute paths, and a home that was moved or copied keeps its log.
+   */
+  #located(file: string): string {
+    if (existsSync(file)) return file;
+    const here = join(this.#folder, basename(file));
+    return existsSync(here) ? here : file;
   }
 
   #batchText(file: string, offset: number, length: number): string {
