@@ -2,6 +2,7 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, ErrorEnvelope } from '../contract/envelope.js';
 import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
+import { hashValue } from '../store/canonical.js';
 import type { RunEvent } from '../store/runs.js';
 import { type CallParts, Stop } from './call-context.js';
 import type { Runtime } from './runtime.js';
@@ -69,6 +70,7 @@ export class Call implements CallParts {
   input: unknown;
   /** Whether this call holds the ledger's claim on its request id. */
   claimed = false;
+  #inputHash: string | undefined;
   deadline = 0;
   readonly stop = new Stop();
 
@@ -90,6 +92,12 @@ export class Call implements CallParts {
   /** Reads the request id from the options or the input (again once the input is valid). */
   takeRequestId(input: unknown): void {
     this.requestId = requestIdOf(input, this.options);
+  }
+
+  /** Hash of the canonical input: what makes two calls under one request id the same call. */
+  inputHash(): string {
+    this.#inputHash ??= hashValue(this.input);
+    return this.#inputHash;
   }
 
   event(type: RunEventType, data?: Record<string, unknown>): void {

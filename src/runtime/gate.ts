@@ -1,6 +1,7 @@
 import { type AnyTool, gateOf } from '../contract/define-tool.js';
 import { gateHoldsCall } from '../contract/effects.js';
-import type { PendingEnvelope } from '../contract/envelope.js';
+import type { Envelope } from '../contract/envelope.js';
+import { LiftError } from '../contract/errors.js';
 import type { Approval } from '../store/approvals.js';
 import type { Call } from './call.js';
 
@@ -9,7 +10,7 @@ import type { Call } from './call.js';
  * call itself). A held call keeps no claim on the ledger; a repeat of it gets the same
  * approval back instead of a second one.
  */
-export function holdAtGate(call: Call, tool: AnyTool): PendingEnvelope | undefined {
+export function holdAtGate(call: Call, tool: AnyTool): Envelope | undefined {
   const gate = gateOf(tool);
   const approvalId = call.options.approvalId;
   if (!gateHoldsCall(gate) || approvalId !== undefined) {
@@ -18,6 +19,15 @@ export function holdAtGate(call: Call, tool: AnyTool): PendingEnvelope | undefin
   }
   call.releaseClaim('not_started');
   const approval = openApproval(call, tool, gate as Approval['gate']);
+  if (approval.inputHash !== call.inputHash()) {
+    return call.fail(
+      new LiftError(
+        'REQUEST_ID_REUSED',
+        `request_id '${call.requestId}' is already held for approval (${approval.id}) with different input.`,
+        { outcome: 'not_started' },
+      ),
+    );
+  }
   call.event('gate-held', { gate, approval_id: approval.id });
   return call.finish({
     ok: true,
@@ -34,7 +44,10 @@ export function holdAtGate(call: Call, tool: AnyTool): PendingEnvelope | undefin
   });
 }
 
-/** The pending approval of an earlier identical call, or a new one. */
+/**
+ * The pending approval of an earlier call under the same request id, or a new one. An
+ * earlier call with other input is returned as it is, for the caller to refuse.
+ */
 function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Approval {
   const { approvals, secrets } = call.runtime.store;
   const earlier = call.requestId ? approvals.findByRequest(tool.name, call.requestId) : undefined;
@@ -42,6 +55,7 @@ function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Approv
   return approvals.hold({
     tool: tool.name,
     input: call.input,
+    inputHash: call.inputHash(),
     requestId: call.requestId,
     gate,
     preview: secrets.scrub(

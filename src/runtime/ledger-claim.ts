@@ -2,7 +2,6 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { Call } from './call.js';
-import { hashValue } from './canonical.js';
 
 /**
  * Ledger claim: a write with a request id claims it before it may run. A repeat of a done
@@ -12,7 +11,7 @@ import { hashValue } from './canonical.js';
 export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
   const requestId = call.requestId;
   if (tool.effect.class === 'read' || requestId === undefined) return undefined;
-  const claim = call.runtime.store.ledger.claim(tool.name, requestId, hashValue(call.input));
+  const claim = call.runtime.store.ledger.claim(tool.name, requestId, call.inputHash());
   switch (claim.kind) {
     case 'claimed':
       call.claimed = true;
@@ -47,7 +46,7 @@ export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
   }
 }
 
-export function reused(requestId: string): LiftError {
+function reused(requestId: string): LiftError {
   return new LiftError(
     'REQUEST_ID_REUSED',
     `request_id '${requestId}' was already used with different input.`,

@@ -7,6 +7,8 @@ export interface Approval {
   id: string;
   tool: string;
   input: unknown;
+  /** Hash of the canonical input: a repeat under the same request id must match it. */
+  inputHash: string;
   requestId: string | undefined;
   gate: 'review' | 'signature';
   preview: string;
@@ -22,6 +24,7 @@ interface ApprovalRow {
   id: string;
   tool: string;
   input: string;
+  input_hash: string;
   request_id: string | null;
   gate: 'review' | 'signature';
   preview: string;
@@ -38,6 +41,7 @@ function fromRow(row: ApprovalRow): Approval {
     id: row.id,
     tool: row.tool,
     input: JSON.parse(row.input),
+    inputHash: row.input_hash,
     requestId: row.request_id ?? undefined,
     gate: row.gate,
     preview: row.preview,
@@ -61,6 +65,7 @@ export class Approvals {
   hold(entry: {
     tool: string;
     input: unknown;
+    inputHash: string;
     requestId: string | undefined;
     gate: 'review' | 'signature';
     preview: string;
@@ -69,13 +74,14 @@ export class Approvals {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     this.#db
       .prepare(
-        `INSERT INTO approvals (id, tool, input, request_id, gate, preview, phrase, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO approvals (id, tool, input, input_hash, request_id, gate, preview, phrase, state, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
         entry.tool,
         JSON.stringify(entry.input),
+        entry.inputHash,
         entry.requestId ?? null,
         entry.gate,
         entry.preview,

@@ -1,3 +1,4 @@
+import { hashValue } from './canonical.js';
 import type { Db } from './database.js';
 
 /**
@@ -161,6 +162,20 @@ export const MIGRATIONS: readonly Migration[] = [
          registered_at TEXT NOT NULL
        )`,
     ),
+  },
+  {
+    version: 3,
+    name: 'the input hash of each held call',
+    up: (db) => {
+      // A repeat of a held call with other input must be told REQUEST_ID_REUSED; the hash is
+      // what tells (the stored input itself is masked from version 5 on).
+      db.exec('ALTER TABLE approvals ADD COLUMN input_hash TEXT');
+      const update = db.prepare('UPDATE approvals SET input_hash = ? WHERE id = ?');
+      for (const row of db
+        .prepare<[], { id: string; input: string }>('SELECT id, input FROM approvals')
+        .all())
+        update.run(hashValue(JSON.parse(row.input)), row.id);
+    },
   },
 ];
 

@@ -203,6 +203,27 @@ describe('the gate', () => {
     expect(readSystem(system).records.length).toBe(before + 1);
   });
 
+  it('refuses a held request id with other input as REQUEST_ID_REUSED, and keeps the first approval as it was', async () => {
+    const held = (await runtime.invoke('notice_publish', {
+      name: 'first',
+      request_id: 'gate-reused',
+    })) as PendingEnvelope;
+    expect(held.pending.gate).toBe('review');
+    const other = (await runtime.invoke('notice_publish', {
+      name: 'other',
+      request_id: 'gate-reused',
+    })) as ErrorEnvelope;
+    expect(other.ok).toBe(false);
+    expect(other.error).toMatchObject({ code: 'REQUEST_ID_REUSED', retry: 'no', outcome: 'not_started' });
+    expect(other.error.message).toContain(held.pending.approval_id);
+    expect(
+      runtime.store.approvals.list().filter((approval) => approval.requestId === 'gate-reused'),
+    ).toHaveLength(1);
+    const done = (await runtime.approve(held.pending.approval_id)) as SuccessEnvelope;
+    expect(done.ok).toBe(true);
+    expect(readSystem(system).records.filter((record) => record.name === 'other')).toHaveLength(0);
+  });
+
   it('never runs a denied call', async () => {
     const before = readSystem(system).records.length;
     const held = (await runtime.invoke('notice_publish', {

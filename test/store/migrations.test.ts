@@ -69,6 +69,15 @@ describe('the store schema', () => {
       expect(repeat).toMatchObject({ ok: true, effect: 'existing' });
       expect(board(old.system)).toHaveLength(1);
       expect(runtime.store.approvals.get(old.held)?.state).toBe('pending');
+      // The call 0.1.0 held is recognised by the hash the migration computed for it.
+      const text = `token ${old.canary} for the partner`;
+      const same = await runtime.invoke('fixture_notice_publish', { text, request_id: 'fixture-notice-1' });
+      expect(same).toMatchObject({ ok: true, pending: { approval_id: old.held } });
+      const other = await runtime.invoke('fixture_notice_publish', {
+        text: 'else',
+        request_id: 'fixture-notice-1',
+      });
+      expect(other).toMatchObject({ ok: false, error: { code: 'REQUEST_ID_REUSED' } });
     } finally {
       await runtime.close();
     }
