@@ -16,6 +16,9 @@ export const RUN_EVENT_TYPES = [
   'check-passed',
   'check-failed',
   'call-end',
+  // A call that takes over from an approved call whose approver died.
+  'ledger-reclaimed',
+  'settle-read-end',
   // Tools, through ToolContext.emit.
   'action-performed',
   'chain-step-end',

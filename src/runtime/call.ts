@@ -16,6 +16,12 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Set by Runtime.approve only: the approval that releases this held call. */
   approvalId?: string;
+  /**
+   * Set by Runtime.approve only, when it takes over an approved call whose approver died:
+   * the claim that process left is taken over, and the tool's settle read decides whether
+   * the call runs or its landed result is reported.
+   */
+  settleFirst?: boolean;
 }
 
 let lastMs = 0;
@@ -70,6 +76,8 @@ export class Call implements CallParts {
   input: unknown;
   /** Whether this call holds the ledger's claim on its request id. */
   claimed = false;
+  /** Whether the settle read runs before the implementation (see InvokeOptions.settleFirst). */
+  settling = false;
   #inputHash: string | undefined;
   deadline = 0;
   readonly stop = new Stop();

@@ -82,7 +82,9 @@ async function execute(call: Call, tool: AnyTool): Promise<Envelope> {
   let result: Result;
   let checks: Check[];
   try {
-    result = await call.stop.race(tool.run(call.input, context));
+    result = await call.stop.race(
+      call.settling ? settleThenRun(call, tool, context) : tool.run(call.input, context),
+    );
     checks = result.checks ? [...result.checks] : [];
     if (tool.verify) checks.push(...(await call.stop.race(tool.verify(result, call.input, context))));
   } catch (error) {
@@ -95,6 +97,32 @@ async function execute(call: Call, tool: AnyTool): Promise<Envelope> {
   const output = tool.output.safeParse(result.fields);
   if (!output.success) return surfaceChanged(call, tool, output.error.issues);
   return finish(call, tool, result, output.data as Record<string, unknown>, checks);
+}
+
+/**
+ * Settle read: the write that an earlier, cut-off run landed, or else a run now. Until the
+ * read has answered, that run may have landed, so any failure leaves the outcome unknown.
+ */
+async function settleThenRun(call: Call, tool: AnyTool, context: CallContext): Promise<Result> {
+  call.started = true;
+  let landed: Result | undefined;
+  try {
+    landed = await (tool.settleRead as NonNullable<AnyTool['settleRead']>)(call.input, context);
+  } catch (error) {
+    const cause = asLiftError(error, true);
+    throw new LiftError(cause.code, cause.message, {
+      outcome: 'unknown',
+      ...(cause.hint ? { hint: cause.hint } : {}),
+      ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
+      cause,
+    });
+  }
+  call.event('settle-read-end', { landed: landed !== undefined });
+  if (landed) return { ...landed, effect: 'existing' };
+  // A read that answered after the deadline must not start the write.
+  if (context.signal.aborted) throw context.signal.reason;
+  call.started = false;
+  return tool.run(call.input, context);
 }
 
 /** A run or verify that threw: the error with its outcome, and the ledger told what is known. */

@@ -11,12 +11,17 @@ import type { Call } from './call.js';
 export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
   const requestId = call.requestId;
   if (tool.effect.class === 'read' || requestId === undefined) return undefined;
-  const claim = call.runtime.store.ledger.claim(tool.name, requestId, call.inputHash());
+  const { ledger } = call.runtime.store;
+  const claim = call.options.settleFirst
+    ? ledger.reclaim(tool.name, requestId, call.inputHash())
+    : ledger.claim(tool.name, requestId, call.inputHash());
   switch (claim.kind) {
     case 'claimed':
       call.claimed = true;
       call.event('ledger-claimed');
       return undefined;
+    case 'reclaimed':
+      return settleFirst(call, tool, requestId);
     case 'done': {
       const first = JSON.parse(claim.envelope) as SuccessEnvelope;
       call.event('ledger-answered');
@@ -44,6 +49,27 @@ export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
         ),
       );
   }
+}
+
+/**
+ * A call that takes over from a run that died mid-call holds the claim now; its settle read
+ * runs before anything is sent. A tool without one cannot know whether the write landed.
+ */
+function settleFirst(call: Call, tool: AnyTool, requestId: string): Envelope | undefined {
+  call.claimed = true;
+  call.event('ledger-reclaimed');
+  if (tool.settleRead) {
+    call.settling = true;
+    return undefined;
+  }
+  call.releaseClaim('unknown');
+  return call.fail(
+    new LiftError(
+      'OUTCOME_UNKNOWN',
+      `The call with request_id '${requestId}' was cut off mid-call, and ${tool.name} has no settle read that could tell whether it landed.`,
+      { outcome: 'unknown', ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}) },
+    ),
+  );
 }
 
 function reused(requestId: string): LiftError {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
+import { LEASE_MS, type LeaseOwner, ownerIsGone } from './processes.js';
 
 export type ApprovalState = 'pending' | 'approved' | 'executed' | 'denied';
 
@@ -18,6 +19,8 @@ export interface Approval {
   createdAt: string;
   decidedAt: string | undefined;
   decidedBy: string | undefined;
+  /** The process running an approved call, with its lease. */
+  owner: LeaseOwner | undefined;
 }
 
 interface ApprovalRow {
@@ -34,6 +37,10 @@ interface ApprovalRow {
   created_at: string;
   decided_at: string | null;
   decided_by: string | null;
+  owner_pid: number | null;
+  owner_host: string | null;
+  owner_started: string | null;
+  heartbeat_at: string | null;
 }
 
 function fromRow(row: ApprovalRow): Approval {
@@ -51,7 +58,26 @@ function fromRow(row: ApprovalRow): Approval {
     createdAt: row.created_at,
     decidedAt: row.decided_at ?? undefined,
     decidedBy: row.decided_by ?? undefined,
+    owner:
+      row.owner_pid !== null && row.owner_host !== null
+        ? {
+            pid: row.owner_pid,
+            host: row.owner_host,
+            started: row.owner_started ?? undefined,
+            heartbeatAt: row.heartbeat_at ?? row.decided_at ?? row.created_at,
+          }
+        : undefined,
   };
+}
+
+/**
+ * Whether the process that was running an approved call is gone. A call approved by Lift
+ * 0.1.0 names no owner; it counts as gone once a lease's time has passed since approval.
+ */
+export function approverIsGone(approval: Approval, now = Date.now()): boolean {
+  if (approval.state !== 'approved') return false;
+  if (approval.owner) return ownerIsGone(approval.owner, now);
+  return now - Date.parse(approval.decidedAt ?? approval.createdAt) > LEASE_MS;
 }
 
 /** Held calls waiting for a person, and what became of them. */
@@ -115,16 +141,47 @@ export class Approvals {
   }
 
   /**
-   * Moves a pending approval to `approved`. Exactly one caller wins, even across
-   * processes: the update only matches while the row is still pending.
+   * Moves a pending approval to `approved`, owned by `owner`. Exactly one caller wins, even
+   * across processes: the update only matches while the row is still pending.
    */
-  take(id: string, decidedBy: string): boolean {
+  take(id: string, decidedBy: string, owner: LeaseOwner): boolean {
     const result = this.#db
       .prepare(
-        `UPDATE approvals SET state = 'approved', decided_at = ?, decided_by = ? WHERE id = ? AND state = 'pending'`,
+        `UPDATE approvals SET state = 'approved', decided_at = ?, decided_by = ?,
+           owner_pid = ?, owner_host = ?, owner_started = ?, heartbeat_at = ?
+         WHERE id = ? AND state = 'pending'`,
       )
-      .run(new Date().toISOString(), decidedBy, id);
+      .run(new Date().toISOString(), decidedBy, ...ownerValues(owner), id);
     return result.changes === 1;
+  }
+
+  /**
+   * Makes `owner` the owner of an approved call whose owner is gone. Exactly one caller wins:
+   * the check and the update happen under the database's write lock.
+   */
+  takeOver(id: string, owner: LeaseOwner): boolean {
+    return this.#db
+      .transaction((): boolean => {
+        const current = this.get(id);
+        if (!current || !approverIsGone(current)) return false;
+        this.#db
+          .prepare(
+            `UPDATE approvals SET owner_pid = ?, owner_host = ?, owner_started = ?, heartbeat_at = ?
+             WHERE id = ? AND state = 'approved'`,
+          )
+          .run(...ownerValues(owner), id);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Renews the lease of a call this owner is still running. */
+  heartbeat(id: string, owner: LeaseOwner): void {
+    this.#db
+      .prepare(
+        `UPDATE approvals SET heartbeat_at = ? WHERE id = ? AND state = 'approved' AND owner_pid = ? AND owner_host = ?`,
+      )
+      .run(new Date().toISOString(), id, owner.pid, owner.host);
   }
 
   deny(id: string, decidedBy: string): boolean {
@@ -139,4 +196,8 @@ export class Approvals {
   recordExecution(id: string, envelope: string): void {
     this.#db.prepare(`UPDATE approvals SET state = 'executed', envelope = ? WHERE id = ?`).run(envelope, id);
   }
+}
+
+function ownerValues(owner: LeaseOwner): [number, string, string | null, string] {
+  return [owner.pid, owner.host, owner.started ?? null, owner.heartbeatAt];
 }

@@ -177,6 +177,17 @@ export const MIGRATIONS: readonly Migration[] = [
         update.run(hashValue(JSON.parse(row.input)), row.id);
     },
   },
+  {
+    version: 4,
+    name: 'the owner of each approved call, with its lease',
+    // An approved call is run by one process; if it dies, the next approver must know.
+    up: statements(
+      'ALTER TABLE approvals ADD COLUMN owner_pid INTEGER',
+      'ALTER TABLE approvals ADD COLUMN owner_host TEXT',
+      'ALTER TABLE approvals ADD COLUMN owner_started TEXT',
+      'ALTER TABLE approvals ADD COLUMN heartbeat_at TEXT',
+    ),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -51,6 +51,10 @@ export const noticePublish = defineTool({
   effect: { class: 'visible' },
   timeout: { deadlineMs: 5_000 },
   preview: (input) => `Publish "${input.text}"`,
+  settleRead: async (input) => {
+    const number = board(boardOf()).indexOf(`${input.request_id} ${input.text}`) + 1;
+    return number > 0 ? { fields: { number }, summary: `Notice ${number} was published before` } : undefined;
+  },
   run: async (input, ctx) => {
     ctx.markStarted();
     const notices = [...board(boardOf()), `${input.request_id} ${input.text}`];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
-import { type AnyTool, defineTool } from '../../contract/define-tool.js';
+import { type AnyTool, defineTool, type ToolResult } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { parseRegexRows } from '../../rungs/cli/parsers.js';
@@ -67,6 +67,27 @@ async function findItems(
 ): Promise<InventoryItem[]> {
   const result = await inventory(settings, ctx, ['list', ...filter]);
   return parseItemTable('inventory', result.stdout);
+}
+
+/**
+ * The item an earlier create with this request id made, read back from the program: the
+ * program keeps no request ids, so the wrapper stores its own in the item's reference.
+ */
+async function itemOfRequest(
+  settings: InventorySettings,
+  ctx: ToolContext,
+  requestId: string,
+): Promise<ToolResult<InventoryItem> | undefined> {
+  const earlier = await findItems(settings, ctx, ['--ref', requestId]);
+  if (earlier.length > 1)
+    throw new LiftError('CONFLICT', `${earlier.length} items carry request_id ${requestId}.`);
+  if (!earlier[0]) return undefined;
+  return {
+    fields: earlier[0],
+    summary: `Item ${earlier[0].id} was already created by this request`,
+    effect: 'existing',
+    verifiedBy: 'inventory list --ref (rung 2)',
+  };
 }
 
 /** The tools over the legacy inventory program, for one data file. */
@@ -142,20 +163,10 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
     preview: (input) =>
       `Create inventory item ${input.sku} "${input.name}", qty ${input.qty}, at ${input.location}`,
     example: { sku: 'A-100', name: 'Bolt M4 x 20', qty: 12, location: 'Shelf 1', request_id: 'req-2f9c1a7e' },
+    settleRead: (input, ctx) => itemOfRequest(settings, ctx, input.request_id),
     run: async (input, ctx) => {
-      // The program keeps no request ids, so the wrapper stores its own in the item's reference.
-      const earlier = await findItems(settings, ctx, ['--ref', input.request_id]);
-      if (earlier.length > 1) {
-        throw new LiftError('CONFLICT', `${earlier.length} items carry request_id ${input.request_id}.`);
-      }
-      if (earlier[0]) {
-        return {
-          fields: earlier[0],
-          summary: `Item ${earlier[0].id} was already created by this request`,
-          effect: 'existing',
-          verifiedBy: 'inventory list --ref (rung 2)',
-        };
-      }
+      const earlier = await itemOfRequest(settings, ctx, input.request_id);
+      if (earlier) return earlier;
       const added = await inventory(
         settings,
         ctx,
