@@ -1,6 +1,7 @@
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { type Approval, approverIsGone } from '../store/approvals.js';
+import { unmaskInput } from '../store/held-input.js';
 import { HEARTBEAT_MS, type LeaseOwner, thisProcess } from '../store/processes.js';
 import type { Runtime } from './runtime.js';
 
@@ -28,15 +29,25 @@ export async function approveHeld(
       hint: `Type the phrase exactly as shown in the preview: ${approval.phrase}`,
     });
   }
+  // Secrets are read again from the store now: one no longer stored stops the call before it is
+  // taken. A call already settled needs none.
+  const open = approval.state === 'pending' || approval.state === 'approved';
+  const input = open ? unmaskInput(approval, runtime.store.secrets) : undefined;
   const owner = thisProcess();
   if (approvals.take(approvalId, options.by ?? 'person', owner))
-    return execute(runtime, approval, owner, false);
-  return settled(runtime, approvalId, owner);
+    return execute(runtime, approval, input, owner, false);
+  return settled(runtime, approval, input, owner);
 }
 
 /** Waits for another approver's envelope, or takes the call over once that approver is gone. */
-async function settled(runtime: Runtime, approvalId: string, owner: LeaseOwner): Promise<Envelope> {
+async function settled(
+  runtime: Runtime,
+  approval: Approval,
+  input: unknown,
+  owner: LeaseOwner,
+): Promise<Envelope> {
   const { approvals } = runtime.store;
+  const approvalId = approval.id;
   let current: Approval | undefined;
   for (const until = Date.now() + WAIT_MS; Date.now() < until; ) {
     current = approvals.get(approvalId);
@@ -44,7 +55,7 @@ async function settled(runtime: Runtime, approvalId: string, owner: LeaseOwner):
     if (current?.state === 'denied')
       throw new LiftError('APPROVAL_DENIED', `Approval '${approvalId}' was denied.`);
     if (current && approverIsGone(current) && approvals.takeOver(approvalId, owner))
-      return execute(runtime, current, owner, true);
+      return execute(runtime, current, input, owner, true);
     await new Promise((resolveWait) => setTimeout(resolveWait, POLL_MS));
   }
   throw new LiftError(
@@ -60,6 +71,7 @@ async function settled(runtime: Runtime, approvalId: string, owner: LeaseOwner):
 async function execute(
   runtime: Runtime,
   approval: Approval,
+  input: unknown,
   owner: LeaseOwner,
   takingOver: boolean,
 ): Promise<Envelope> {
@@ -68,7 +80,7 @@ async function execute(
   heartbeat.unref();
   let envelope: Envelope;
   try {
-    envelope = await runtime.invoke(approval.tool, approval.input, {
+    envelope = await runtime.invoke(approval.tool, input, {
       approvalId: approval.id,
       ...(approval.requestId ? { requestId: approval.requestId } : {}),
       ...(takingOver ? { settleFirst: true } : {}),

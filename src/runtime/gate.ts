@@ -3,6 +3,7 @@ import { gateHoldsCall } from '../contract/effects.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { Approval } from '../store/approvals.js';
+import { maskInput } from '../store/held-input.js';
 import type { Call } from './call.js';
 
 /**
@@ -54,7 +55,7 @@ function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Approv
   if (earlier?.state === 'pending') return earlier;
   return approvals.hold({
     tool: tool.name,
-    input: call.input,
+    input: maskInput(call.input, secrets),
     inputHash: call.inputHash(),
     requestId: call.requestId,
     gate,

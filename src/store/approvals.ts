@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
+import type { MaskedInput, SecretMask } from './held-input.js';
 import { LEASE_MS, type LeaseOwner, ownerIsGone } from './processes.js';
 
 export type ApprovalState = 'pending' | 'approved' | 'executed' | 'denied';
@@ -7,7 +8,9 @@ export type ApprovalState = 'pending' | 'approved' | 'executed' | 'denied';
 export interface Approval {
   id: string;
   tool: string;
+  /** The input with every stored secret masked (held-input.ts); `masks` says where. */
   input: unknown;
+  masks: SecretMask[];
   /** Hash of the canonical input: a repeat under the same request id must match it. */
   inputHash: string;
   requestId: string | undefined;
@@ -27,6 +30,7 @@ interface ApprovalRow {
   id: string;
   tool: string;
   input: string;
+  input_masks: string | null;
   input_hash: string;
   request_id: string | null;
   gate: 'review' | 'signature';
@@ -48,6 +52,7 @@ function fromRow(row: ApprovalRow): Approval {
     id: row.id,
     tool: row.tool,
     input: JSON.parse(row.input),
+    masks: row.input_masks ? (JSON.parse(row.input_masks) as SecretMask[]) : [],
     inputHash: row.input_hash,
     requestId: row.request_id ?? undefined,
     gate: row.gate,
@@ -90,7 +95,7 @@ export class Approvals {
 
   hold(entry: {
     tool: string;
-    input: unknown;
+    input: MaskedInput;
     inputHash: string;
     requestId: string | undefined;
     gate: 'review' | 'signature';
@@ -100,13 +105,14 @@ export class Approvals {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     this.#db
       .prepare(
-        `INSERT INTO approvals (id, tool, input, input_hash, request_id, gate, preview, phrase, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO approvals (id, tool, input, input_masks, input_hash, request_id, gate, preview, phrase, state, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
         entry.tool,
-        JSON.stringify(entry.input),
+        JSON.stringify(entry.input.input),
+        JSON.stringify(entry.input.masks),
         entry.inputHash,
         entry.requestId ?? null,
         entry.gate,
@@ -115,6 +121,31 @@ export class Approvals {
         new Date().toISOString(),
       );
     return this.get(id)!;
+  }
+
+  /**
+   * Masks the inputs Lift 0.1.0 stored as they were (secrets and all), once: after this they
+   * are stored like every held input since.
+   */
+  maskStoredInputs(mask: (input: unknown) => MaskedInput): void {
+    const rows = this.#db
+      .prepare<[], { id: string; input: string }>('SELECT id, input FROM approvals WHERE input_masks IS NULL')
+      .all();
+    if (rows.length === 0) return;
+    const update = this.#db.prepare('UPDATE approvals SET input = ?, input_masks = ? WHERE id = ?');
+    // Overwrite the old bytes too: freed space in a page would otherwise keep the values.
+    const secureDelete = this.#db.pragma('secure_delete', { simple: true }) as number;
+    this.#db.pragma('secure_delete = ON');
+    try {
+      this.#db.transaction(() => {
+        for (const row of rows) {
+          const masked = mask(JSON.parse(row.input));
+          update.run(JSON.stringify(masked.input), JSON.stringify(masked.masks), row.id);
+        }
+      })();
+    } finally {
+      this.#db.pragma(`secure_delete = ${secureDelete}`);
+    }
   }
 
   get(id: string): Approval | undefined {

@@ -188,6 +188,12 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE approvals ADD COLUMN heartbeat_at TEXT',
     ),
   },
+  {
+    version: 5,
+    name: 'held inputs stored with their secrets masked',
+    // NULL marks an input stored unmasked by Lift 0.1.0; the store masks those when it opens.
+    up: statements('ALTER TABLE approvals ADD COLUMN input_masks TEXT'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

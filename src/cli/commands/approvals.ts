@@ -37,7 +37,9 @@ export const run: Command = async (args, io) => {
       printJson(
         io,
         approvals.map((approval) => {
-          const { envelope: _envelope, inputHash: _hash, ...shown } = approval;
+          // Held inputs are stored masked; a secret stored since is masked on the way out too.
+          const { envelope: _envelope, inputHash: _hash, masks: _masks, ...stored } = approval;
+          const shown = runtime.store.secrets.scrubValue(stored);
           const flight = inFlight(approval);
           return flight ? { ...shown, in_flight: true, owner_gone: flight.owner_gone } : shown;
         }),
@@ -52,7 +54,7 @@ export const run: Command = async (args, io) => {
       io.out(
         `${approval.id}  ${approval.state.padEnd(8)}  ${approval.gate.padEnd(9)}  ${approval.tool}  ${approval.createdAt}`,
       );
-      io.out(`    ${approval.preview}`);
+      io.out(`    ${runtime.store.secrets.scrub(approval.preview)}`);
       const flight = inFlight(approval);
       if (flight) io.out(`    ${flight.text}`);
       if (approval.phrase && approval.state === 'pending')
