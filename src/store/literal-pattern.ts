@@ -3,12 +3,12 @@ interface Node {
   end: boolean;
 }
 
-function escape(text: string): string {
+function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 function source(node: Node): string {
-  const branches = [...node.next].map(([char, child]) => escape(char) + source(child));
+  const branches = [...node.next].map(([char, child]) => escaped(char) + source(child));
   // The longer text first: at one place, the longest form of a secret is the one replaced.
   if (branches.length === 0) return '';
   if (node.end) branches.push('');

@@ -29,7 +29,7 @@ function base64Core(value: string, offset: number, encoding: 'base64' | 'base64u
 
 /** Percent-escapes in lower case (%2f), as some programs print them. */
 function lowerEscapes(text: string): string {
-  return text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  return text.replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
 }
 
 /** application/x-www-form-urlencoded: a space is a plus, and ! ' ( ) ~ are escaped too. */

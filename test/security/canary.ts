@@ -13,7 +13,7 @@ export function printedForms(value: string): Record<string, string> {
     base64: bytes.toString('base64'),
     base64url: bytes.toString('base64url'),
     url: encodeURIComponent(value),
-    'url-lower': encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    'url-lower': encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase()),
     'url-form': new URLSearchParams({ v: value }).toString().slice(2),
     hex: bytes.toString('hex'),
     'hex-upper': bytes.toString('hex').toUpperCase(),
