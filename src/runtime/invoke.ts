@@ -21,20 +21,26 @@ type Result = ToolResult<Record<string, unknown>>;
  * implementation, check what it read back, and finish (cap, scrub, record). A stage that
  * answers ends the call with its envelope; the others pass the call on.
  */
-export async function invoke(
+export function invoke(
   runtime: Runtime,
   toolOrName: AnyTool | string,
   rawInput: unknown,
   options: InvokeOptions = {},
 ): Promise<Envelope> {
-  const call = new Call(runtime, toolOrName, rawInput, options);
-  call.event(
-    'call-start',
-    call.requestId ? { tool: call.toolName, request_id: call.requestId } : { tool: call.toolName },
-  );
-  const tool = call.tool;
-  if (!tool) return call.fail(unknownTool(runtime, call.toolName));
-  return validate(call, tool) ?? claimLedger(call, tool) ?? holdAtGate(call, tool) ?? execute(call, tool);
+  try {
+    const call = new Call(runtime, toolOrName, rawInput, options);
+    call.event(
+      'call-start',
+      call.requestId ? { tool: call.toolName, request_id: call.requestId } : { tool: call.toolName },
+    );
+    const tool = call.tool;
+    if (!tool) return Promise.resolve(call.fail(unknownTool(runtime, call.toolName)));
+    // Not an async function itself: a call that runs makes one promise, execute's, as before.
+    const answered = validate(call, tool) ?? claimLedger(call, tool) ?? holdAtGate(call, tool);
+    return answered ? Promise.resolve(answered) : execute(call, tool);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 function unknownTool(runtime: Runtime, name: string): LiftError {
