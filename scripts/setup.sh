@@ -15,6 +15,7 @@ DEBIAN_PACKAGES=(
   openssh-client      # ssh-keygen, a program that asks for a passphrase
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
+  postfix             # SMTP submission for the email tools' tests (started per test, never as a service)
 )
 
 missing=()
@@ -26,6 +27,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
+  # Postfix asks what kind of mail server to be; the tests configure their own, so: none.
+  echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
