@@ -76,6 +76,8 @@ smtpd_recipient_restrictions = permit_sasl_authenticated, reject
 export async function startPostfix(options: {
   dovecot: DovecotServer;
   localDomains?: string[];
+  /** Lines appended to main.cf (a test's own restrictions, e.g. a slow end of DATA). */
+  extraMain?: string;
 }): Promise<PostfixServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lift-postfix-'));
   // Postfix's own processes run as postfix and must reach the data folder below this one.
@@ -87,7 +89,7 @@ export async function startPostfix(options: {
   const port = await freePort();
   writeFileSync(
     join(conf, 'main.cf'),
-    mainCf(dir, options.dovecot, options.localDomains ?? ['example.test']),
+    mainCf(dir, options.dovecot, options.localDomains ?? ['example.test']) + (options.extraMain ?? ''),
   );
   writeFileSync(join(conf, 'master.cf'), `127.0.0.1:${port} inet n - n - - smtpd\n${SERVICES}`);
   const log = join(dir, 'postfix.log');
