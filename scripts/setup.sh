@@ -16,6 +16,7 @@ DEBIAN_PACKAGES=(
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
   postfix             # SMTP submission for the email tools' tests (started per test, never as a service)
+  prosody prosody-modules  # XMPP rooms, archives, uploads and moderation for the chat tools' tests (test/support/chat/)
 )
 
 missing=()
