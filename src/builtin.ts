@@ -10,6 +10,7 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/payroll/tools.js'),
   () => import('./apps/office/tools.js'),
   () => import('./apps/cli-tools.js'),
+  () => import('./apps/messaging-tools.js'),
 ];
 
 export async function builtinTools(): Promise<AnyTool[]> {

@@ -182,7 +182,7 @@ export function chatUndo(given: ResolvedChatSettings | undefined): AnyTool {
     name: 'chat_undo',
     title: 'Take back a chat post',
     description:
-      'Takes back a post chat_post made, by its undo handle: retracts it where the room supports retraction (the archive keeps a tombstone), else posts a correction that replaces its text. Says which it did, read back from the archive.',
+      'Takes back a post chat_post made, by its undo handle: retracts it where the room supports retraction (the archive keeps a tombstone), else posts a correction that replaces its text. Returns which it did (method, how) and the archive id of the notice, read back from the archive.',
     group: 'chat',
     rung: 'api',
     input: Input,
