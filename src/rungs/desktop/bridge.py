@@ -183,6 +183,7 @@ class X11:
                                             ctypes.POINTER(ctypes.c_int)]
         self.lib.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
         self.lib.XFree.argtypes = [ctypes.c_void_p]
+        self.lib.XFetchName.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.POINTER(ctypes.c_char_p)]
         self.display = self.lib.XOpenDisplay(None)
         if not self.display:
             raise BridgeError('no_display', 'cannot open the X display named by DISPLAY')
@@ -231,15 +232,23 @@ class X11:
         self.lib.XGetInputFocus(self.display, ctypes.byref(window), ctypes.byref(revert))
         return window.value
 
-    def focus(self, pid):
-        """Gives the keyboard to the newest top-level window of `pid`; returns whether it has it."""
+    def title_of(self, window):
+        name = ctypes.c_char_p()
+        if not self.lib.XFetchName(self.display, window, ctypes.byref(name)) or not name.value:
+            return ''
+        title = name.value.decode('utf-8', 'replace')
+        return title
+
+    def focus(self, pid, title=None):
+        """Gives the keyboard to the window of `pid` with that title (else its topmost one)."""
         windows = self.windows_of(pid)
         if not windows:
             return False
-        if self.focused() in windows:
-            return True
+        titled = [window for window in windows if title and self.title_of(window) == title]
         # The last child of the root is the top of the stacking order, usually the one on screen.
-        window = windows[-1]
+        window = (titled or windows)[-1]
+        if self.focused() == window:
+            return True
         self.lib.XRaiseWindow(self.display, window)
         self.lib.XSetInputFocus(self.display, window, 2, 0)
         self.lib.XSync(self.display, 0)
@@ -452,7 +461,7 @@ class Bridge:
 
     def op_focus(self, request, deadline):
         """Keyboard to the program's window, then (when named) to one of its controls."""
-        focused = self.x11.focus(request['pid'])
+        focused = self.x11.focus(request['pid'], request.get('title'))
         if request.get('path'):
             try:
                 self.bus.call(request['app'], request['path'], 'org.a11y.atspi.Component', 'GrabFocus')
@@ -487,8 +496,10 @@ class Bridge:
 
     # -- settling
     def op_wait(self, request, deadline):
-        """Waits until the program sent events after `stamp` and then none for `quiet_ms`,
-        or (with `expect`) until the named node's text contains the expected text and held."""
+        """Waits until the program sent events after `stamp` and then none for `quiet_ms`
+        (with `expect`: and the named node's text contains the expected text). `idle_ms`
+        without any event means nothing changed; a wrong text gives up `idle_ms` after the
+        last event."""
         app = request['app']
         since = request['stamp']['any']
         quiet = request.get('quiet_ms', 60) / 1000
@@ -496,25 +507,33 @@ class Bridge:
         expect = request.get('expect')
         started = time.monotonic()
         until = min(deadline, started + request.get('within_ms', 5000) / 1000)
-        changed_at = None
+        seen = -1
+        holds = False
+
+        def answer(changed, settled, expected=None):
+            out = {'changed': changed, 'settled': settled, 'events': self.events.any.get(app, 0) - since,
+                   'ms': round((time.monotonic() - started) * 1000, 1)}
+            if expected is not None:
+                out['expected'] = expected
+            return out
+
         while True:
             self.bus.drain()
             now = time.monotonic()
             count = self.events.any.get(app, 0)
+            if expect and count != seen:
+                seen = count
+                holds = expect['text'] in self.read_one(app, expect['path'])
             if count > since:
-                changed_at = changed_at or now
-                last = self.events.last.get(app, now)
-                if expect and expect['text'] in self.read_one(app, expect['path']):
-                    return {'changed': True, 'settled': True, 'events': count - since, 'expected': True,
-                            'ms': round((now - started) * 1000, 1)}
-                if not expect and now - last >= quiet:
-                    return {'changed': True, 'settled': True, 'events': count - since,
-                            'ms': round((now - started) * 1000, 1)}
+                quiet_for = now - self.events.last.get(app, now)
+                if quiet_for >= quiet and (holds or not expect):
+                    return answer(True, True, True if expect else None)
+                if expect and not holds and quiet_for >= idle:
+                    return answer(True, True, False)
             elif now - started >= idle:
-                return {'changed': False, 'settled': True, 'events': 0, 'ms': round((now - started) * 1000, 1)}
+                return answer(False, True, holds if expect else None)
             if now >= until:
-                return {'changed': count > since, 'settled': False, 'events': count - since,
-                        'ms': round((now - started) * 1000, 1)}
+                return answer(count > since, False, holds if expect else None)
             # Wake within 5 ms even when no event comes; the source removes itself.
             GLib.timeout_add(5, lambda: False)
             self.bus.context.iteration(True)

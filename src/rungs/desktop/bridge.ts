@@ -14,7 +14,8 @@ function bridgeScript(): string {
     fileURLToPath(new URL('../../../src/rungs/desktop/bridge.py', import.meta.url)),
   ];
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new LiftError('INTERNAL_ERROR', `The AT-SPI bridge is missing (${candidates.join(', ')}).`);
+  if (!found)
+    throw new LiftError('INTERNAL_ERROR', `The AT-SPI bridge is missing (${candidates.join(', ')}).`);
   return found;
 }
 
@@ -29,10 +30,19 @@ const ERROR_KINDS: Record<string, { code: ErrorCode; hint: string }> = {
     hint: 'The control is gone or changed (the window was rebuilt). Observe the window again and use the new names.',
   },
   no_action: { code: 'NO_CHANGE', hint: 'The control offers no action; choose another control or op.' },
-  bad_key: { code: 'BAD_INPUT', hint: 'Use key names such as enter, tab, escape, ctrl, shift, alt, f5 or a letter.' },
+  bad_key: {
+    code: 'BAD_INPUT',
+    hint: 'Use key names such as enter, tab, escape, ctrl, shift, alt, f5 or a letter.',
+  },
   no_display: { code: 'PROGRAM_FAILED', hint: 'The desktop display is not running; start a new session.' },
-  bad_request: { code: 'INTERNAL_ERROR', hint: 'Lift sent the bridge a request it does not know; this is a bug.' },
-  bridge_bug: { code: 'INTERNAL_ERROR', hint: 'The AT-SPI bridge failed; this is a bug. The run log has details.' },
+  bad_request: {
+    code: 'INTERNAL_ERROR',
+    hint: 'Lift sent the bridge a request it does not know; this is a bug.',
+  },
+  bridge_bug: {
+    code: 'INTERNAL_ERROR',
+    hint: 'The AT-SPI bridge failed; this is a bug. The run log has details.',
+  },
 };
 
 interface Answer {
@@ -171,7 +181,9 @@ export class AtspiBridge {
     }
     const kind = answer.error?.kind ?? 'bridge_bug';
     const known = ERROR_KINDS[kind] ?? ERROR_KINDS.bridge_bug!;
-    waiting.reject(new LiftError(known.code, answer.error?.message ?? 'The bridge failed.', { hint: known.hint }));
+    waiting.reject(
+      new LiftError(known.code, answer.error?.message ?? 'The bridge failed.', { hint: known.hint }),
+    );
   }
 
   #failure(message: string): LiftError {

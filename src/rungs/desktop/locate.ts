@@ -15,7 +15,10 @@ function sameName(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-function matches(control: Control, target: { name?: string; id?: string; role?: string }): boolean {
+function matches(
+  control: Control,
+  target: { name?: string | undefined; id?: string | undefined; role?: string | undefined },
+): boolean {
   if (target.role && control.role !== target.role) return false;
   if (target.id && control.id !== target.id) return false;
   if (target.name !== undefined && !sameName(control.name, target.name)) return false;
@@ -37,8 +40,7 @@ export function locatorOf(controls: readonly Control[], control: Control): Locat
 
 export function findByLocator(controls: readonly Control[], locator: Locator): Control | undefined {
   const same = controls.filter(
-    (control) =>
-      control.role === locator.role && control.name === locator.name && control.id === locator.id,
+    (control) => control.role === locator.role && control.name === locator.name && control.id === locator.id,
   );
   return same[locator.nth];
 }
@@ -75,20 +77,32 @@ export function resolveTarget(
   }
   const found = controls.filter((control) => matches(control, target));
   if (found.length === 0) {
-    throw new LiftError('NOT_FOUND', `No control named ${JSON.stringify(target.name ?? target.id)} in the window.`, {
-      hint: similar(controls, target.name),
-    });
+    throw new LiftError(
+      'NOT_FOUND',
+      `No control named ${JSON.stringify(target.name ?? target.id)} in the window.`,
+      {
+        hint: similar(controls, target.name),
+      },
+    );
   }
   if (target.nth !== undefined) {
     const chosen = found[target.nth];
-    if (!chosen) throw new LiftError('NOT_FOUND', `Only ${found.length} controls match; nth ${target.nth} is past them.`);
+    if (!chosen)
+      throw new LiftError(
+        'NOT_FOUND',
+        `Only ${found.length} controls match; nth ${target.nth} is past them.`,
+      );
     return chosen;
   }
   const interactable = found.filter((control) => control.interactable);
   if (found.length > 1 && interactable.length !== 1) {
-    throw new LiftError('BAD_INPUT', `${found.length} controls are named ${JSON.stringify(target.name ?? target.id)}.`, {
-      hint: `Add "role" or "nth" (0 to ${found.length - 1}), or use the ref from observe_window.`,
-    });
+    throw new LiftError(
+      'BAD_INPUT',
+      `${found.length} controls are named ${JSON.stringify(target.name ?? target.id)}.`,
+      {
+        hint: `Add "role" or "nth" (0 to ${found.length - 1}), or use the ref from observe_window.`,
+      },
+    );
   }
   return interactable[0] ?? found[0]!;
 }

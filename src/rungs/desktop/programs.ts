@@ -40,7 +40,10 @@ export function loadProgramFile(file: string): Program {
   try {
     raw = parseYaml(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new LiftError('NOT_CONFIGURED', `The program file ${file} cannot be read: ${(error as Error).message}`);
+    throw new LiftError(
+      'NOT_CONFIGURED',
+      `The program file ${file} cannot be read: ${(error as Error).message}`,
+    );
   }
   return programFrom(raw, dirname(file), file);
 }
@@ -48,10 +51,14 @@ export function loadProgramFile(file: string): Program {
 export function programFrom(raw: unknown, folder: string, origin: string): Program {
   const parsed = ProgramSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new LiftError('NOT_CONFIGURED', `The program ${origin} is not valid: ${z.prettifyError(parsed.error)}`);
+    throw new LiftError(
+      'NOT_CONFIGURED',
+      `The program ${origin} is not valid: ${z.prettifyError(parsed.error)}`,
+    );
   }
   const spec = parsed.data;
-  const shortcutsFile = spec.shortcuts && (isAbsolute(spec.shortcuts) ? spec.shortcuts : join(folder, spec.shortcuts));
+  const shortcutsFile =
+    spec.shortcuts && (isAbsolute(spec.shortcuts) ? spec.shortcuts : join(folder, spec.shortcuts));
   return { ...spec, shortcutList: shortcutsFile ? loadShortcuts(shortcutsFile) : [] };
 }
 

@@ -63,7 +63,9 @@ export function renderWindow(input: RenderInput): Rendered {
   const header = `APP: ${input.program} (pid ${input.pid}) | window ${quoted(input.title)} | ${richnessLine(input.richness)}`;
   const lines = [header];
   if (!input.richness.rich) {
-    lines.push('NOTE: the tree is thin; prefer the program shortcuts or keys below, and say what you cannot reach.');
+    lines.push(
+      'NOTE: the tree is thin; prefer the program shortcuts or keys below, and say what you cannot reach.',
+    );
   }
   const footer = input.shortcuts.length
     ? `SHORTCUTS (exact and instant: prefer them to clicking; act with {"op": "shortcut", "name": ...}): ${input.shortcuts.map((shortcut) => `${shortcut.name} = ${shortcut.keys.join('+')}`).join('; ')}`
@@ -77,7 +79,8 @@ export function renderWindow(input: RenderInput): Rendered {
   input.controls.forEach((control) => {
     if (!isShown(control)) return;
     const ref = `e${control.index}`;
-    if (needle && !`${control.role} ${control.name} ${control.id ?? ''}`.toLowerCase().includes(needle)) return;
+    if (needle && !`${control.role} ${control.name} ${control.id ?? ''}`.toLowerCase().includes(needle))
+      return;
     const line = controlLine(ref, control);
     if (used + line.length + 1 > budget) {
       omitted += 1;

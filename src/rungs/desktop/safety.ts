@@ -107,7 +107,8 @@ export function classifyKeys(keys: readonly string[], context: DesktopSafetyCont
   const onlyKey = lower.length === 1;
   if (onlyKey && (last === 'enter' || last === 'return' || last === 'space') && context.focused) {
     const focused = context.focused;
-    if (!/^(text|entry|spin button|combo box)$/.test(focused.role)) return classifyActivation(factsOf(focused));
+    if (!/^(text|entry|spin button|combo box)$/.test(focused.role))
+      return classifyActivation(factsOf(focused));
     return { risk: 'medium', reason: 'enter in a field may submit what it holds' };
   }
   if (lower.includes('ctrl') && ['q', 'w'].includes(last)) {

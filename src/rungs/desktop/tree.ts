@@ -47,10 +47,19 @@ const TOGGLE_ROLES = new Set([
   'radio menu item',
   'switch',
 ]);
+/** Roles whose Value a person sets (a scroll bar's value is where the view is, not a setting). */
+const VALUE_ROLES = new Set(['slider', 'spin button', 'dial']);
 /** Actions every GTK 4 text and label offers; they say nothing about what the control is for. */
 const NOISE_ACTION = /^(clipboard|selection|menu|link)\./;
 /** Roles whose names are data (rows of a table, items of a list): left out of fingerprints. */
-const DATA_ROLES = new Set(['table cell', 'list item', 'tree item', 'table row', 'row header', 'column header']);
+const DATA_ROLES = new Set([
+  'table cell',
+  'list item',
+  'tree item',
+  'table row',
+  'row header',
+  'column header',
+]);
 
 /** "4 4" (GTK 4 repeats a button's label) reads as "4"; "Undo [Ctrl+Z]" keeps its shortcut apart. */
 function cleanName(raw: RawNode): { name: string; id?: string } {
@@ -75,7 +84,7 @@ function opsOf(raw: RawNode): ControlOp[] {
   if (TOGGLE_ROLES.has(raw.role) || raw.states.includes('checkable')) ops.push('toggle');
   if (actions.length > 0 && !editable) ops.push('invoke');
   if (editable) ops.push('type', 'set_value');
-  else if (raw.interfaces.includes('Value')) ops.push('set_value');
+  else if (raw.interfaces.includes('Value') && VALUE_ROLES.has(raw.role)) ops.push('set_value');
   if (raw.interfaces.includes('Text') || raw.role === 'label') ops.push('read');
   return ops;
 }
