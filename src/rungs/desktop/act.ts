@@ -203,11 +203,12 @@ function journalEntry(
   read: WindowRead,
   control: Control | undefined,
   expected: { control: Control | undefined; text: string } | undefined,
-  ok: boolean,
-  shortcuts: readonly Shortcut[],
+  outcome: { call: number; ok: boolean; changed: boolean; shortcuts: readonly Shortcut[] },
 ): JournalEntry {
+  const { call, ok, changed, shortcuts } = outcome;
   const expectLocator = expected?.control ? locatorOf(read.controls, expected.control) : undefined;
   return {
+    call,
     program: read.window.program,
     windowTitle: read.window.title,
     fingerprint: read.fingerprint,
@@ -223,6 +224,7 @@ function journalEntry(
       : {}),
     ...(expectLocator ? { readLocator: expectLocator } : {}),
     ok,
+    changed,
     at: Date.now(),
   };
 }
@@ -238,6 +240,7 @@ export async function actOnWindow(
   context: ActContext,
 ): Promise<{ steps: DesktopStep[]; read: WindowRead }> {
   const steps: DesktopStep[] = [];
+  const call = ++context.session.calls;
   let read = await context.session.read(context.window, context.deadline);
   for (const [index, action] of actions.entries()) {
     const started = Date.now();
@@ -247,14 +250,12 @@ export async function actOnWindow(
       Object.assign(step, result.verdict, { risk: result.risk });
       if (result.control) step.control = summary(result.control);
       context.session.journal.push(
-        journalEntry(
-          action,
-          read,
-          result.control,
-          result.expected,
-          step.code === undefined,
-          context.shortcuts,
-        ),
+        journalEntry(action, read, result.control, result.expected, {
+          call,
+          ok: step.code === undefined || step.code === 'NO_CHANGE',
+          changed: step.effect !== 'no_change',
+          shortcuts: context.shortcuts,
+        }),
       );
       read = result.after;
     } catch (error) {
@@ -263,6 +264,7 @@ export async function actOnWindow(
       if (error.hint) step.hint = error.hint;
       if (error instanceof Rejection) step.risk = error.risk;
       context.session.journal.push({
+        call,
         program: read.window.program,
         windowTitle: read.window.title,
         fingerprint: read.fingerprint,
@@ -273,7 +275,8 @@ export async function actOnWindow(
     }
     step.durationMs = Date.now() - started;
     steps.push(step);
-    if (step.code) break;
+    // Nothing changing is an answer, not a failure: the actions after it still run.
+    if (step.code && step.code !== 'NO_CHANGE') break;
   }
   for (let index = steps.length; index < actions.length; index++) {
     steps.push({

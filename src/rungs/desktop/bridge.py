@@ -497,7 +497,7 @@ class Bridge:
     # -- settling
     def op_wait(self, request, deadline):
         """Waits until the program sent events after `stamp` and then none for `quiet_ms`
-        (with `expect`: and the named node's text contains the expected text). `idle_ms`
+        (with `expect`: and the named node's text contains `text`, or differs `from`). `idle_ms`
         without any event means nothing changed; a wrong text gives up `idle_ms` after the
         last event."""
         app = request['app']
@@ -523,7 +523,8 @@ class Bridge:
             count = self.events.any.get(app, 0)
             if expect and count != seen:
                 seen = count
-                holds = expect['text'] in self.read_one(app, expect['path'])
+                shown = self.read_one(app, expect['path'])
+                holds = shown != expect['from'] if 'from' in expect else expect['text'] in shown
             if count > since:
                 quiet_for = now - self.events.last.get(app, now)
                 if quiet_for >= quiet and (holds or not expect):

@@ -6,6 +6,8 @@ import type { Locator } from './locate.js';
  * (never by path), the raw text or keys, what was expected after it, and whether it held.
  */
 export interface JournalEntry {
+  /** Which act_window call the action belonged to (a count per session). */
+  call: number;
   program: string;
   windowTitle: string;
   /** The window's structure fingerprint just before the action. */
@@ -17,8 +19,10 @@ export interface JournalEntry {
   checked?: boolean;
   keys?: string[];
   expect?: { locator?: Locator; textContains: string };
-  /** The action ran and its check held. */
+  /** The action ran and its check held (an action that changed nothing still counts). */
   ok: boolean;
+  /** The window changed after it. */
+  changed?: boolean;
   /** A control whose text the step's check read (the default final read of a skill). */
   readLocator?: Locator;
   at: number;

@@ -6,7 +6,7 @@ import type { Control } from './tree.js';
 export interface Locator {
   role: string;
   name: string;
-  id?: string;
+  id?: string | undefined;
   /** Which of the controls with this role, name and id, counting from 0 in window order. */
   nth: number;
 }

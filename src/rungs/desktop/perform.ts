@@ -123,7 +123,13 @@ export function waitForWindow(
   session: DesktopSession,
   window: WindowRef,
   stamp: Stamp,
-  options: { quietMs: number; idleMs: number; deadline: number; expect?: { path: string; text: string } },
+  options: {
+    quietMs: number;
+    idleMs: number;
+    deadline: number;
+    /** Until the node's text contains `text`, or differs `from` what it showed before. */
+    expect?: { path: string; text: string } | { path: string; from: string };
+  },
 ): Promise<Settled> {
   const within = Math.max(50, options.deadline - Date.now() - 100);
   return session.request<Settled>(

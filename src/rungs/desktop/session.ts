@@ -59,10 +59,13 @@ interface AppInfo {
 export class DesktopSession {
   readonly attended: boolean;
   readonly journal: JournalEntry[] = [];
+  /** act_window calls so far: the journal's entries carry it. */
+  calls = 0;
   readonly #programs = new Map<string, Program>();
   readonly #running = new Map<string, LaunchedProgram>();
   readonly #refs = new Map<string, Map<string, string>>();
   readonly #reads = new Map<string, WindowRead>();
+  readonly #known = new Map<string, WindowRef>();
   readonly #python: string;
   #started: Promise<{ display: DesktopDisplay; bridge: AtspiBridge }> | undefined;
   #closed = false;
@@ -193,6 +196,26 @@ export class DesktopSession {
     }
     const { states: _states, ...window } = chosen;
     return window as WindowRef;
+  }
+
+  /**
+   * The window of a program with this title, as fast as it can be known: the last one found,
+   * if the bus still knows it as visible (one call), else a fresh look.
+   */
+  async knownWindow(program: string, title: string, deadline: number): Promise<WindowRef> {
+    const key = `${program}\u0000${title}`;
+    const last = this.#known.get(key);
+    if (last) {
+      const states = await this.request<string[]>(
+        'states',
+        { app: last.app, path: last.path },
+        deadline - Date.now(),
+      ).catch(() => [] as string[]);
+      if (states.includes('visible') && !states.includes('defunct')) return last;
+    }
+    const found = await this.window({ program, title }, deadline);
+    this.#known.set(key, found);
+    return found;
   }
 
   /** One read of the whole window; with `reuse`, the last read while the structure has not changed. */

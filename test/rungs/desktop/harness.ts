@@ -1,5 +1,6 @@
 import type { AnyTool } from '../../../src/contract/define-tool.js';
 import type { Envelope, ErrorEnvelope, SuccessEnvelope } from '../../../src/contract/envelope.js';
+import { tools as skillTools } from '../../../src/replay/desktop-skills.js';
 import {
   DESKTOP_SERVICE,
   DESKTOP_SETTINGS_SERVICE,
@@ -19,7 +20,7 @@ export interface DesktopRuntime {
 
 export function desktopRuntime(settings: DesktopSettings = {}, extra: AnyTool[] = []): DesktopRuntime {
   const home = tempDir('lift-desktop-test-');
-  const runtime = new Runtime({ home: home.path, tools: [...tools, ...extra] });
+  const runtime = new Runtime({ home: home.path, tools: [...tools, ...skillTools, ...extra] });
   void runtime.service(DESKTOP_SETTINGS_SERVICE, () => settings);
   const session = () =>
     runtime.service<DesktopSession>(DESKTOP_SERVICE, () => {

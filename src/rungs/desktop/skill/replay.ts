@@ -1,0 +1,140 @@
+import { LiftError } from '../../../contract/errors.js';
+import type { DesktopAction } from '../actions.js';
+import { findByLocator, type Locator } from '../locate.js';
+import { perform, waitForWindow } from '../perform.js';
+import { classifyDesktopAction } from '../safety.js';
+import type { DesktopSession, WindowRead } from '../session.js';
+import type { Control } from '../tree.js';
+import { bind, type DesktopSkill, type SkillStep } from './format.js';
+
+export interface SkillReplayOptions {
+  session: DesktopSession;
+  deadline: number;
+  emit?: (event: { type: string; [key: string]: unknown }) => void;
+  /** How long the window must hold still before the final read (default 20 ms). */
+  quietMs?: number;
+}
+
+export interface SkillReplayResult {
+  output: string;
+  steps: number;
+  durationMs: number;
+}
+
+function surfaceChanged(message: string): never {
+  throw new LiftError('SURFACE_CHANGED', message, {
+    hint: 'The window no longer looks like the one this skill learned on; the skill did nothing. Do the task with observe_window and act_window, and learn it again.',
+    outcome: 'not_started',
+  });
+}
+
+function locate(read: WindowRead, locator: Locator, what: string): Control {
+  const control = findByLocator(read.controls, locator);
+  if (!control)
+    surfaceChanged(`The ${what} ${locator.role} "${locator.name || locator.id}" is not in the window.`);
+  return control;
+}
+
+/** A recorded step as the action act_window would run, inputs bound. */
+function actionOf(step: SkillStep, inputs: Readonly<Record<string, unknown>>): DesktopAction {
+  const target = { name: '' };
+  switch (step.op) {
+    case 'invoke':
+      return { op: 'invoke', target };
+    case 'toggle':
+      return { op: 'toggle', target, ...(step.checked !== undefined ? { checked: step.checked } : {}) };
+    case 'set_value':
+      return { op: 'set_value', target, value: bind(step.value, inputs) };
+    case 'type':
+      return { op: 'type', text: bind(step.text, inputs), ...(step.target ? { target } : {}) };
+    case 'key':
+      return { op: 'key', keys: step.keys.join('+') };
+  }
+}
+
+/**
+ * Replays a skill with no model: finds the window, refuses to touch it unless its structure
+ * hashes to the skill's fingerprint, sends each step to the control its locator names (the
+ * safety classifier still judges each one), waits on AT-SPI events rather than sleeping, and
+ * reads the answer from the skill's read target once the window has held still.
+ */
+export async function replaySkill(
+  skill: DesktopSkill,
+  inputs: Readonly<Record<string, unknown>>,
+  options: SkillReplayOptions,
+): Promise<SkillReplayResult> {
+  const started = performance.now();
+  const { session, deadline } = options;
+  const window = await session.knownWindow(skill.program, skill.window, deadline);
+  let read = await session.read(window, deadline, { reuse: true });
+  if (read.fingerprint !== skill.fingerprint) {
+    surfaceChanged(
+      `The ${skill.program} window "${skill.window}" has another structure than when the skill was learned.`,
+    );
+  }
+  const finalTarget = locate(read, skill.read.target, 'control to read');
+  const shortcuts = session.program(skill.program).shortcutList;
+  for (const [index, step] of skill.steps.entries()) {
+    const control =
+      'target' in step && step.target ? locate(read, step.target, `step ${index + 1}'s`) : undefined;
+    const action = actionOf(step, inputs);
+    const { risk, reason } = classifyDesktopAction(action, control);
+    if (risk === 'block' || risk === 'high') {
+      throw new LiftError('SAFETY_BLOCKED', `Step ${index + 1} refused: ${reason}.`, {
+        outcome: index === 0 ? 'not_started' : 'unknown',
+      });
+    }
+    const last = index === skill.steps.length - 1;
+    const stamp = await session.request<{ any: number; structure: number }>(
+      'stamp',
+      { app: window.app },
+      2_000,
+    );
+    // The last step is done when the answer's control shows something else than before it.
+    const before = last
+      ? (await session.request<string[]>('read', { app: window.app, paths: [finalTarget.path] }, 2_000))[0]
+      : undefined;
+    await perform(action, control, { session, window, deadline, shortcuts });
+    const expect = step.expect;
+    const expectControl = expect?.target ? locate(read, expect.target, 'checked') : undefined;
+    const watch =
+      expect && expectControl
+        ? { expect: { path: expectControl.path, text: bind(expect.text_contains, inputs) } }
+        : before !== undefined
+          ? { expect: { path: finalTarget.path, from: before } }
+          : {};
+    const settled = await waitForWindow(session, window, stamp, {
+      quietMs: last ? (options.quietMs ?? 20) : 15,
+      // A step that changed nothing when it was learned is not waited on for long.
+      idleMs: step.changes ? 1_000 : 150,
+      deadline,
+      ...watch,
+    });
+    options.emit?.({ type: 'skill-step', index, op: step.op, changed: settled.changed, ms: settled.ms });
+    if (step.changes && !settled.changed) {
+      throw new LiftError('NO_CHANGE', `Step ${index + 1} (${step.op}) changed nothing in the window.`, {
+        outcome: 'unknown',
+      });
+    }
+    if (settled.expected === false && expect) {
+      throw new LiftError(
+        'UNEXPECTED_STATE',
+        `After step ${index + 1} the window does not show "${bind(expect.text_contains, inputs)}".`,
+        {
+          outcome: 'unknown',
+        },
+      );
+    }
+    if (!last && settled.events > 0) read = await session.read(window, deadline, { reuse: true });
+  }
+  const [output] = await session.request<string[]>(
+    'read',
+    { app: window.app, paths: [finalTarget.path] },
+    deadline - Date.now(),
+  );
+  return {
+    output: output ?? '',
+    steps: skill.steps.length,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
