@@ -153,11 +153,34 @@ class Events:
         return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0)}
 
 
+class XWindowAttributes(ctypes.Structure):
+    _fields_ = [('x', ctypes.c_int), ('y', ctypes.c_int), ('width', ctypes.c_int), ('height', ctypes.c_int),
+                ('border_width', ctypes.c_int), ('depth', ctypes.c_int), ('visual', ctypes.c_void_p),
+                ('root', ctypes.c_ulong), ('c_class', ctypes.c_int), ('bit_gravity', ctypes.c_int),
+                ('win_gravity', ctypes.c_int), ('backing_store', ctypes.c_int), ('backing_planes', ctypes.c_ulong),
+                ('backing_pixel', ctypes.c_ulong), ('save_under', ctypes.c_int), ('colormap', ctypes.c_ulong),
+                ('map_installed', ctypes.c_int), ('map_state', ctypes.c_int), ('all_event_masks', ctypes.c_long),
+                ('your_event_mask', ctypes.c_long), ('do_not_propagate_mask', ctypes.c_long),
+                ('override_redirect', ctypes.c_int), ('screen', ctypes.c_void_p)]
+
+
+IS_VIEWABLE = 2
+X_ERROR_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+
+@X_ERROR_HANDLER
+def ignore_x_error(_display, _event):
+    return 0  # a window that went away between two requests: not a reason to exit
+
+
 class X11:
     """Keyboard focus and key codes through Xlib (no window manager runs on Lift's display)."""
 
     def __init__(self):
         self.lib = ctypes.cdll.LoadLibrary('libX11.so.6')
+        self.lib.XSetErrorHandler(ignore_x_error)
+        self.lib.XGetWindowAttributes.argtypes = [ctypes.c_void_p, ctypes.c_ulong,
+                                                  ctypes.POINTER(XWindowAttributes)]
         self.lib.XOpenDisplay.restype = ctypes.c_void_p
         self.lib.XOpenDisplay.argtypes = [ctypes.c_char_p]
         self.lib.XDefaultRootWindow.restype = ctypes.c_ulong
@@ -207,11 +230,17 @@ class X11:
         found = []
         for index in range(count.value):
             window = children[index]
-            if self.window_pid(window) == pid:
+            if self.window_pid(window) == pid and self.viewable(window):
                 found.append(window)
         if children:
             self.lib.XFree(children)
         return found
+
+    def viewable(self, window):
+        attributes = XWindowAttributes()
+        if not self.lib.XGetWindowAttributes(self.display, window, ctypes.byref(attributes)):
+            return False
+        return attributes.map_state == IS_VIEWABLE
 
     def window_pid(self, window):
         actual, fmt = ctypes.c_ulong(), ctypes.c_int()

@@ -89,9 +89,22 @@ function opsOf(raw: RawNode): ControlOp[] {
   return ops;
 }
 
+/**
+ * The name a person reads beside an unnamed field: the one label among its siblings
+ * ("Search:" before a search entry), without its colon.
+ */
+function labelBeside(nodes: readonly RawNode[], raw: RawNode): string | undefined {
+  const labels = nodes.filter((node) => node.parent === raw.parent && node.role === 'label' && node.name.trim());
+  return labels.length === 1 ? labels[0]!.name.trim().replace(/:$/, '') : undefined;
+}
+
 /** Turns the bridge's nodes into controls: cleaned names, the ops each allows, interactable or not. */
 export function controlsOf(nodes: readonly RawNode[]): Control[] {
-  return nodes.map((raw, index) => {
+  return nodes.map((node, index) => {
+    const raw =
+      node.name.trim() === '' && node.parent >= 0 && (node.role === 'text' || node.role === 'entry')
+        ? { ...node, name: labelBeside(nodes, node) ?? '' }
+        : node;
     const ops = opsOf(raw);
     const interactable = ops.some((op) => op !== 'read') && !raw.states.includes('defunct');
     const value = raw.value?.CurrentValue;
@@ -113,11 +126,14 @@ export function controlsOf(nodes: readonly RawNode[]): Control[] {
 /** True for a control a person would act on or read: interactable, or a named or filled text. */
 export function isShown(control: Control): boolean {
   if (control.interactable) return true;
-  if (control.role === 'label' || control.role === 'text' || control.role === 'heading') {
+  if (TEXT_ROLES.has(control.role)) {
     return (control.text ?? control.name).trim().length > 0;
   }
   return false;
 }
+
+/** Roles that show text a person reads (a label, a display, a status bar). */
+const TEXT_ROLES = new Set(['label', 'text', 'heading', 'status bar', 'static', 'caption', 'paragraph']);
 
 export interface Richness {
   interactable: number;
