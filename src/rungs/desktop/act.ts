@@ -96,23 +96,18 @@ async function expectation(
   if (!expect) return undefined;
   const target = expect.target
     ? resolveTarget(read.controls, expect.target, context.session.refsOf(context.window))
-    : control && control.ops.includes('read')
+    : control?.ops.includes('read')
       ? control
       : undefined;
   return { control: target, text: expect.text_contains };
 }
 
-async function runOne(action: DesktopAction, index: number, read: WindowRead, context: ActContext) {
+async function runOne(action: DesktopAction, read: WindowRead, context: ActContext) {
   const { session, window, deadline } = context;
   const target = targetOf(action);
   const control = target ? resolveTarget(read.controls, target, session.refsOf(window)) : undefined;
   const risk = judge(action, control, read, context);
   const expected = await expectation(action.expect, control, read, context);
-  const stamp = await session.request<{ any: number; structure: number }>(
-    'stamp',
-    { app: window.app },
-    2_000,
-  );
   const performed: Performed = await perform(action, control, {
     session,
     window,
@@ -121,19 +116,19 @@ async function runOne(action: DesktopAction, index: number, read: WindowRead, co
   });
   const settled = performed.alreadyThere
     ? { changed: false, settled: true, events: 0, ms: 0 }
-    : await waitForWindow(session, window, stamp, {
+    : await waitForWindow(session, window, performed.stamp, {
         quietMs: context.quietMs ?? 60,
         idleMs: 600,
         deadline,
+        ...(action.op === 'type' ? { inserts: [...action.text.replace(/\n/g, '')].length } : {}),
         ...(expected?.control ? { expect: { path: expected.control.path, text: expected.text } } : {}),
       });
   const after = await session.read(window, deadline);
-  const verdict = verify(action, control, performed, settled, after, expected);
+  const verdict = verify(control, performed, settled, after, expected);
   return { risk, control, verdict, after, expected };
 }
 
 function verify(
-  action: DesktopAction,
   control: Control | undefined,
   performed: Performed,
   settled: { changed: boolean; settled: boolean; expected?: boolean },
@@ -246,7 +241,7 @@ export async function actOnWindow(
     const started = Date.now();
     const step: DesktopStep = { index, op: action.op, status: 'executed', message: '', durationMs: 0 };
     try {
-      const result = await runOne(action, index, read, context);
+      const result = await runOne(action, read, context);
       Object.assign(step, result.verdict, { risk: result.risk });
       if (result.control) step.control = summary(result.control);
       context.session.journal.push(

@@ -29,6 +29,8 @@ DEC = '/org/a11y/atspi/registry/deviceeventcontroller'
 CALL_MS = 2000
 # Rows of a long list beyond this are left out of a read (the answer says it was truncated).
 MAX_CHILDREN = 60
+MAX_LIST_ROWS = 12
+LIST_ROLES = {'list', 'list box', 'tree', 'tree table'}
 # Roles whose children repeat what the control itself says (a button's label).
 LEAF_ROLES = {'push button', 'toggle button', 'check box', 'radio button', 'menu item', 'label',
               'check menu item', 'radio menu item', 'link', 'spin button', 'slider', 'icon',
@@ -127,6 +129,7 @@ class Events:
 
     def __init__(self, bus):
         self.any = {}
+        self.inserts = {}
         self.structure = {}
         self.last = {}
         self.watched = None
@@ -143,14 +146,17 @@ class Events:
         now = time.monotonic()
         self.any[sender] = self.any.get(sender, 0) + 1
         self.last[sender] = now
-        detail = parameters.unpack()[0] if member in ('StateChanged', 'PropertyChange') else ''
+        detail = parameters.unpack()[0] if member in ('StateChanged', 'PropertyChange', 'TextChanged') else ''
+        if member == 'TextChanged' and detail.startswith('insert'):
+            self.inserts[sender] = self.inserts.get(sender, 0) + 1
         if member in STRUCTURE_EVENTS or (member == 'StateChanged' and detail in STRUCTURE_STATES):
             self.structure[sender] = self.structure.get(sender, 0) + 1
         if self.watched is not None and path == self.watched['path'] and sender == self.watched['app']:
             self.watched['hits'] += 1
 
     def stamp(self, app):
-        return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0)}
+        return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0),
+                'inserts': self.inserts.get(app, 0)}
 
 
 class XWindowAttributes(ctypes.Structure):
@@ -330,7 +336,9 @@ class Tree:
                 return  # a grid that makes its cells on demand: walking it would make them all
             if role == 'menu' and not {'selected', 'expanded'} & set(states):
                 return  # a closed menu: its items are not on screen
-            for bus_name, child_path in children[:MAX_CHILDREN]:
+            # A list that grows (a history, a log) shows its newest rows; others their first ones.
+            rows = children[-MAX_LIST_ROWS:] if role in LIST_ROLES else children[:MAX_CHILDREN]
+            for bus_name, child_path in rows:
                 if bus_name == app:
                     visit(child_path, nodes.index(node), node['depth'] + 1)
 
@@ -413,6 +421,7 @@ class Bridge:
         self.events = Events(self.bus)
         self.tree = Tree(self.bus)
         self.x11 = X11()
+        self.interfaces = {}
 
     # -- reading
     def op_apps(self, request, deadline):
@@ -453,7 +462,13 @@ class Bridge:
         return out
 
     def read_one(self, app, path):
-        interfaces = self.bus.call(app, path, ACCESSIBLE, 'GetInterfaces')[0]
+        # A node's interfaces never change: asked once per node, not on every read.
+        interfaces = self.interfaces.get((app, path))
+        if interfaces is None:
+            interfaces = self.bus.call(app, path, ACCESSIBLE, 'GetInterfaces')[0]
+            if len(self.interfaces) > 5000:
+                self.interfaces.clear()
+            self.interfaces[(app, path)] = interfaces
         if 'org.a11y.atspi.Text' in interfaces:
             return self.bus.call(app, path, 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, 2000)))[0]
         if 'org.a11y.atspi.Value' in interfaces:
@@ -523,6 +538,22 @@ class Bridge:
         self.bus.call(REGISTRY, DEC, 'org.a11y.atspi.DeviceEventController', 'GenerateKeyboardEvent',
                       GLib.Variant('(isu)', (code, string, kind)))
 
+    def prepared(self, request, deadline, handler):
+        """Runs a request, first doing what it asks for in the same round trip: give the keyboard
+        to a window (`focus`), note the event counts (`stamp_app`), read a node (`read_before`)."""
+        extra = {}
+        if request.get('focus'):
+            self.x11.focus(request['focus']['pid'], request['focus'].get('title'))
+        if request.get('stamp_app'):
+            self.bus.drain()
+            extra['stamp'] = self.events.stamp(request['stamp_app'])
+        if request.get('read_before'):
+            extra['before'] = self.read_one(request['stamp_app'], request['read_before'])
+        result = handler(request, deadline)
+        if extra:
+            result = {**result, **extra} if isinstance(result, dict) else {'value': result, **extra}
+        return result
+
     # -- settling
     def op_wait(self, request, deadline):
         """Waits until the program sent events after `stamp` and then none for `quiet_ms`
@@ -534,16 +565,22 @@ class Bridge:
         quiet = request.get('quiet_ms', 60) / 1000
         idle = request.get('idle_ms', 400) / 1000
         expect = request.get('expect')
+        # Typed text has landed once the program reported as many insertions as characters.
+        inserts = request.get('inserts', 0)
         started = time.monotonic()
         until = min(deadline, started + request.get('within_ms', 5000) / 1000)
         seen = -1
         holds = False
+
+        shown = [None]
 
         def answer(changed, settled, expected=None):
             out = {'changed': changed, 'settled': settled, 'events': self.events.any.get(app, 0) - since,
                    'ms': round((time.monotonic() - started) * 1000, 1)}
             if expected is not None:
                 out['expected'] = expected
+            if shown[0] is not None:
+                out['shown'] = shown[0]  # the watched node's text as the wait ended
             return out
 
         while True:
@@ -552,11 +589,15 @@ class Bridge:
             count = self.events.any.get(app, 0)
             if expect and count != seen:
                 seen = count
-                shown = self.read_one(app, expect['path'])
-                holds = shown != expect['from'] if 'from' in expect else expect['text'] in shown
+                shown[0] = self.read_one(app, expect['path'])
+                if 'from' in expect:
+                    holds = shown[0] != expect['from'] and shown[0].strip() != ''
+                else:
+                    holds = expect['text'] in shown[0]
+            typed = self.events.inserts.get(app, 0) - request['stamp'].get('inserts', 0) >= inserts
             if count > since:
                 quiet_for = now - self.events.last.get(app, now)
-                if quiet_for >= quiet and (holds or not expect):
+                if quiet_for >= quiet and (holds or not expect) and (typed or quiet_for >= idle):
                     return answer(True, True, True if expect else None)
                 if expect and not holds and quiet_for >= idle:
                     return answer(True, True, False)
@@ -587,7 +628,7 @@ def main():
             handler = getattr(bridge, 'op_' + str(request.get('op')), None)
             if handler is None:
                 raise BridgeError('bad_request', f"unknown op {request.get('op')!r}")
-            answer.update(ok=True, result=handler(request, deadline))
+            answer.update(ok=True, result=bridge.prepared(request, deadline, handler))
         except BridgeError as error:
             answer.update(ok=False, error={'kind': error.kind, 'message': str(error)})
         except Exception as error:  # a bug in this bridge, reported rather than fatal

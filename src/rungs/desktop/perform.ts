@@ -8,8 +8,10 @@ import type { Control } from './tree.js';
 const ACTIVATE = ['click', 'Click', 'press', 'Press', 'activate', 'Activate', 'toggle', 'Toggle'];
 
 export interface Performed {
-  /** Bridge time spent sending the action (not waiting for its effect). */
-  sentMs: number;
+  /** The program's event counts just before the action was sent. */
+  stamp: Stamp;
+  /** The text of `readBefore` just before the action was sent. */
+  before?: string;
   /** The state the control should have afterwards, when the op names one. */
   expectChecked?: boolean;
   /** The value a field should hold afterwards. */
@@ -23,49 +25,66 @@ export interface PerformContext {
   window: WindowRef;
   deadline: number;
   shortcuts: readonly Shortcut[];
+  /** The window already has the keyboard (a replay gives it once, before its first key). */
+  keyboardHeld?: boolean;
+  /** A node whose text to read just before sending (what the last step of a skill changes). */
+  readBefore?: string;
 }
 
-/** Sends one action to the program through the bridge; judging its effect is the caller's. */
+interface Sent {
+  stamp: Stamp;
+  before?: string;
+}
+
+/**
+ * Sends one action to the program through the bridge, in one round trip with the event
+ * stamp taken just before it (and the keyboard given to the window for keys); judging its
+ * effect is the caller's.
+ */
 export async function perform(
   action: DesktopAction,
   control: Control | undefined,
   context: PerformContext,
 ): Promise<Performed> {
   const { session, window, deadline } = context;
-  const started = performance.now();
-  const within = () => deadline - Date.now();
-  const done = (extra: Omit<Performed, 'sentMs'> = {}): Performed => ({
-    sentMs: Math.round((performance.now() - started) * 10) / 10,
+  const send = (op: string, args: Record<string, unknown>, keys = false) =>
+    session.request<Sent>(
+      op,
+      {
+        ...args,
+        stamp_app: window.app,
+        ...(context.readBefore ? { read_before: context.readBefore } : {}),
+        ...(keys && !context.keyboardHeld ? { focus: { pid: window.pid, title: window.title } } : {}),
+      },
+      deadline - Date.now(),
+    );
+  const done = (sent: Sent, extra: Omit<Performed, 'stamp' | 'before'> = {}): Performed => ({
+    stamp: sent.stamp,
+    ...(sent.before !== undefined ? { before: sent.before } : {}),
     ...extra,
   });
   switch (action.op) {
     case 'invoke':
-      await session.request(
-        'do_action',
-        { app: window.app, path: control!.path, prefer: ACTIVATE },
-        within(),
-      );
-      return done();
+      return done(await send('do_action', { app: window.app, path: control!.path, prefer: ACTIVATE }));
     case 'toggle': {
       const now = control!.states.includes('checked') || control!.states.includes('pressed');
       const wanted = action.checked ?? !now;
-      if (wanted === now) return done({ alreadyThere: true, expectChecked: wanted });
-      await session.request(
-        'do_action',
-        { app: window.app, path: control!.path, prefer: ACTIVATE },
-        within(),
-      );
-      return done({ expectChecked: wanted });
+      if (wanted === now) {
+        return done(await send('stamp', { app: window.app }), { alreadyThere: true, expectChecked: wanted });
+      }
+      return done(await send('do_action', { app: window.app, path: control!.path, prefer: ACTIVATE }), {
+        expectChecked: wanted,
+      });
     }
     case 'set_value': {
       const field = control!;
       if (field.ops.includes('type')) {
-        await session.request(
-          'set_text',
-          { app: window.app, path: field.path, text: String(action.value) },
-          within(),
-        );
-        return done({ expectValue: String(action.value) });
+        const sent = await send('set_text', {
+          app: window.app,
+          path: field.path,
+          text: String(action.value),
+        });
+        return done(sent, { expectValue: String(action.value) });
       }
       const number = Number(action.value);
       if (!Number.isFinite(number)) {
@@ -74,23 +93,17 @@ export async function perform(
           `${field.role} "${field.name}" takes a number, not ${JSON.stringify(action.value)}.`,
         );
       }
-      await session.request('set_value', { app: window.app, path: field.path, value: number }, within());
-      return done({ expectValue: String(number) });
+      return done(await send('set_value', { app: window.app, path: field.path, value: number }), {
+        expectValue: String(number),
+      });
     }
     case 'type':
-      await session.focus(window, control, deadline);
-      await session.request('type', { text: action.text }, within());
-      return done();
+      if (control) await session.focus(window, control, deadline);
+      return done(await send('type', { text: action.text }, !control));
     case 'key':
-      await session.focus(window, undefined, deadline);
-      await session.request('key', { keys: action.keys.split('+') }, within());
-      return done();
-    case 'shortcut': {
-      const shortcut = shortcutNamed(context.shortcuts, action.name);
-      await session.focus(window, undefined, deadline);
-      await session.request('key', { keys: shortcut.keys }, within());
-      return done();
-    }
+      return done(await send('key', { keys: action.keys.split('+') }, true));
+    case 'shortcut':
+      return done(await send('key', { keys: shortcutNamed(context.shortcuts, action.name).keys }, true));
   }
 }
 
@@ -111,6 +124,8 @@ export interface Settled {
   settled: boolean;
   events: number;
   expected?: boolean;
+  /** The watched node's text when the wait ended (only when something was watched). */
+  shown?: string;
   ms: number;
 }
 
@@ -127,6 +142,8 @@ export function waitForWindow(
     quietMs: number;
     idleMs: number;
     deadline: number;
+    /** Text insertions the program must report first (one per typed character). */
+    inserts?: number;
     /** Until the node's text contains `text`, or differs `from` what it showed before. */
     expect?: { path: string; text: string } | { path: string; from: string };
   },
@@ -140,6 +157,7 @@ export function waitForWindow(
       quiet_ms: options.quietMs,
       idle_ms: options.idleMs,
       within_ms: within,
+      ...(options.inserts ? { inserts: options.inserts } : {}),
       ...(options.expect ? { expect: options.expect } : {}),
     },
     within + 50,

@@ -32,6 +32,7 @@ export interface WindowRef {
 export interface Stamp {
   any: number;
   structure: number;
+  inserts: number;
 }
 
 export interface WindowRead {
@@ -42,6 +43,8 @@ export interface WindowRead {
   stamp: Stamp;
   truncated: boolean;
   readMs: number;
+  /** False when the last read was reused because the window's structure had not changed. */
+  fresh: boolean;
 }
 
 interface AppInfo {
@@ -199,8 +202,8 @@ export class DesktopSession {
   }
 
   /**
-   * The window of a program with this title, as fast as it can be known: the last one found,
-   * if the bus still knows it as visible (one call), else a fresh look.
+   * The window of a program with this title, as fast as it can be known: the last one found
+   * (`forget` drops it when a read shows it gone), else a fresh look.
    */
   async knownWindow(program: string, title: string, deadline: number): Promise<WindowRef> {
     const key = `${program}\u0000${title}`;
@@ -218,13 +221,18 @@ export class DesktopSession {
     return found;
   }
 
+  forget(window: WindowRef): void {
+    for (const [key, known] of this.#known)
+      if (known.path === window.path && known.app === window.app) this.#known.delete(key);
+  }
+
   /** One read of the whole window; with `reuse`, the last read while the structure has not changed. */
   async read(window: WindowRef, deadline: number, options: { reuse?: boolean } = {}): Promise<WindowRead> {
     const key = `${window.app} ${window.path}`;
     const last = this.#reads.get(key);
     if (options.reuse && last) {
       const stamp = await this.request<Stamp>('stamp', { app: window.app }, deadline - Date.now());
-      if (stamp.structure === last.stamp.structure) return { ...last, stamp };
+      if (stamp.structure === last.stamp.structure) return { ...last, stamp, fresh: false };
     }
     const started = performance.now();
     const answer = await this.request<{ nodes: RawNode[]; truncated: boolean; stamp: Stamp }>(
@@ -241,6 +249,7 @@ export class DesktopSession {
       stamp: answer.stamp,
       truncated: answer.truncated,
       readMs: Math.round((performance.now() - started) * 10) / 10,
+      fresh: true,
     };
     this.#reads.set(key, read);
     return read;

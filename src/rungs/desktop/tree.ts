@@ -94,7 +94,9 @@ function opsOf(raw: RawNode): ControlOp[] {
  * ("Search:" before a search entry), without its colon.
  */
 function labelBeside(nodes: readonly RawNode[], raw: RawNode): string | undefined {
-  const labels = nodes.filter((node) => node.parent === raw.parent && node.role === 'label' && node.name.trim());
+  const labels = nodes.filter(
+    (node) => node.parent === raw.parent && node.role === 'label' && node.name.trim(),
+  );
   return labels.length === 1 ? labels[0]!.name.trim().replace(/:$/, '') : undefined;
 }
 

@@ -72,7 +72,8 @@ export function classifyAction(
       if (BROWSER_KEYS.test(action.key))
         return { risk: 'block', reason: `${action.key} acts on the browser itself` };
       const key = action.key.split('+').pop() ?? action.key;
-      if (ACTIVATING_KEYS.has(key) && element && !EDITING_ROLES.has(element.role)) return classifyActivation(element);
+      if (ACTIVATING_KEYS.has(key) && element && !EDITING_ROLES.has(element.role))
+        return classifyActivation(element);
       if (key === 'Enter') return { risk: 'medium', reason: 'Enter in a field may submit its form' };
       return { risk: 'low', reason: 'moves focus or edits a field' };
     }

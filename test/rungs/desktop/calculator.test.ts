@@ -18,7 +18,6 @@ describe('GNOME Calculator through its accessibility tree', () => {
   it('observes the window as named controls with a richness line', async () => {
     const envelope = success(await desktop.runtime.invoke('observe_window', { program: 'gnome-calculator' }));
     const text = envelope.fields.text as string;
-    console.log(text);
     expect(text).toMatch(
       /^APP: gnome-calculator \(pid \d+\) \| window "Calculator" \| rich: \d+ interactable of \d+ elements/,
     );
@@ -36,7 +35,6 @@ describe('GNOME Calculator through its accessibility tree', () => {
         ],
       }),
     );
-    console.log(JSON.stringify(envelope.fields, null, 1));
     expect(envelope.ok).toBe(true);
   });
 
@@ -59,7 +57,6 @@ describe('GNOME Calculator through its accessibility tree', () => {
         values: { a: 12, b: 30 },
       }),
     );
-    console.log(JSON.stringify(learned.fields));
     expect(learned.fields.inputs).toEqual(['a: number', 'b: number']);
     for (const [a, b] of [
       [25, 4],

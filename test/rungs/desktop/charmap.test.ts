@@ -16,10 +16,14 @@ describe('GNOME Character Map through its accessibility tree', () => {
     const observed = success(await desktop.runtime.invoke('observe_window', { program: 'gucharmap' }));
     expect(observed.fields.text).toMatch(/find = ctrl\+f/);
     success(
-      await desktop.runtime.invoke('act_window', { program: 'gucharmap', actions: [{ op: 'shortcut', name: 'find' }] }),
+      await desktop.runtime.invoke('act_window', {
+        program: 'gucharmap',
+        actions: [{ op: 'shortcut', name: 'find' }],
+      }),
     );
-    const dialog = success(await desktop.runtime.invoke('observe_window', { program: 'gucharmap', title: 'Find' }));
-    console.log(dialog.fields.text);
+    const dialog = success(
+      await desktop.runtime.invoke('observe_window', { program: 'gucharmap', title: 'Find' }),
+    );
     expect(dialog.fields.text).toMatch(/text "Search"/);
     const found = success(
       await desktop.runtime.invoke('act_window', {
@@ -33,9 +37,10 @@ describe('GNOME Character Map through its accessibility tree', () => {
         ],
       }),
     );
-    console.log(JSON.stringify(found.fields.steps));
     expect(found.ok).toBe(true);
-    const main = success(await desktop.runtime.invoke('observe_window', { program: 'gucharmap', title: 'Character Map' }));
+    const main = success(
+      await desktop.runtime.invoke('observe_window', { program: 'gucharmap', title: 'Character Map' }),
+    );
     expect(main.fields.text).toContain('U+2603 SNOWMAN');
     const copied = success(
       await desktop.runtime.invoke('act_window', {
