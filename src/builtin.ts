@@ -11,6 +11,8 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/office/tools.js'),
   () => import('./apps/cli-tools.js'),
   () => import('./apps/messaging-tools.js'),
+  () => import('./rungs/desktop/tools.js'),
+  () => import('./replay/desktop-skills.js'),
 ];
 
 export async function builtinTools(): Promise<AnyTool[]> {
