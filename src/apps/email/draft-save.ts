@@ -45,7 +45,7 @@ const Output = z.object({
   replaced_uids: z.array(z.number().int()),
 });
 
-/** A new draft's id, fixed by the account and the request id: a retried save names the same draft. */
+/** A new draft's id, fixed by the account and the request id that made it. */
 function newDraftId(settings: ResolvedEmailSettings, requestId: string): string {
   const digest = createHash('sha256').update(`${settings.account.address}\n${requestId}`).digest('hex');
   return `d-${digest.slice(0, 12)}`;
