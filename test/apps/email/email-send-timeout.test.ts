@@ -5,18 +5,18 @@ import { Runtime } from '../../../src/runtime/runtime.js';
 import { tempDir } from '../../support/temp.js';
 import { type MailWorld, ME, OPS, startMailWorld } from './world.js';
 
-// A submission server that takes the whole message and then says nothing for 8 s: the one moment
+// A submission server that takes the whole message and then says nothing for 20 s: the one moment
 // where the sender cannot know whether the mail went (Postfix queues it anyway once the pause is over).
 let world: MailWorld;
 let runtime: Runtime;
 const home = tempDir('lift-email-timeout-');
 
 beforeAll(async () => {
-  world = await startMailWorld({ postfixMain: 'smtpd_end_of_data_restrictions = sleep 8, permit\n' });
+  world = await startMailWorld({ postfixMain: 'smtpd_end_of_data_restrictions = sleep 20, permit\n' });
   runtime = new Runtime({
     home: home.path,
     env: world.env,
-    tools: world.tools({ deadlineMs: 5_000, deliveryWaitMs: 0 }),
+    tools: world.tools({ deadlineMs: 12_000, deliveryWaitMs: 0 }),
   });
 });
 afterAll(async () => {
@@ -81,5 +81,5 @@ describe('a send whose outcome is unknown', () => {
 
     const stranger = await runtime.invoke('email_find', { mailbox: 'boss@example.test', folder: 'INBOX' });
     expect(isError(stranger) && stranger.error.code).toBe('POLICY_BLOCKED');
-  }, 60_000);
+  }, 90_000);
 });
