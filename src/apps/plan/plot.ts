@@ -63,7 +63,7 @@ export function parsePlot(text: string): Plot {
       said,
     );
   if (!sides) bad(text, 'is neither a marla or kanal size nor two sides');
-  const metres = sides[3] !== undefined && sides[3].startsWith('m');
+  const metres = sides[3]?.startsWith('m');
   const factor = metres ? FEET_PER_METRE : 1;
   const widthFt = Math.round(Number(sides[1]) * factor * 4) / 4;
   const depthFt = Math.round(Number(sides[2]) * factor * 4) / 4;
