@@ -14,6 +14,10 @@ DEBIAN_PACKAGES=(
   supervisor          # the service_restart tool's service manager
   openssh-client      # ssh-keygen, a program that asks for a passphrase
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
+  imagemagick fonts-dejavu-core  # compose_layered_image: reads the PSD back; the poster font
+  librecad            # draw_house_plan: dxf2pdf prints the DXF at true scale
+  blender             # render_plan_3d: background-mode build and render
+  libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
 )
 
 missing=()

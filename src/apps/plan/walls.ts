@@ -45,4 +45,3 @@ export function wallLines(rooms: Room[], houseDepth: number, width: number): Lin
   }
   return lines;
 }
-

@@ -1,6 +1,6 @@
 import { near } from '../plan/geometry.js';
+import type { Door, PlanFile, Window } from '../plan/plan-file.js';
 import { type Line, wallLines } from '../plan/walls.js';
-import type { Door, PlanFile, Room, Window } from '../plan/plan-file.js';
 
 /** Metres per inch: Blender works in metres. */
 const M = 0.0254;
