@@ -13,7 +13,8 @@ function success(envelope: Envelope): SuccessEnvelope {
   return envelope;
 }
 
-const pairs = (plan: PlanFile) => new Set(plan.storeys.flatMap((s) => s.doors.map((d) => [...d.between].sort().join('|'))));
+const pairs = (plan: PlanFile) =>
+  new Set(plan.storeys.flatMap((s) => s.doors.map((d) => [...d.between].sort().join('|'))));
 
 describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
   const home = tempDir('lift-plan-');
@@ -33,7 +34,11 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
   it('draws a 10 marla house with 17 passing checks and writes four private files', () => {
     expect(drawn.ok, JSON.stringify(drawn.checks.filter((check) => !check.passed))).toBe(true);
     expect(drawn.checks).toHaveLength(17);
-    expect(drawn.fields).toMatchObject({ plot: { width_ft: 35, depth_ft: 65, marla: 10.1 }, sheet: '1:125 on A3', revision: 0 });
+    expect(drawn.fields).toMatchObject({
+      plot: { width_ft: 35, depth_ft: 65, marla: 10.1 },
+      sheet: '1:125 on A3',
+      revision: 0,
+    });
     for (const path of Object.values(drawn.files)) expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(drawn.files.pdf!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(drawn.summary).toMatch(/1:125 on A3.*3 attached bath\(s\).*\(checked 17\/17\)/);
@@ -45,21 +50,31 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
   it('refuses a scale that does not fit, with the sizes, and changes nothing', async () => {
     const refused = await runtime.invoke('set_sheet', { plan_file: drawn.files.plan, scale: '1:100' });
     expect(refused.ok).toBe(false);
-    expect(JSON.stringify(refused)).toMatch(/at 1:100 the plan needs \d+ x \d+ mm and A3 has room for 390 x 231/);
+    expect(JSON.stringify(refused)).toMatch(
+      /at 1:100 the plan needs \d+ x \d+ mm and A3 has room for 390 x 231/,
+    );
     expect(JSON.stringify(refused)).toContain('1:125 fits A3');
   });
 
   it('redraws the plan at another scale and measures it on the printed sheet', async () => {
-    const redrawn = success(await runtime.invoke('set_sheet', { plan_file: drawn.files.plan, scale: '1:150' }));
+    const redrawn = success(
+      await runtime.invoke('set_sheet', { plan_file: drawn.files.plan, scale: '1:150' }),
+    );
     expect(redrawn.ok, JSON.stringify(redrawn.checks.filter((check) => !check.passed))).toBe(true);
     expect(redrawn.fields).toMatchObject({ sheet: '1:150 on A3', revision: 1 });
     expect(redrawn.checks.find((check) => check.name === 'pdf_true_scale')?.detail).toContain('1:150');
   });
 
   it('makes the kitchen bigger only in a version where every room keeps its doors', async () => {
-    const resized = await runtime.invoke('resize_room', { plan_file: drawn.files.plan, room: 'kitchen', by_ft: 1 });
+    const resized = await runtime.invoke('resize_room', {
+      plan_file: drawn.files.plan,
+      room: 'kitchen',
+      by_ft: 1,
+    });
     if (!resized.ok) {
-      expect(JSON.stringify(resized)).toMatch(/REQUEST_REFUSED.*can't get bigger on this plot: in width, .*; in depth, /);
+      expect(JSON.stringify(resized)).toMatch(
+        /REQUEST_REFUSED.*can't get bigger on this plot: in width, .*; in depth, /,
+      );
       return;
     }
     const after = PlanFileSchema.parse(JSON.parse(readFileSync(success(resized).files.plan!, 'utf8')));
@@ -69,9 +84,15 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
   });
 
   it('refuses a change that would break a rule, with the reason for each direction', async () => {
-    const refused = await runtime.invoke('resize_room', { plan_file: drawn.files.plan, room: 'Passage', by_ft: -4 });
+    const refused = await runtime.invoke('resize_room', {
+      plan_file: drawn.files.plan,
+      room: 'Passage',
+      by_ft: -4,
+    });
     expect(refused.ok).toBe(false);
-    expect(JSON.stringify(refused)).toContain("The passage can't get smaller on this plot: in width, it is already at its smallest; in depth, it is already at its smallest");
+    expect(JSON.stringify(refused)).toContain(
+      "The passage can't get smaller on this plot: in width, it is already at its smallest; in depth, it is already at its smallest",
+    );
   });
 
   it('reads a plan file only from inside the output folder', async () => {

@@ -20,7 +20,8 @@ describe('parsePlot', () => {
 
   it('knows twelve marla sizes, each close to its marla count', () => {
     expect(MARLA_PLOTS.size).toBe(12);
-    for (const [marla, [width, depth]] of MARLA_PLOTS) expect(Math.abs((width * depth) / 225 - marla)).toBeLessThan(0.6);
+    for (const [marla, [width, depth]] of MARLA_PLOTS)
+      expect(Math.abs((width * depth) / 225 - marla)).toBeLessThan(0.6);
   });
 
   it.each([
