@@ -18,6 +18,7 @@ DEBIAN_PACKAGES=(
   librecad            # draw_house_plan: dxf2pdf prints the DXF at true scale
   blender             # render_plan_3d: background-mode build and render
   libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
+  dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
 )
 
 missing=()
