@@ -15,6 +15,9 @@ DEBIAN_PACKAGES=(
   openssh-client      # ssh-keygen, a program that asks for a passphrase
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
+  # The real-app test bed (test/real-apps/): third-party web apps on MariaDB and PHP's own web server
+  mariadb-server mariadb-client php-cli php-mysql php-intl php-mbstring php-xml
+  wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
 )
 
 missing=()
@@ -26,6 +29,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
+  # The bed configures its apps itself, in temp folders: no system database or web server setup.
+  printf '%s\n' 'phpmyadmin phpmyadmin/dbconfig-install boolean false' \
+    'phpmyadmin phpmyadmin/reconfigure-webserver multiselect' \
+    'roundcube-core roundcube/dbconfig-install boolean false' \
+    'roundcube-core roundcube/reconfigure-webserver multiselect' | $SUDO debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 

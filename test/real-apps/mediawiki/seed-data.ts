@@ -22,7 +22,9 @@ export const INVENTORY_ROWS: Array<[number, string, string, string]> = [
 ];
 
 function inventory(): string {
-  const rows = INVENTORY_ROWS.map(([id, host, owner, status]) => `|-\n| ${id} || ${host} || ${owner} || ${status}`);
+  const rows = INVENTORY_ROWS.map(
+    ([id, host, owner, status]) => `|-\n| ${id} || ${host} || ${owner} || ${status}`,
+  );
   return [
     'The servers we run, by id. Ask the owner before you change one.',
     '',

@@ -92,7 +92,11 @@ export async function startMediaWiki(): Promise<MediaWikiApp> {
     const env = { MW_INSTALL_PATH: DEBIAN_TREE, MW_CONFIG_FILE: join(folder.path, 'LocalSettings.php') };
     const made = JSON.parse(
       await run('php', [SEED_SCRIPT], {
-        input: JSON.stringify({ admin: MEDIAWIKI_ADMIN.user, users: MEDIAWIKI_USERS, pages: MEDIAWIKI_PAGES }),
+        input: JSON.stringify({
+          admin: MEDIAWIKI_ADMIN.user,
+          users: MEDIAWIKI_USERS,
+          pages: MEDIAWIKI_PAGES,
+        }),
         env: { ...process.env, ...env },
       }),
     ) as { pages: Record<string, number> };
@@ -114,7 +118,10 @@ export async function startMediaWiki(): Promise<MediaWikiApp> {
       startUrl: `${origin}/index.php/Main_Page`,
       signInUrl: `${origin}/index.php?title=Special:UserLogin`,
       credentials: { user: MEDIAWIKI_ADMIN.user, password: MEDIAWIKI_ADMIN.password },
-      seed: { pages: made.pages, logins: [MEDIAWIKI_ADMIN, ...MEDIAWIKI_USERS].map((login) => ({ ...login })) },
+      seed: {
+        pages: made.pages,
+        logins: [MEDIAWIKI_ADMIN, ...MEDIAWIKI_USERS].map((login) => ({ ...login })),
+      },
       state: mediawikiState(origin),
       dir: folder.path,
       reset: () => server.restore(DATABASE.name, dump),

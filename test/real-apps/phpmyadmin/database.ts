@@ -31,7 +31,8 @@ export function shopState(server: MariaDb): ShopState {
     customer: async (id) => plain((await customers('id = ?', [id]))[0]),
     customerByEmail: async (email) => plain((await customers('email = ?', [email]))[0]),
     order: async (id) => plain((await orders('id = ?', [id]))[0]),
-    ordersOf: async (customerId) => (await orders('customer_id = ?', [customerId])).map((row) => ({ ...row })),
+    ordersOf: async (customerId) =>
+      (await orders('customer_id = ?', [customerId])).map((row) => ({ ...row })),
     count: async (table) => {
       const [row] = await query<{ n: number } & RowDataPacket>(`SELECT COUNT(*) AS n FROM \`${table}\``);
       return Number(row?.n ?? 0);

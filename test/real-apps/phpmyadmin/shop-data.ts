@@ -82,7 +82,8 @@ function literal(value: string | number | null): string {
 export function shopSql(): string {
   const customers = CUSTOMERS.map((c) => `(${[c.id, c.name, c.email, c.city].map(literal).join(', ')})`);
   const orders = ORDERS.map(
-    (o) => `(${[o.id, o.customer_id, o.product, o.quantity, o.total, o.status, o.note].map(literal).join(', ')})`,
+    (o) =>
+      `(${[o.id, o.customer_id, o.product, o.quantity, o.total, o.status, o.note].map(literal).join(', ')})`,
   );
   return `
 CREATE TABLE customers (

@@ -1,4 +1,5 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { run } from './processes.js';
 
 /**
@@ -15,6 +16,24 @@ export async function linkCodeTree(source: string, target: string): Promise<void
   } catch {
     rmSync(target, { recursive: true, force: true });
     await run('cp', ['-a', source, target]);
+  }
+  await repointEscapingLinks(source, target);
+}
+
+/**
+ * Debian links into shared folders with relative links (js/vendor/jquery.min.js ->
+ * ../../../../javascript/jquery/jquery.min.js); from the copy they would point nowhere, so
+ * each link that leaves the tree is made absolute.
+ */
+async function repointEscapingLinks(source: string, target: string): Promise<void> {
+  const links = (await run('find', [target, '-type', 'l', '-print0'])).split('\0').filter(Boolean);
+  for (const link of links) {
+    const pointsTo = readlinkSync(link);
+    if (isAbsolute(pointsTo)) continue;
+    const original = resolve(dirname(resolve(source, relative(target, link))), pointsTo);
+    if (!relative(source, original).startsWith('..')) continue;
+    rmSync(link);
+    symlinkSync(original, link);
   }
 }
 

@@ -35,7 +35,9 @@ export interface MariaDb {
   /** Rows of one query as the bed's superuser, with `?` placeholders; tables named database.table. */
   query<T extends RowDataPacket = RowDataPacket>(sql: string, params?: unknown[]): Promise<T[]>;
   /** A query function whose unqualified table names are those of `database`. */
-  on(database: string): <T extends RowDataPacket = RowDataPacket>(sql: string, params?: unknown[]) => Promise<T[]>;
+  on(
+    database: string,
+  ): <T extends RowDataPacket = RowDataPacket>(sql: string, params?: unknown[]) => Promise<T[]>;
   stop(): Promise<void>;
 }
 
@@ -91,9 +93,13 @@ export async function startMariaDb(): Promise<MariaDb> {
       { logFile: join(folder.path, 'mariadb.log') },
     );
     const admin = (sql: string, database?: string) =>
-      run('mariadb', ['--no-defaults', `--socket=${socket}`, '-uroot', '--batch', '-N', ...(database ? [database] : [])], {
-        input: sql,
-      });
+      run(
+        'mariadb',
+        ['--no-defaults', `--socket=${socket}`, '-uroot', '--batch', '-N', ...(database ? [database] : [])],
+        {
+          input: sql,
+        },
+      );
     await waitFor('MariaDB to accept connections', () => admin('SELECT 1').then(() => true), {
       timeoutMs: 60_000,
       service: server,
@@ -102,7 +108,12 @@ export async function startMariaDb(): Promise<MariaDb> {
       `CREATE USER '${BED_USER.user}'@'127.0.0.1' IDENTIFIED BY '${BED_USER.password}';
        GRANT ALL ON *.* TO '${BED_USER.user}'@'127.0.0.1' WITH GRANT OPTION;`,
     );
-    const reader = await createConnection({ host: '127.0.0.1', port, ...BED_USER, multipleStatements: false });
+    const reader = await createConnection({
+      host: '127.0.0.1',
+      port,
+      ...BED_USER,
+      multipleStatements: false,
+    });
     connection = reader;
     const running = server;
     const perDatabase: Connection[] = [];
@@ -138,7 +149,9 @@ export async function startMariaDb(): Promise<MariaDb> {
       restore: async (database, file) => {
         const name = quoteIdentifier(database);
         await admin(`DROP DATABASE IF EXISTS ${name}; CREATE DATABASE ${name};`);
-        await run('mariadb', ['--no-defaults', `--socket=${socket}`, '-uroot', database], { inputFile: file });
+        await run('mariadb', ['--no-defaults', `--socket=${socket}`, '-uroot', database], {
+          inputFile: file,
+        });
       },
       query: async <T extends RowDataPacket>(sql: string, params: unknown[] = []) => {
         const [rows] = await reader.query<T[]>(sql, params);

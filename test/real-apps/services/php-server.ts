@@ -28,13 +28,13 @@ const WORKERS = '4';
 const BASE_INI: Record<string, string> = {
   'opcache.enable_cli': '1',
   'apc.enabled': '0',
-  'memory_limit': '512M',
-  'upload_max_filesize': '16M',
-  'post_max_size': '16M',
-  'display_errors': 'stderr',
-  'log_errors': '1',
+  memory_limit: '512M',
+  upload_max_filesize: '16M',
+  post_max_size: '16M',
+  display_errors: 'stderr',
+  log_errors: '1',
   'date.timezone': 'UTC',
-  'max_execution_time': '120',
+  max_execution_time: '120',
 };
 
 /** PHP's built-in web server on 127.0.0.1, running Debian's php-cli. */

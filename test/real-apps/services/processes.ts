@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,7 +57,12 @@ async function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /** Starts `program` detached in its own process group, its output appended to `logFile`. */
-export function startService(name: string, program: string, args: string[], options: ServiceOptions): Service {
+export function startService(
+  name: string,
+  program: string,
+  args: string[],
+  options: ServiceOptions,
+): Service {
   const log = openSync(options.logFile, 'a');
   const child = spawn(program, args, {
     cwd: options.cwd,
@@ -121,17 +125,7 @@ export async function waitFor<T>(
   throw new Error(`Timed out after ${options.timeoutMs} ms waiting for ${what}${cause}.${detail}`);
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from '../../support/free-port.js';
 
 export interface RunOptions {
   input?: string;

@@ -63,7 +63,8 @@ export function wordpressState(origin: string, user: string, applicationPassword
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     const response = await fetch(url, { headers: { authorization } });
     const body = await response.text();
-    if (!response.ok) throw new Error(`WordPress REST ${route} answered ${response.status}: ${body.slice(0, 300)}`);
+    if (!response.ok)
+      throw new Error(`WordPress REST ${route} answered ${response.status}: ${body.slice(0, 300)}`);
     return JSON.parse(body) as T;
   };
   const posts = async (options: { search?: string } = {}) => {

@@ -29,7 +29,10 @@ export const WORDPRESS_ADMIN = {
   password: 'wp-admin-pass-1',
 } as const;
 
-export const WORDPRESS_SITE = { title: 'Northwind Notes', tagline: 'Team updates and support notes' } as const;
+export const WORDPRESS_SITE = {
+  title: 'Northwind Notes',
+  tagline: 'Team updates and support notes',
+} as const;
 
 export const WORDPRESS_USERS: SeedUser[] = [
   {

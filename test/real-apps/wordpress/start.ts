@@ -78,7 +78,8 @@ export async function startWordPress(): Promise<WordPressApp> {
     const uploads = join(content, 'uploads');
     const outbox = join(folder.path, 'outbox.mbox');
     await linkCodeTree(DEBIAN_TREE, code);
-    for (const dir of [join(content, 'themes'), join(content, 'plugins'), uploads]) mkdirSync(dir, { recursive: true });
+    for (const dir of [join(content, 'themes'), join(content, 'plugins'), uploads])
+      mkdirSync(dir, { recursive: true });
     symlinkSync(THEME, join(content, 'themes', 'twentytwentythree'));
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
@@ -105,7 +106,14 @@ export async function startWordPress(): Promise<WordPressApp> {
     };
     const dump = join(folder.path, 'seed.sql');
     await server.dump(DATABASE.name, dump);
-    const web = await startPhpServer({ name: 'wordpress', docroot: code, logDir: folder.path, ini, port, probe: '/wp-login.php' });
+    const web = await startPhpServer({
+      name: 'wordpress',
+      docroot: code,
+      logDir: folder.path,
+      ini,
+      port,
+      probe: '/wp-login.php',
+    });
     stops.push(() => web.stop());
     return {
       name: 'wordpress',
