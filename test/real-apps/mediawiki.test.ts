@@ -1,18 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { type MediaWikiApp, startApp } from './bed.js';
+import { signIn } from './sign-in.js';
 
 let app: MediaWikiApp;
 let browser: Browser;
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(app.signInUrl);
-  await page.getByLabel('Username').fill(app.credentials.user);
-  await page.getByLabel('Password').fill(app.credentials.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => !url.search.includes('Special:UserLogin'));
-}
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('mediawiki'), launchBrowser()]);
@@ -26,7 +19,7 @@ afterAll(async () => {
 describe('the MediaWiki bed', () => {
   it('signs the administrator in through Special:UserLogin and shows the main page', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     expect(page.url()).toBe(app.startUrl);
     await page
       .getByRole('link', { name: app.credentials.user, exact: true })
@@ -50,7 +43,7 @@ describe('the MediaWiki bed', () => {
 
   it('sees a page created through the edit form, and forgets it after a reset', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     await page.goto(`${app.origin}/index.php?title=Lift_smoke_page&action=edit`);
     await page.locator('#wpTextbox1').fill('Written by the bed smoke test.\n\n[[Category:Incidents]]');
     await page.getByRole('button', { name: 'Save page' }).click();

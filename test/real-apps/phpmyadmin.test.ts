@@ -1,18 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { type PhpMyAdminApp, startApp } from './bed.js';
+import { signIn } from './sign-in.js';
 
 let app: PhpMyAdminApp;
 let browser: Browser;
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(app.signInUrl);
-  await page.getByLabel('Username:').fill(app.credentials.user);
-  await page.getByLabel('Password:').fill(app.credentials.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('link', { name: 'Log out' }).first().waitFor({ timeout: 15_000 });
-}
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('phpmyadmin'), launchBrowser()]);
@@ -26,7 +19,7 @@ afterAll(async () => {
 describe('the phpMyAdmin bed', () => {
   it('signs the shop user in and shows the tables of the shop database', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     await page.goto(app.startUrl);
     await page.getByRole('rowheader', { name: 'customers', exact: true }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('rowheader', { name: 'orders', exact: true }).count()).toBe(1);
@@ -47,7 +40,7 @@ describe('the phpMyAdmin bed', () => {
 
   it('sees a row inserted through the Insert form, and forgets it after a reset', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     await page.goto(`${app.origin}/index.php?route=/table/change&db=shop&table=customers`);
     const valueField = (column: string) =>
       page

@@ -1,18 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { type RoundcubeApp, startApp } from './bed.js';
+import { signIn } from './sign-in.js';
 
 let app: RoundcubeApp;
 let browser: Browser;
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(app.signInUrl);
-  await page.getByLabel('Username').fill(app.credentials.user);
-  await page.getByLabel('Password').fill(app.credentials.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(/_task=mail/);
-}
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('roundcube'), launchBrowser()]);
@@ -26,7 +19,7 @@ afterAll(async () => {
 describe('the Roundcube bed', () => {
   it('signs alice in and lists her inbox', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     expect(page.url()).toBe(app.startUrl);
     const list = page.getByRole('table', { name: 'Email Messages Listing' });
     await list.getByRole('link', { name: 'Contact form returns 500' }).waitFor({ timeout: 15_000 });
@@ -49,7 +42,7 @@ describe('the Roundcube bed', () => {
 
   it('sees a draft saved from the compose form, and forgets it after a reset', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     await page.goto(`${app.origin}/?_task=mail&_action=compose`);
     await page.getByRole('textbox', { name: 'Subject' }).fill('Smoke draft from the bed');
     await page.getByRole('textbox', { name: 'Message Body' }).fill('Saved over IMAP by Roundcube.');

@@ -1,18 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { startApp, type WordPressApp } from './bed.js';
+import { signIn } from './sign-in.js';
 
 let app: WordPressApp;
 let browser: Browser;
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(app.signInUrl);
-  await page.getByLabel('Username or Email Address').fill(app.credentials.user);
-  await page.getByLabel('Password', { exact: true }).fill(app.credentials.password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(`${app.origin}/wp-admin/**`);
-}
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('wordpress'), launchBrowser()]);
@@ -26,7 +19,7 @@ afterAll(async () => {
 describe('the WordPress bed', () => {
   it('signs the administrator in through wp-login.php and shows the dashboard', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: 15_000 });
     expect(page.url()).toBe(app.startUrl);
     await page.close();
@@ -47,7 +40,7 @@ describe('the WordPress bed', () => {
 
   it('sees a user added through Users > Add New, and forgets it after a reset', async () => {
     const page = await browser.newPage();
-    await signIn(page);
+    await signIn(page, app);
     await page.goto(`${app.origin}/wp-admin/user-new.php`);
     await page.getByLabel('Username (required)').fill('carol');
     await page.getByLabel('Email (required)').fill('carol@northwind.test');
