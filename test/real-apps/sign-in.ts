@@ -34,7 +34,8 @@ export async function signIn(page: Page, app: AnyApp, timeout = 30_000): Promise
       await page.getByLabel('Username').fill(user);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Login' }).click();
-      await page.waitForURL(/_task=mail/, { timeout });
+      // The first URL after login carries a one-time _token; the list shows once the mail task is up.
+      await page.getByRole('table', { name: 'Email Messages Listing' }).waitFor({ timeout });
       return;
   }
 }

@@ -102,6 +102,7 @@ export async function startMediaWiki(): Promise<MediaWikiApp> {
     ) as { pages: Record<string, number> };
     const dump = join(folder.path, 'seed.sql');
     await server.dump(DATABASE.name, dump);
+    const snapshot = await server.snapshot(DATABASE.name);
     const web = await startPhpServer({
       name: 'mediawiki',
       docroot: DEBIAN_TREE,
@@ -124,7 +125,7 @@ export async function startMediaWiki(): Promise<MediaWikiApp> {
       },
       state: mediawikiState(origin),
       dir: folder.path,
-      reset: () => server.restore(DATABASE.name, dump),
+      reset: () => snapshot.restore(),
       stop,
     };
   } catch (error) {

@@ -83,6 +83,7 @@ export async function startPhpMyAdmin(): Promise<PhpMyAdminApp> {
     await server.admin(shopSql(), SHOP_DATABASE);
     const dump = join(folder.path, 'seed.sql');
     await server.dump(SHOP_DATABASE, dump);
+    const snapshot = await server.snapshot(SHOP_DATABASE);
     const port = await freePort();
     const web = await startPhpServer({
       name: 'phpmyadmin',
@@ -107,7 +108,7 @@ export async function startPhpMyAdmin(): Promise<PhpMyAdminApp> {
       seed: { database: SHOP_DATABASE, tables: ['customers', 'orders'], rowsPerPage: 25 },
       state: shopState(server),
       dir: folder.path,
-      reset: () => server.restore(SHOP_DATABASE, dump),
+      reset: () => snapshot.restore(),
       stop,
     };
   } catch (error) {

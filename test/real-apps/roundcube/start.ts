@@ -97,6 +97,7 @@ export async function startRoundcube(): Promise<RoundcubeApp> {
     await server.admin(readFileSync(SCHEMA, 'utf8'), DATABASE.name);
     const dump = join(folder.path, 'seed.sql');
     await server.dump(DATABASE.name, dump);
+    const snapshot = await server.snapshot(DATABASE.name);
 
     const configDir = join(folder.path, 'config');
     for (const sub of ['config', 'temp', 'logs']) mkdirSync(join(folder.path, sub));
@@ -129,7 +130,7 @@ export async function startRoundcube(): Promise<RoundcubeApp> {
       state: mailState('127.0.0.1', dovecot.imapPort, ALICE),
       dir: folder.path,
       reset: async () => {
-        await server.restore(DATABASE.name, dump);
+        await snapshot.restore();
         rmSync(mail, { recursive: true, force: true });
         await run('cp', ['-a', mailSeed, mail]);
       },

@@ -106,6 +106,7 @@ export async function startWordPress(): Promise<WordPressApp> {
     };
     const dump = join(folder.path, 'seed.sql');
     await server.dump(DATABASE.name, dump);
+    const snapshot = await server.snapshot(DATABASE.name);
     const web = await startPhpServer({
       name: 'wordpress',
       docroot: code,
@@ -135,7 +136,7 @@ export async function startWordPress(): Promise<WordPressApp> {
       state: wordpressState(origin, WORDPRESS_ADMIN.login, made.applicationPassword),
       dir: folder.path,
       reset: async () => {
-        await server.restore(DATABASE.name, dump);
+        await snapshot.restore();
         rmSync(uploads, { recursive: true, force: true });
         mkdirSync(uploads);
         rmSync(outbox, { force: true });
