@@ -57,6 +57,8 @@ define('AUTOMATIC_UPDATER_DISABLED', true);
 define('WP_AUTO_UPDATE_CORE', false);
 define('DISABLE_WP_CRON', true);
 define('WP_HTTP_BLOCK_EXTERNAL', true);
+// Themes and plugins are links into /usr/share: no editing or installing them from wp-admin.
+define('DISALLOW_FILE_MODS', true);
 ${keys.join('\n')}
 $table_prefix = 'wp_';
 if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
