@@ -76,8 +76,8 @@ async function install(dir: string, origin: string, dbServer: string): Promise<v
 
 /** MediaWiki 1.39 from Debian, served from /usr/share/mediawiki with its own LocalSettings.php. */
 export async function startMediaWiki(): Promise<MediaWikiApp> {
-  const folder = bedFolder('lift-real-apps-mediawiki-');
   const database = await acquireMariaDb();
+  const folder = bedFolder('lift-real-apps-mediawiki-');
   const stops: Array<() => Promise<void> | void> = [() => database.release(), () => folder.remove()];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step();

@@ -66,8 +66,8 @@ $cfg['LoginCookieValidity'] = ${SESSION_SECONDS};
 
 /** phpMyAdmin 5.2 from Debian (a linked copy of its tree), signed in as a user of the shop database. */
 export async function startPhpMyAdmin(): Promise<PhpMyAdminApp> {
-  const folder = bedFolder('lift-real-apps-phpmyadmin-');
   const database = await acquireMariaDb();
+  const folder = bedFolder('lift-real-apps-phpmyadmin-');
   const stops: Array<() => Promise<void> | void> = [() => database.release(), () => folder.remove()];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step();

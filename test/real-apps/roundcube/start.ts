@@ -76,8 +76,8 @@ async function deliver(dovecotConfig: string): Promise<Record<string, string[]>>
 
 /** Roundcube 1.6 from Debian over a private Dovecot (test/support/mail), its config in the bed's folder. */
 export async function startRoundcube(): Promise<RoundcubeApp> {
-  const folder = bedFolder('lift-real-apps-roundcube-');
   const database = await acquireMariaDb();
+  const folder = bedFolder('lift-real-apps-roundcube-');
   const stops: Array<() => Promise<void> | void> = [() => database.release(), () => folder.remove()];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step();

@@ -60,24 +60,24 @@ export async function startMariaDb(): Promise<MariaDb> {
   const folder = bedFolder('lift-real-apps-mariadb-');
   const data = join(folder.path, 'data');
   const runDir = join(folder.path, 'run');
-  const { uid, gid } = await mysqlIds();
-  for (const dir of [data, runDir]) {
-    mkdirSync(dir);
-    chownSync(dir, uid, gid);
-  }
-  await run('mariadb-install-db', [
-    '--no-defaults',
-    '--user=mysql',
-    `--datadir=${data}`,
-    '--auth-root-authentication-method=socket',
-    '--skip-test-db',
-    ...SERVER_OPTIONS,
-  ]);
-  const port = await freePort();
-  const socket = join(runDir, 'mysql.sock');
   let server: Service | undefined;
   let connection: Connection | undefined;
   try {
+    const { uid, gid } = await mysqlIds();
+    for (const dir of [data, runDir]) {
+      mkdirSync(dir);
+      chownSync(dir, uid, gid);
+    }
+    await run('mariadb-install-db', [
+      '--no-defaults',
+      '--user=mysql',
+      `--datadir=${data}`,
+      '--auth-root-authentication-method=socket',
+      '--skip-test-db',
+      ...SERVER_OPTIONS,
+    ]);
+    const port = await freePort();
+    const socket = join(runDir, 'mysql.sock');
     server = startService(
       'mariadb',
       'mariadbd',

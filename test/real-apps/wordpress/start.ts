@@ -68,8 +68,8 @@ require_once ABSPATH . 'wp-settings.php';
 
 /** WordPress 6.1 from Debian: its code tree linked into a temp folder, its own config, MariaDB. */
 export async function startWordPress(): Promise<WordPressApp> {
-  const folder = bedFolder('lift-real-apps-wordpress-');
   const database = await acquireMariaDb();
+  const folder = bedFolder('lift-real-apps-wordpress-');
   const stops: Array<() => Promise<void> | void> = [() => database.release(), () => folder.remove()];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step();
