@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
@@ -39,9 +40,15 @@ function inventory(
   args: string[],
   extra: { approved?: boolean } = {},
 ) {
+  // The data file is the operator's; a link that leads out of its folder, or into Lift's home, is refused.
+  const dataFile = ctx.resolvePath(settings.dataFile, {
+    family: 'inventory',
+    what: 'the inventory data file',
+    roots: [dirname(settings.dataFile)],
+  });
   return runWrapped({
     program: settings.program ?? INVENTORY_PROGRAM,
-    args: ['--data', settings.dataFile, ...args],
+    args: ['--data', dataFile, ...args],
     deadline: ctx.deadline,
     signal: ctx.signal,
     exitCodes: INVENTORY_EXIT_CODES,
