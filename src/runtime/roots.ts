@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { AnyTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
 import { isWithin, type PathScope } from '../contract/paths.js';
 
@@ -113,6 +114,11 @@ export function resolveOutput(policy: PathPolicy, path: string): string {
     `The output file would land outside Lift's output folder ${output}: a symbolic link leads elsewhere.`,
     `Remove the link under ${policy.outputDir}, or choose another file_name.`,
   );
+}
+
+/** Resolves the paths a tool declares its input names, before anything holds or runs the call. */
+export function refuseEscapingPaths(policy: PathPolicy, tool: AnyTool, input: unknown): void {
+  for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope);
 }
 
 const RootsSetting = z.array(z.string().min(1).max(4_096)).max(100);

@@ -78,6 +78,25 @@ describe('git_log_read opens repositories only inside its roots', () => {
   });
 });
 
+describe('a gated tool refuses a path outside its roots before anyone is asked to approve it', () => {
+  it('git_branch_push', async () => {
+    const envelope = await runtime.invoke('git_branch_push', {
+      repo_path: join(at.work, 'linkdir'),
+      branch: 'main',
+      request_id: 'push-outside-1',
+    });
+    expectRefused(envelope, at);
+    expect(runtime.store.approvals.list()).toEqual([]);
+  });
+
+  it('inventory_create_item', async () => {
+    const lift = tools(inventoryTools({ dataFile: join(at.home, 'lift.db') }));
+    const example = lift.registry.get('inventory_create_item')?.example;
+    expectRefused(await lift.invoke('inventory_create_item', example), at);
+    expect(lift.store.approvals.list()).toEqual([]);
+  });
+});
+
 describe('tools whose paths come from settings stay inside their own folders', () => {
   let payroll: string;
   beforeAll(() => {

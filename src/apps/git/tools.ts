@@ -52,9 +52,15 @@ const RepoPath = z
     'an absolute, normalised path',
   );
 
+const repoScope = (settings: GitSettings) => ({
+  family: 'git',
+  what: 'repo_path',
+  roots: settings.allowedRoots,
+});
+
 /** The repository's real folder, inside the roots (see ToolContext.resolvePath). */
 function repoIn(settings: GitSettings, ctx: ToolContext, path: string): string {
-  return ctx.resolvePath(path, { family: 'git', what: 'repo_path', roots: settings.allowedRoots });
+  return ctx.resolvePath(path, repoScope(settings));
 }
 
 /** Runs git in a repository with credentials (if any) from the secret store via the askpass helper. */
@@ -114,6 +120,7 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
     errors: { NOT_FOUND: { retry: 'no', hint: 'Check repo_path: it must be a git repository.' } },
     effect: { class: 'read' },
     timeout: { deadlineMs: 15_000 },
+    paths: (input) => [{ path: input.repo_path, scope: repoScope(settings) }],
     example: { repo_path: '/srv/repos/inventory', max_count: 10 },
     run: async (input, ctx) => {
       const result = await git(settings, ctx, repoIn(settings, ctx, input.repo_path), [
@@ -167,6 +174,7 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
       secret: settings.credentials?.passwordSecret ?? 'none',
       onExpiry: 'AUTH_REQUIRED at once; git is never allowed to ask.',
     },
+    paths: (input) => [{ path: input.repo_path, scope: repoScope(settings) }],
     preview: (input) => `git push ${input.remote} ${input.branch} in ${input.repo_path}`,
     example: {
       repo_path: '/srv/repos/inventory',

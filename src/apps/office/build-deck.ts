@@ -24,6 +24,8 @@ const SlideSchema = z.strictObject({
   notes: z.string().max(4000).optional(),
 });
 
+const imageScope = (index: number) => ({ family: 'office', what: `slide ${index + 1} image` });
+
 const OutlineSchema = z.strictObject({
   title: z.string().min(1).max(200),
   file_name: z
@@ -158,6 +160,10 @@ outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit
     settle:
       'Look in the output folder build_deck/ for the .pptx and .pdf named after the outline (file_name or the title as a slug).',
   },
+  paths: ({ outline }) =>
+    outline.slides.flatMap((slide, index) =>
+      slide.image === undefined ? [] : [{ path: slide.image, scope: imageScope(index) }],
+    ),
   example: {
     outline: {
       title: 'Quarterly review',
@@ -173,9 +179,7 @@ outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit
   },
   async run({ outline }, ctx) {
     const images = outline.slides.map((slide, index) =>
-      slide.image === undefined
-        ? undefined
-        : ctx.resolvePath(slide.image, { family: 'office', what: `slide ${index + 1} image` }),
+      slide.image === undefined ? undefined : ctx.resolvePath(slide.image, imageScope(index)),
     );
     for (const [index, slide] of outline.slides.entries()) {
       const image = images[index];

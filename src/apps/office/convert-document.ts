@@ -82,6 +82,7 @@ export const convertDocument = defineTool({
     settle:
       'Look in the output folder convert_document/ for the file named after the source with the new extension.',
   },
+  paths: (input) => [{ path: input.path, scope: { family: 'office', what: 'path' } }],
   example: { path: '/home/me/report.docx', to: 'pdf' },
   async run(input, ctx) {
     const path = ctx.resolvePath(input.path, { family: 'office', what: 'path' });
