@@ -15,6 +15,7 @@ export { payrollTools } from './apps/payroll/tools.js';
 // The contract: one declaration per tool, its envelope, its error codes.
 export { contractCard } from './contract/card.js';
 export type { ToolContext, ToolEvent } from './contract/context.js';
+export type { PathScope } from './contract/paths.js';
 export type { AnyTool, ToolDefinition, ToolErrorSpec, ToolResult } from './contract/define-tool.js';
 export { defineTool, gateOf } from './contract/define-tool.js';
 export type { Effect, EffectClass, Gate, Rung } from './contract/effects.js';
