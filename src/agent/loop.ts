@@ -193,7 +193,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
       const results: ToolResultPart[] = [];
       for (const call of reply.toolCalls) {
         // Only what this model call offered may run: the registry holds more than the shortlist.
-        const refused = unofferedTool(call, toolSet);
+        const refused = unofferedTool(call, toolSet, (name) => runtime.registry.get(name) !== undefined);
         if (refused) {
           log('tool-call-refused', { tool: call.name, reason: 'not offered' });
           conversation.say(toolLine(0, `${call.name}: refused, it was not offered`));

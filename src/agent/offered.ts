@@ -18,8 +18,14 @@ function namesIn(call: { name: string; input: unknown }): string[] {
  * model call did not offer. The model reads the reason in the AI SDK's words, with the list it had;
  * undefined when every tool it names was on offer.
  */
-export function unofferedTool(call: { name: string; input: unknown }, offered: ToolSet): string | undefined {
-  const missing = namesIn(call).find((name) => !Object.hasOwn(offered, name));
+export function unofferedTool(
+  call: { name: string; input: unknown },
+  offered: ToolSet,
+  exists: (name: string) => boolean,
+): string | undefined {
+  // A chain step naming no tool at all is the chain's own BAD_INPUT, which says so before anything runs.
+  const names = namesIn(call).filter((name, index) => index === 0 || exists(name));
+  const missing = names.find((name) => !Object.hasOwn(offered, name));
   if (missing === undefined) return undefined;
   const { message } = new NoSuchToolError({ toolName: missing, availableTools: Object.keys(offered) });
   return call.name === missing ? message : `run_chain step: ${message}`;
