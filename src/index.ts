@@ -15,7 +15,6 @@ export { payrollTools } from './apps/payroll/tools.js';
 // The contract: one declaration per tool, its envelope, its error codes.
 export { contractCard } from './contract/card.js';
 export type { ToolContext, ToolEvent } from './contract/context.js';
-export type { PathScope } from './contract/paths.js';
 export type { AnyTool, ToolDefinition, ToolErrorSpec, ToolResult } from './contract/define-tool.js';
 export { defineTool, gateOf } from './contract/define-tool.js';
 export type { Effect, EffectClass, Gate, Rung } from './contract/effects.js';
@@ -31,6 +30,7 @@ export { describeEnvelope, isError, isPending, isSuccess } from './contract/enve
 export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';
 export { inputSchemaOf, outputSchemaOf } from './contract/json-schema.js';
+export type { PathScope } from './contract/paths.js';
 // Discovery, capabilities and model-free replay.
 export { type Capability, CapabilitySchema, revisionOf, validateCapability } from './discover/capability.js';
 export { CapabilityStore } from './discover/capability-store.js';
