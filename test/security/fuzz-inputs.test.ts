@@ -11,7 +11,7 @@ import { gateOf } from '../../src/contract/define-tool.js';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { ERROR_CODES } from '../../src/contract/errors.js';
 import { validateInput } from '../../src/runtime/bad-input.js';
-import { applyMutation, mutation } from './fuzz/bad-inputs.js';
+import { applyMutation, mutation, PATH_KEY } from './fuzz/bad-inputs.js';
 import { openWorld } from './fuzz/world.js';
 import { SECRET_CANARY } from './support.js';
 
@@ -19,8 +19,6 @@ const RUNS = Number(process.env.LIFT_FUZZ_RUNS ?? 12);
 const SEED = Number(process.env.LIFT_FUZZ_SEED ?? 1616);
 const CALL_BOUND_MS = 15_000;
 const REPO = resolve(import.meta.dirname, '..', '..');
-/** Fields whose value is a path: with a valid value these still run, and the roots must refuse. */
-const PATH_FIELD = /path|image|file$|dir$/;
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
 
 const world = await openWorld();
@@ -81,7 +79,7 @@ describe('every registered tool refuses bad input cleanly', () => {
     await fc.assert(
       fc.asyncProperty(mutation, async (change) => {
         const { input, field } = applyMutation(tool.example, change);
-        const pathField = field !== undefined && PATH_FIELD.test(String(field.at(-1)));
+        const pathField = field !== undefined && PATH_KEY.test(String(field.at(-1)));
         // A valid input runs the tool for real; only a path field's value is still this test's business.
         if (isValid(name, input) && !(mayRunValid && pathField)) return;
         const before = world.snapshot();

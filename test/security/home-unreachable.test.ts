@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
-import { pathsIn } from './fuzz/bad-inputs.js';
+import { PATH_KEY, pathsIn } from './fuzz/bad-inputs.js';
 import { openWorld } from './fuzz/world.js';
 import { SECRET_CANARY } from './support.js';
 
@@ -15,7 +15,16 @@ const world = await openWorld();
 afterAll(() => world.close());
 
 const INTERNALS = ['secrets.json', 'lift.db', 'lift.db-wal', 'runs', '.'];
-const PATH_FIELD = /path|image|file$|dir$/;
+/** And every other escape the fuzz draws from, absolute and relative. */
+const ESCAPING = [
+  '/etc/passwd',
+  '/etc/shadow',
+  '/proc/self/environ',
+  '/',
+  '/root/.ssh/id_rsa',
+  '..',
+  '../../etc/passwd',
+];
 
 /** Every (tool, field path) whose example value is a string under a path-like key. */
 const pathFields = world.runtime.registry
@@ -23,7 +32,7 @@ const pathFields = world.runtime.registry
   .filter((tool) => !world.fixtureNames.has(tool.name))
   .flatMap((tool) =>
     pathsIn(tool.example)
-      .filter((path) => PATH_FIELD.test(String(path.at(-1))))
+      .filter((path) => PATH_KEY.test(String(path.at(-1))))
       .map((path) => [tool.name, path] as const),
   );
 
@@ -46,16 +55,13 @@ describe("no tool reaches Lift's home", () => {
     );
   });
 
-  it.each(pathFields)('%s %j refuses every file of the home', async (name, path) => {
+  it.each(pathFields)('%s %j refuses every file of the home and every escape', async (name, path) => {
     const tool = world.runtime.registry.get(name)!;
-    for (const internal of INTERNALS) {
+    for (const target of [...INTERNALS.map((internal) => join(world.home, internal)), ...ESCAPING]) {
       const before = world.snapshot();
-      const envelope = await world.runtime.invoke(
-        name,
-        withValue(tool.example, path, join(world.home, internal)),
-      );
+      const envelope = await world.runtime.invoke(name, withValue(tool.example, path, target));
       const text = JSON.stringify(envelope);
-      if (!('error' in envelope)) throw new Error(`${name} read ${internal}: ${text.slice(0, 300)}`);
+      if (!('error' in envelope)) throw new Error(`${name} reached ${target}: ${text.slice(0, 300)}`);
       expect(['BAD_INPUT']).toContain(envelope.error.code);
       expect(text).not.toContain(SECRET_CANARY);
       expect(world.snapshot()).toBe(before);

@@ -56,6 +56,24 @@ export const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
 
+/** Paths that leave every root: system files, Lift's home, traversals. */
+export const escapingPath = fc.constantFrom(
+  '/etc/passwd',
+  '/etc/shadow',
+  '/proc/self/environ',
+  '/',
+  '..',
+  '../../../../../../../../etc/passwd',
+  '.lift/secrets.json',
+  '.lift/lift.db',
+  '.lift/runs',
+  '.lift/out/../secrets.json',
+  '/root/.ssh/id_rsa',
+);
+
+/** Field names that hold a path (a valid value there still has to pass the roots check). */
+export const PATH_KEY = /path|image|file$|dir$/;
+
 export const hostileNumber = fc.constantFrom(
   Number.NaN,
   Number.POSITIVE_INFINITY,
@@ -84,6 +102,7 @@ const strangeKey = fc.oneof(
 
 export type Mutation =
   | { kind: 'replace'; at: number; value: unknown }
+  | { kind: 'path'; at: number; value: string }
   | { kind: 'extra'; at: number; key: string; value: unknown }
   | { kind: 'pollute'; key: '__proto__' | 'constructor' }
   | { kind: 'whole'; value: unknown };
@@ -92,6 +111,10 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: wrongValue }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('path' as const), at: fc.nat(), value: escapingPath }),
   },
   {
     weight: 2,
@@ -149,8 +172,11 @@ export function applyMutation(
   switch (change.kind) {
     case 'whole':
       return { input: change.value, field: undefined };
-    case 'replace': {
-      const field = paths[change.at % paths.length] ?? [];
+    case 'replace':
+    case 'path': {
+      const pathKeys = paths.filter((path) => PATH_KEY.test(String(path.at(-1))));
+      const choices = change.kind === 'path' && pathKeys.length > 0 ? pathKeys : paths;
+      const field = choices[change.at % choices.length] ?? [];
       return { input: setAt(base, field, change.value), field };
     }
     case 'extra': {
