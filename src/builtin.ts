@@ -10,6 +10,8 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/payroll/tools.js'),
   () => import('./apps/office/tools.js'),
   () => import('./apps/cli-tools.js'),
+  () => import('./rungs/desktop/tools.js'),
+  () => import('./replay/desktop-skills.js'),
 ];
 
 export async function builtinTools(): Promise<AnyTool[]> {

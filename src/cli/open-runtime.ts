@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
+import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
 import { rootsFromSettings } from '../runtime/roots.js';
@@ -27,5 +28,5 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
-  return addCapabilityTools(runtime);
+  return addDesktopSkillTools(addCapabilityTools(runtime));
 }
