@@ -15,6 +15,7 @@ import { CallContext, type CallLog, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
 import { capFields } from './cap.js';
 import { previewOf, type ReadPreview } from './preview.js';
+import { refuseEscapingPaths } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 export interface InvokeOptions {
@@ -190,6 +191,7 @@ export async function invoke(
   let input: unknown;
   try {
     input = validateInput(tool, withRequestId(tool, rawInput, options.requestId));
+    refuseEscapingPaths(runtime.paths, tool, input);
   } catch (error) {
     return call.fail(asLiftError(error, false));
   }

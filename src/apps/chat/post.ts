@@ -1,12 +1,10 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { resolveInRoots } from '../file-roots.js';
+import { readFileToSend } from '../file-to-send.js';
 import { OOB } from './archive.js';
 import { archivedById, deliver, messageTo } from './deliver.js';
 import { formatHandle } from './handle.js';
@@ -52,26 +50,17 @@ interface FileToPost {
   sha256: string;
 }
 
+const fileScope = (roots: readonly string[] | undefined) => ({ family: 'chat', what: 'The file', roots });
+
 async function readFileToPost(ctx: ToolContext, settings: ResolvedChatSettings, path: string | undefined) {
   if (!path) return undefined;
-  const real = await resolveInRoots(ctx, path, settings.roots ?? [process.cwd()], {
-    family: 'chat',
-    what: 'The file',
-    field: 'file',
-  });
-  const info = await stat(real);
-  if (!info.isFile() || info.size > MAX_FILE_BYTES) {
-    throw new LiftError(
-      'BAD_INPUT',
-      `${path} is not a file of at most ${MAX_FILE_BYTES.toLocaleString('en-US')} bytes.`,
-      {
-        outcome: 'not_started',
-        details: { fields: ['file'] },
-      },
-    );
-  }
-  const bytes = await readFile(real);
-  return { name: basename(real), bytes, sha256: sha256(bytes) } satisfies FileToPost;
+  const file = await readFileToSend(
+    ctx,
+    path,
+    { ...fileScope(settings.roots), field: 'file' },
+    MAX_FILE_BYTES,
+  );
+  return { name: file.name, bytes: file.bytes, sha256: sha256(file.bytes) } satisfies FileToPost;
 }
 
 /** What the person approves: the target as the server names it, the text, and the file as it is on disk. */
@@ -160,6 +149,7 @@ export function chatPost(given: ResolvedChatSettings | undefined): AnyTool {
         "chat_history with the same to and message_id set to this call's request_id: a message with that id means the post landed",
     },
     session: { secret: 'chat_password', onExpiry: 'AUTH_REQUIRED; a person stores the new password.' },
+    paths: (input) => (input.file ? [{ path: input.file, scope: fileScope(given?.roots) }] : []),
     example: {
       to: '#team',
       message: 'The weekly report is ready.',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { readAttachments } from './attachments.js';
+import { attachmentScope, readAttachments } from './attachments.js';
 import { fetchByUid, findDraft, type StoredMessage } from './drafts.js';
 import { specialFolder, uidsWithHeader, withImap } from './imap.js';
 import { type AttachmentFile, composeMessage, DRAFT_HEADER, normaliseBody, sha256 } from './message.js';
@@ -125,6 +125,8 @@ export function emailDraftSave(given: ResolvedEmailSettings | undefined): AnyToo
       settle: 'email_find with folder "Drafts" and the subject: a draft saved just now means the save landed',
     },
     session: { secret: 'email_password', onExpiry: 'AUTH_REQUIRED; a person stores the new password.' },
+    paths: (input) =>
+      input.attachments.map((path, index) => ({ path, scope: attachmentScope(index, given?.roots) })),
     example: {
       to: ['ops@example.org'],
       subject: 'Weekly report',
@@ -134,7 +136,7 @@ export function emailDraftSave(given: ResolvedEmailSettings | undefined): AnyToo
     },
     run: async (input, ctx) => {
       const settings = await emailSettings(ctx, given);
-      const files = await readAttachments(ctx, input.attachments, settings.roots ?? [process.cwd()]);
+      const files = await readAttachments(ctx, input.attachments, settings.roots);
       const login = {
         server: settings.imap,
         user: loginOf(settings),
