@@ -110,6 +110,30 @@ async function post(
   return { target, url, body, messageId, archived, served };
 }
 
+type Posted = Awaited<ReturnType<typeof post>>;
+
+/** The read-back: the archive holds the message under the server's id, and the link serves the bytes. */
+function postChecks(posted: Posted, file: FileToPost | undefined): Check[] {
+  const { archived, url, served } = posted;
+  const checks: Check[] = [
+    {
+      name: `archive holds message ${posted.messageId}`,
+      passed: archived !== undefined && archived.body === posted.body,
+      detail: archived ? `from ${archived.from} at ${archived.stamp}` : 'not in the archive',
+    },
+  ];
+  if (!file || !url) return checks;
+  return [
+    ...checks,
+    { name: 'archived message links the upload', passed: archived?.url === url, detail: url },
+    {
+      name: `${url} serves the uploaded bytes`,
+      passed: served?.sha256 === file.sha256,
+      detail: served ? `${served.size} bytes, sha256 ${served.sha256.slice(0, 16)}` : 'not served',
+    },
+  ];
+}
+
 /** chat_post: a message (and a file) to a room or a person, read back from the server's archive. */
 export function chatPost(given: ResolvedChatSettings | undefined): AnyTool {
   return defineTool({
@@ -178,30 +202,13 @@ export function chatPost(given: ResolvedChatSettings | undefined): AnyTool {
         }
         return post(ctx, session, settings, input, file);
       });
-      const { target, url, archived, served } = posted;
+      const { target, url } = posted;
       const undo = formatHandle({
         kind: target.kind,
         to: target.jid,
         messageId: posted.messageId,
         clientId: input.request_id,
       });
-      const checks: Check[] = [
-        {
-          name: `archive holds message ${posted.messageId}`,
-          passed: archived !== undefined && archived.body === posted.body,
-          detail: archived ? `from ${archived.from} at ${archived.stamp}` : 'not in the archive',
-        },
-      ];
-      if (file && url) {
-        checks.push(
-          { name: 'archived message links the upload', passed: archived?.url === url, detail: url },
-          {
-            name: `${url} serves the uploaded bytes`,
-            passed: served?.sha256 === file.sha256,
-            detail: served ? `${served.size} bytes, sha256 ${served.sha256.slice(0, 16)}` : 'not served',
-          },
-        );
-      }
       const fields = {
         to: target.jid,
         kind: target.kind,
@@ -223,7 +230,7 @@ export function chatPost(given: ResolvedChatSettings | undefined): AnyTool {
       });
       return {
         fields,
-        checks,
+        checks: postChecks(posted, file),
         summary: `Posted to ${target.jid}${file ? ` with ${file.name}` : ''} (message ${posted.messageId}); approved by ${ctx.approval?.by ?? 'nobody'}. Undo with chat_undo.`,
         verifiedBy: 'MAM archive by stanza-id and HTTP GET of the upload (rung 1)',
       };

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ImapFlow } from 'imapflow';
 import { z } from 'zod';
+import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
@@ -93,6 +95,66 @@ function readBackChecks(
   return checks;
 }
 
+interface SavedVersion {
+  readBack: StoredMessage;
+  /** UIDs of the versions this one replaced, now deleted. */
+  older: number[];
+  /** UIDs holding the draft after the save: this one alone. */
+  left: number[];
+}
+
+/** Appends this version of the draft, removes the ones before it, and reads it back by UID. */
+async function saveVersion(
+  ctx: ToolContext,
+  client: ImapFlow,
+  settings: ResolvedEmailSettings,
+  input: z.infer<typeof Input>,
+  files: AttachmentFile[],
+): Promise<SavedVersion> {
+  const earlier = input.draft_id ? await findDraft(client, settings, input.draft_id) : undefined;
+  const draftId = earlier?.view.draftId ?? newDraftId(settings, input.request_id);
+  const source = await composeMessage({
+    from: { address: settings.account.address, name: settings.account.name },
+    to: input.to,
+    cc: input.cc,
+    subject: input.subject,
+    text: input.body,
+    html: input.html,
+    attachments: files,
+    draftId,
+    messageId: earlier?.view.messageId || messageIdFor(draftId, settings.account.address),
+  });
+  const folder = earlier?.folder ?? (await specialFolder(client, '\\Drafts', settings.folders.drafts));
+  await client.mailboxOpen(folder);
+  ctx.markStarted();
+  const appended = await client.append(folder, source, ['\\Draft', '\\Seen']);
+  const uids = await uidsWithHeader(client, DRAFT_HEADER, draftId);
+  const uid = appended && appended.uid !== undefined ? appended.uid : (uids.at(-1) ?? 0);
+  const older = uids.filter((other) => other < uid);
+  if (older.length > 0) await client.messageDelete(older, { uid: true });
+  const readBack = await fetchByUid(client, folder, uid);
+  return { readBack, older, left: await uidsWithHeader(client, DRAFT_HEADER, draftId) };
+}
+
+function fieldsOf(saved: SavedVersion): Saved {
+  const { view } = saved.readBack;
+  return {
+    draft_id: view.draftId ?? '',
+    folder: saved.readBack.folder,
+    uid: saved.readBack.uid,
+    uidvalidity: saved.readBack.uidValidity,
+    message_id: view.messageId,
+    from: view.from,
+    to: view.to,
+    cc: view.cc,
+    subject: view.subject,
+    body_sha256: view.bodySha256,
+    has_html: view.hasHtml,
+    attachments: view.attachments,
+    replaced_uids: saved.older,
+  };
+}
+
 /** email_draft_save: appends a draft over IMAP and reads it back by UID. */
 export function emailDraftSave(given: ResolvedEmailSettings | undefined): AnyTool {
   return defineTool({
@@ -142,48 +204,8 @@ export function emailDraftSave(given: ResolvedEmailSettings | undefined): AnyToo
         user: loginOf(settings),
         passwordSecret: settings.account.passwordSecret,
       };
-      const saved = await withImap(ctx, login, async (client) => {
-        const earlier = input.draft_id ? await findDraft(client, settings, input.draft_id) : undefined;
-        const draftId = earlier?.view.draftId ?? newDraftId(settings, input.request_id);
-        const source = await composeMessage({
-          from: { address: settings.account.address, name: settings.account.name },
-          to: input.to,
-          cc: input.cc,
-          subject: input.subject,
-          text: input.body,
-          html: input.html,
-          attachments: files,
-          draftId,
-          messageId: earlier?.view.messageId || messageIdFor(draftId, settings.account.address),
-        });
-        const folder = earlier?.folder ?? (await specialFolder(client, '\\Drafts', settings.folders.drafts));
-        await client.mailboxOpen(folder);
-        ctx.markStarted();
-        const appended = await client.append(folder, source, ['\\Draft', '\\Seen']);
-        const uids = await uidsWithHeader(client, DRAFT_HEADER, draftId);
-        const uid = appended && appended.uid !== undefined ? appended.uid : (uids.at(-1) ?? 0);
-        const older = uids.filter((other) => other < uid);
-        if (older.length > 0) await client.messageDelete(older, { uid: true });
-        const readBack = await fetchByUid(client, folder, uid);
-        const left = await uidsWithHeader(client, DRAFT_HEADER, draftId);
-        return { readBack, older, left };
-      });
-      const { view } = saved.readBack;
-      const fields: Saved = {
-        draft_id: view.draftId ?? '',
-        folder: saved.readBack.folder,
-        uid: saved.readBack.uid,
-        uidvalidity: saved.readBack.uidValidity,
-        message_id: view.messageId,
-        from: view.from,
-        to: view.to,
-        cc: view.cc,
-        subject: view.subject,
-        body_sha256: view.bodySha256,
-        has_html: view.hasHtml,
-        attachments: view.attachments,
-        replaced_uids: saved.older,
-      };
+      const saved = await withImap(ctx, login, (client) => saveVersion(ctx, client, settings, input, files));
+      const fields = fieldsOf(saved);
       const checks = readBackChecks(input, files, saved.readBack);
       if (saved.older.length > 0) {
         checks.push({
