@@ -1,12 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import {
-  fdTarget,
-  inputWait,
-  peerSocket,
-  processTree,
-  waitFromWchan,
-} from '../../../src/rungs/cli/processes.js';
+import { inputWait, waitFromWchan } from '../../../src/rungs/cli/input-wait.js';
+import { fdTarget, peerSocket, processTree } from '../../../src/rungs/cli/processes.js';
 
 /** Starts a real program with a socket on stdin, lets it settle, and hands its pid and stdin to `look`. */
 async function watch(
