@@ -1,5 +1,13 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { LiftError } from './errors.js';
+
+/** The engine, loaded on first use: most commands never compile an outside pattern. */
+let engine: typeof RE2JS | undefined;
+function re2(): typeof RE2JS {
+  engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
 
 /**
  * What Lift matches text with: a RegExp written in Lift's own code, or a pattern from outside
@@ -51,7 +59,7 @@ export function linearPattern(source: string, options: PatternOptions = {}): Tex
   }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    compiled = re2().compile(source, options.ignoreCase ? re2().CASE_INSENSITIVE : 0);
   } catch (error) {
     throw refuse(`cannot be used: ${error instanceof Error ? error.message : String(error)}`);
   }

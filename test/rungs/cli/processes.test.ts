@@ -36,6 +36,24 @@ describe('what /proc says about a process', () => {
     });
   });
 
+  it('looking deeper, a select, poll or epoll set holding the input is "polling"; a timer wait is not', async () => {
+    const select = 'import select, sys; select.select([sys.stdin], [], [])';
+    const poll = 'import select, sys; p = select.poll(); p.register(sys.stdin, select.POLLIN); p.poll()';
+    const epoll = 'import select, sys; e = select.epoll(); e.register(0, select.EPOLLIN); e.poll()';
+    for (const script of [select, poll, epoll]) {
+      await watch('/usr/bin/python3', ['-c', script], (pid, stdin) =>
+        expect(inputWait(pid, stdin, true)).toBe('polling'),
+      );
+    }
+    const timerOnly = 'import select, time; e = select.epoll(); e.poll(30)';
+    await watch('/usr/bin/python3', ['-c', timerOnly], (pid, stdin) =>
+      expect(inputWait(pid, stdin, true)).toBe('waiting'),
+    );
+    await watch(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], (pid, stdin) =>
+      expect(inputWait(pid, stdin, true)).not.toBe('polling'),
+    );
+  });
+
   it('the process tree includes grandchildren', async () => {
     await watch('sh', ['-c', 'sleep 10 & sleep 10; wait'], (pid) => expect(processTree(pid).length).toBe(3));
   });
