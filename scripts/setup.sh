@@ -14,6 +14,12 @@ DEBIAN_PACKAGES=(
   supervisor          # the service_restart tool's service manager
   openssh-client      # ssh-keygen, a program that asks for a passphrase
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
+  xvfb dbus at-spi2-core libatk-adaptor python3-gi gir1.2-atspi-2.0 gir1.2-gtk-3.0  # the desktop rung's display, buses and bridge
+  python3-pyatspi gnome-calculator gucharmap xclip  # the desktop bench's baseline, the programs its tests drive, the clipboard
+  imagemagick fonts-dejavu-core  # compose_layered_image: reads the PSD back; the poster font
+  librecad            # draw_house_plan: dxf2pdf prints the DXF at true scale
+  blender             # render_plan_3d: background-mode build and render
+  libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
 )
 

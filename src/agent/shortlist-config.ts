@@ -92,6 +92,40 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
     programs: ['back office', 'backoffice'],
     kinds: {},
   },
+  cad: {
+    signals: [
+      {
+        pattern: String.raw`\bmarlas?\b|\bkanals?\b|\bhouse plans?\b|\bfloor plans?\b|\bdxf\b|\bbedrooms?\b`,
+        weight: 10,
+      },
+      { pattern: String.raw`\bhouse\b|\bplot\b|\bkitchen\b|\broom\b|\bsheet\b|\bscale 1:\d+`, weight: 5 },
+    ],
+    programs: ['autocad', 'librecad'],
+    kinds: {},
+  },
+  three: {
+    signals: [
+      { pattern: String.raw`\b3d\b|\bthree[- ]d\b|\bblender\b`, weight: 10 },
+      { pattern: String.raw`\brender(?:ing)?\b|\bfront view\b`, weight: 6 },
+    ],
+    programs: ['blender'],
+    kinds: {},
+  },
+  bim: {
+    signals: [
+      { pattern: String.raw`\bifc4?\b|\bbim\b|\bbuilding models?\b|\brevit\b|\barchicad\b`, weight: 10 },
+    ],
+    programs: ['revit', 'archicad'],
+    kinds: {},
+  },
+  image: {
+    signals: [
+      { pattern: String.raw`\bpsd\b|\bphotoshop\b|\blayers?\b|\bposter\b|\bflyer\b`, weight: 8 },
+      { pattern: String.raw`\blogo\b|\btitle\b|\bbackground\b`, weight: 4 },
+    ],
+    programs: ['photoshop', 'gimp', 'photopea'],
+    kinds: { image: 6 },
+  },
   inventory: {
     signals: [
       { pattern: String.raw`\binventory\b|\bstock\b|\bskus?\b|\bwarehouse\b`, weight: 8 },

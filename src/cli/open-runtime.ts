@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
+import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
 import { Runtime } from '../runtime/runtime.js';
@@ -20,5 +21,5 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
-  return addCapabilityTools(runtime);
+  return addDesktopSkillTools(addCapabilityTools(runtime));
 }

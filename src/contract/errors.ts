@@ -125,6 +125,10 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'The ticket is already closed with a different note. Read it with ticket_get and decide with a person.',
   },
+  REQUEST_REFUSED: {
+    retry: 'no',
+    hint: 'Doing this would break a rule of the tool, so nothing was changed. The message says why; the hint names what would work instead.',
+  },
   CANCELLED: { retry: 'after_check', hint: 'The caller cancelled the call. Settle before trying again.' },
   INTERNAL_ERROR: { retry: 'no', hint: 'Lift itself failed; this is a bug. The run log has the details.' },
 } as const satisfies Record<string, ErrorSpec>;
