@@ -21,6 +21,9 @@ DEBIAN_PACKAGES=(
   blender             # render_plan_3d: background-mode build and render
   libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
+  # The real-app test bed (test/real-apps/): third-party web apps on MariaDB and PHP's own web server
+  mariadb-server mariadb-client php-cli php-mysql php-intl php-mbstring php-xml
+  wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
 )
 
 missing=()
@@ -32,6 +35,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
+  # The bed configures its apps itself, in temp folders: no system database or web server setup.
+  printf '%s\n' 'phpmyadmin phpmyadmin/dbconfig-install boolean false' \
+    'phpmyadmin phpmyadmin/reconfigure-webserver multiselect' \
+    'roundcube-core roundcube/dbconfig-install boolean false' \
+    'roundcube-core roundcube/reconfigure-webserver multiselect' | $SUDO debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 

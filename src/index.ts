@@ -30,6 +30,7 @@ export { describeEnvelope, isError, isPending, isSuccess } from './contract/enve
 export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';
 export { inputSchemaOf, outputSchemaOf } from './contract/json-schema.js';
+export type { PathScope } from './contract/paths.js';
 // Discovery, capabilities and model-free replay.
 export { type Capability, CapabilitySchema, revisionOf, validateCapability } from './discover/capability.js';
 export { CapabilityStore } from './discover/capability-store.js';

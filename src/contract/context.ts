@@ -1,4 +1,5 @@
 import type { LiftError } from './errors.js';
+import type { PathScope } from './paths.js';
 
 /** An event a tool adds to its run's log (actions it performed, things it read back). */
 export interface ToolEvent {
@@ -21,6 +22,14 @@ export interface ToolContext {
   readonly approved: boolean;
   /** Folder this call may write files to. */
   readonly outputDir: string;
+  /**
+   * The real location of a path the tool was given (symlinks followed, a file not yet there
+   * included), or BAD_INPUT naming the roots when it leads outside them or into Lift's home.
+   * Every tool that takes a path, from its input or its settings, resolves it here first.
+   */
+  resolvePath(path: string, scope: PathScope): string;
+  /** A file in this call's output folder (created owner-only), refused if a link leads it elsewhere. */
+  outputFile(name: string): string;
   /** The value of a named secret; throws AUTH_REQUIRED when it is not stored. */
   secret(name: string): string;
   /** Whether a named secret is stored, without reading it. */

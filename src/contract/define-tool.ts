@@ -4,6 +4,7 @@ import { deadlineInRange, MAX_DEADLINE_MS } from './duration.js';
 import { DEFAULT_GATE, type Effect, type EffectClass, type Gate, type Rung } from './effects.js';
 import type { Check } from './envelope.js';
 import type { ErrorCode, RetryAdvice } from './errors.js';
+import type { PathScope } from './paths.js';
 
 export interface ToolErrorSpec {
   retry?: RetryAdvice;
@@ -56,6 +57,13 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
     settle?: string;
   };
   session?: { secret: string; onExpiry: string };
+  /**
+   * The paths an input names, with the roots each must stay in. The runtime resolves them
+   * (symlinks followed) right after validation, before the ledger and the gate: a path outside
+   * its roots is BAD_INPUT, and nobody is asked to approve it. The implementation still takes
+   * each through ctx.resolvePath and works on the real path that returns.
+   */
+  paths?: (input: z.infer<I>) => Array<{ path: string; scope: PathScope }>;
   /** Exact description of what would be done, shown to the person who approves. */
   preview?: (input: z.infer<I>) => string;
   /** Known confirmations the tool answers only after its gate approved the call. */

@@ -1,8 +1,11 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ToolContext, ToolEvent } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
+import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -153,6 +156,16 @@ export class CallContext implements ToolContext {
 
   get outputDir(): string {
     return join(this.#runtime.outputDir, this.#parts.tool.name);
+  }
+
+  resolvePath(path: string, scope: PathScope): string {
+    return resolveInRoots(this.#runtime.paths, path, scope);
+  }
+
+  outputFile(name: string): string {
+    const file = resolveOutput(this.#runtime.paths, join(this.outputDir, name));
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    return file;
   }
 
   secret(name: string): string {

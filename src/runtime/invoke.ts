@@ -14,6 +14,7 @@ import { validateInput } from './bad-input.js';
 import { CallContext, type CallLog, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
 import { capFields } from './cap.js';
+import { refuseEscapingPaths } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 export interface InvokeOptions {
@@ -189,6 +190,7 @@ export async function invoke(
   let input: unknown;
   try {
     input = validateInput(tool, withRequestId(tool, rawInput, options.requestId));
+    refuseEscapingPaths(runtime.paths, tool, input);
   } catch (error) {
     return call.fail(asLiftError(error, false));
   }

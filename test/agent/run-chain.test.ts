@@ -120,10 +120,12 @@ describe('run_chain', () => {
       },
       { kind: 'answer', text: 'Posted summary.txt to #team (checked).' },
     );
+    // Every tool on offer: a chain may only call tools the model call offered.
     const result = await harness.run(
       'write a note, count its words, summarise, and post the summary to #team',
       {
         replies: ['yes'],
+        shortlist: false,
       },
     );
 

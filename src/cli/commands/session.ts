@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import {
   type DaemonConfig,
   type DaemonRequest,
@@ -53,9 +54,9 @@ async function start(args: string[], io: CliIo): Promise<number> {
     ...(values.user ? { user: values.user } : {}),
     ...(values.secret ? { secret: values.secret } : {}),
   };
-  mkdirSync(sessionsDir(home), { recursive: true });
+  mkdirSync(sessionsDir(home), { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(sessionsDir(home), `${id}.config.json`), JSON.stringify(config), { mode: 0o600 });
-  const log = openSync(join(sessionsDir(home), `${id}.log`), 'a');
+  const log = openSync(join(sessionsDir(home), `${id}.log`), 'a', PRIVATE_FILE_MODE);
   const child = spawn(process.execPath, [process.argv[1]!, 'session', 'daemon', id], {
     cwd: io.cwd,
     env: { ...io.env, LIFT_HOME: home },
