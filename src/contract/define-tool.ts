@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ToolContext } from './context.js';
+import { deadlineInRange, MAX_DEADLINE_MS } from './duration.js';
 import { DEFAULT_GATE, type Effect, type EffectClass, type Gate, type Rung } from './effects.js';
 import type { Check } from './envelope.js';
 import type { ErrorCode, RetryAdvice } from './errors.js';
@@ -110,8 +111,10 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       `Tool name '${definition.name}' must be snake_case with at least two words (verb_object).`,
     );
   }
-  if (definition.timeout.deadlineMs <= 0) {
-    throw new Error(`Tool '${definition.name}' needs a positive deadline.`);
+  if (!deadlineInRange(definition.timeout.deadlineMs)) {
+    throw new Error(
+      `Tool '${definition.name}' needs a deadline from 1 to ${MAX_DEADLINE_MS} ms (a day), not ${definition.timeout.deadlineMs}.`,
+    );
   }
   return Object.freeze(definition);
 }
