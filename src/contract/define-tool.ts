@@ -25,6 +25,17 @@ export interface ToolResult<O> {
   narrow?: string;
 }
 
+/**
+ * What a person approves when the preview is read from the system rather than the input (the
+ * saved draft itself, the file as it is now). The digest is stored with the approval; the
+ * approved call finds it in `ctx.approval.digest` and refuses to act when the system no
+ * longer matches it (APPROVAL_STALE).
+ */
+export interface Preview {
+  text: string;
+  digest?: string;
+}
+
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** snake_case, task-shaped: verb_object (ticket_close_with_note). */
   name: string;
@@ -64,8 +75,12 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * each through ctx.resolvePath and works on the real path that returns.
    */
   paths?: (input: z.infer<I>) => Array<{ path: string; scope: PathScope }>;
-  /** Exact description of what would be done, shown to the person who approves. */
-  preview?: (input: z.infer<I>) => string;
+  /**
+   * Exact description of what would be done, shown to the person who approves. The gate calls it
+   * under the tool's deadline; a tool may read the system through `ctx` (a read only: nothing
+   * may change before the yes), and an error it throws ends the call instead of holding it.
+   */
+  preview?: (input: z.infer<I>, ctx: ToolContext) => string | Preview | Promise<string | Preview>;
   /** Known confirmations the tool answers only after its gate approved the call. */
   confirmations?: string[];
   run: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
