@@ -33,8 +33,13 @@ export const RUN_EVENT_TYPES = [
   'temp-removed',
   'export-read',
   'office-job-end',
+  'progress-reported',
+  'audit-recorded',
+  'email-draft-saved',
+  'draft-written',
   // The agent and the model behind it.
   'shortlist-chosen',
+  'tool-call-refused',
   'model-called',
   'model-retried',
   'model-hedged',
@@ -73,6 +78,11 @@ export const RUN_EVENT_TYPES = [
   'ui-screenshot-taken',
   'ui-budget-exhausted',
   'ui-session-end',
+  // The desktop rung and its learned skills.
+  'window-read',
+  'desktop-action-performed',
+  'skill-window-read',
+  'skill-step-end',
 ] as const;
 
 export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
@@ -91,7 +101,7 @@ export const MODEL_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventType
   'model-preflight-refused',
 ]);
 
-/** Names run logs of Lift 0.1.0 hold, and the name each has now. */
+/** Names run logs of Lift 0.1.0 (and of the builds before this catalogue) hold, and the name each has now. */
 const RENAMED: Readonly<Record<string, RunEventType>> = {
   start: 'call-start',
   validated: 'input-validated',
@@ -121,6 +131,11 @@ const RENAMED: Readonly<Record<string, RunEventType>> = {
   'ui-file-chooser-open': 'ui-file-chooser-opened',
   'ui-sign-in': 'ui-sign-in-end',
   'ui-screenshot': 'ui-screenshot-taken',
+  audit: 'audit-recorded',
+  progress: 'progress-reported',
+  'desktop-action': 'desktop-action-performed',
+  'skill-window': 'skill-window-read',
+  'skill-step': 'skill-step-end',
 };
 
 /**

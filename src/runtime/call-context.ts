@@ -1,9 +1,12 @@
-import { join } from 'node:path';
-import type { ToolContext, ToolEvent } from '../contract/context.js';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ApprovalRecord, ToolContext, ToolEvent } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
+import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -111,18 +114,23 @@ export class Stop {
   }
 }
 
+/** Where a call's events go, and who hears that it started sending. */
+export interface CallLog {
+  /** Appends an event to the call's log. */
+  event(type: RunEventType, data?: Record<string, unknown>): void;
+  /** Says that something may now have reached the system. */
+  markStarted(): void;
+}
+
 /** What the context of a call reads of the call itself (the call's own state object). */
-export interface CallParts {
+export interface CallParts extends CallLog {
   readonly toolName: string;
   readonly stop: Stop;
   readonly deadline: number;
   readonly runId: string;
   readonly requestId: string | undefined;
-  readonly approved: boolean;
-  /** Appends an event to the call's log. */
-  event(type: RunEventType, data?: Record<string, unknown>): void;
-  /** Says that something may now have reached the system. */
-  markStarted(): void;
+  /** The approval that released this call, if a gate held it. */
+  readonly approval: ApprovalRecord | undefined;
 }
 
 /**
@@ -135,7 +143,7 @@ export class CallContext implements ToolContext {
   readonly deadline: number;
   readonly runId: string;
   readonly requestId: string | undefined;
-  readonly approved: boolean;
+  readonly approval: ApprovalRecord | undefined;
 
   constructor(runtime: Runtime, parts: CallParts) {
     this.#runtime = runtime;
@@ -143,7 +151,11 @@ export class CallContext implements ToolContext {
     this.deadline = parts.deadline;
     this.runId = parts.runId;
     this.requestId = parts.requestId;
-    this.approved = parts.approved;
+    this.approval = parts.approval;
+  }
+
+  get approved(): boolean {
+    return this.approval !== undefined;
   }
 
   get signal(): AbortSignal {
@@ -152,6 +164,16 @@ export class CallContext implements ToolContext {
 
   get outputDir(): string {
     return join(this.#runtime.outputDir, this.#parts.toolName);
+  }
+
+  resolvePath(path: string, scope: PathScope): string {
+    return resolveInRoots(this.#runtime.paths, path, scope);
+  }
+
+  outputFile(name: string): string {
+    const file = resolveOutput(this.#runtime.paths, join(this.outputDir, name));
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    return file;
   }
 
   secret(name: string): string {

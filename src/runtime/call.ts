@@ -1,3 +1,4 @@
+import type { ApprovalRecord } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, ErrorEnvelope } from '../contract/envelope.js';
 import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
@@ -70,7 +71,8 @@ export class Call implements CallParts {
   readonly toolName: string;
   readonly runId: string;
   readonly ownRun: boolean;
-  readonly approved: boolean;
+  /** The approval that released this call (set by the gate stage). */
+  approval: ApprovalRecord | undefined;
   requestId: string | undefined;
   /** The validated input (the raw input until the validate stage has run). */
   input: unknown;
@@ -92,7 +94,6 @@ export class Call implements CallParts {
     this.toolName = typeof toolOrName === 'string' ? toolOrName : toolOrName.name;
     this.ownRun = options.runId === undefined;
     this.runId = options.runId ?? runtime.store.runs.newId();
-    this.approved = options.approvalId !== undefined;
     this.input = rawInput;
     this.takeRequestId(rawInput);
   }

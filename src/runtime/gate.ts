@@ -1,25 +1,48 @@
 import { type AnyTool, gateOf } from '../contract/define-tool.js';
-import { gateHoldsCall } from '../contract/effects.js';
+import { type Gate, gateHoldsCall } from '../contract/effects.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { Approval } from '../store/approvals.js';
 import { maskInput } from '../store/held-input.js';
-import type { Call } from './call.js';
+import { asLiftError, type Call } from './call.js';
+import { previewOf } from './preview.js';
 
 /**
- * Gate: a review or signature gate holds the call for a person (unless this is the approved
- * call itself). A held call keeps no claim on the ledger; a repeat of it gets the same
- * approval back instead of a second one.
+ * Gate: a review or signature gate holds the call for a person, unless this is the approved
+ * call itself, which passes with the approval it carries. A held call keeps no claim on the
+ * ledger; a repeat of it gets the same approval back instead of a second one.
  */
-export function holdAtGate(call: Call, tool: AnyTool): Envelope | undefined {
+export function holdAtGate(call: Call, tool: AnyTool): Envelope | Promise<Envelope> | undefined {
   const gate = gateOf(tool);
   const approvalId = call.options.approvalId;
   if (!gateHoldsCall(gate) || approvalId !== undefined) {
-    call.event('gate-passed', { gate, ...(approvalId ? { approval_id: approvalId } : {}) });
+    const approval = approvalId ? call.runtime.store.approvals.get(approvalId) : undefined;
+    if (approval) {
+      call.approval = {
+        id: approval.id,
+        gate: approval.gate,
+        by: approval.decidedBy ?? 'person',
+        preview: approval.preview,
+        digest: approval.digest,
+      };
+    }
+    call.event(
+      'gate-passed',
+      approval ? { gate, approval_id: approval.id, approved_by: approval.decidedBy } : { gate },
+    );
     return undefined;
   }
   call.releaseClaim('not_started');
-  const approval = openApproval(call, tool, gate as Approval['gate']);
+  return hold(call, tool, gate);
+}
+
+async function hold(call: Call, tool: AnyTool, gate: Gate): Promise<Envelope> {
+  let approval: Approval;
+  try {
+    approval = await openApproval(call, tool, gate as Approval['gate']);
+  } catch (error) {
+    return call.fail(asLiftError(error, false));
+  }
   if (approval.inputHash !== call.inputHash()) {
     return call.fail(
       new LiftError(
@@ -46,22 +69,28 @@ export function holdAtGate(call: Call, tool: AnyTool): Envelope | undefined {
 }
 
 /**
- * The pending approval of an earlier call under the same request id, or a new one. An
- * earlier call with other input is returned as it is, for the caller to refuse.
+ * The pending approval of an earlier call under the same request id, or a new one with the
+ * preview the tool reads from the system. An earlier call with other input is returned as
+ * it is, for the caller to refuse.
  */
-function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Approval {
+async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Promise<Approval> {
   const { approvals, secrets } = call.runtime.store;
   const earlier = call.requestId ? approvals.findByRequest(tool.name, call.requestId) : undefined;
   if (earlier?.state === 'pending') return earlier;
+  const preview = await previewOf(call.runtime, tool, call.input, {
+    runId: call.runId,
+    requestId: call.requestId,
+    signal: call.options.signal,
+    log: call,
+  });
   return approvals.hold({
     tool: tool.name,
     input: maskInput(call.input, secrets),
     inputHash: call.inputHash(),
     requestId: call.requestId,
     gate,
-    preview: secrets.scrub(
-      tool.preview ? tool.preview(call.input) : `${tool.name} ${JSON.stringify(call.input)}`,
-    ),
+    preview: secrets.scrub(preview.text),
+    digest: preview.digest,
     // The last characters of the run id make each phrase differ from the one before.
     phrase: gate === 'signature' ? `${tool.name} ${call.runId.slice(-6)}` : undefined,
   });

@@ -9,6 +9,7 @@ import { CallContext } from './call-context.js';
 import { capFields } from './cap.js';
 import { holdAtGate } from './gate.js';
 import { claimLedger } from './ledger-claim.js';
+import { refuseEscapingPaths } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 export type { InvokeOptions } from './call.js';
@@ -37,7 +38,7 @@ export function invoke(
     if (!tool) return Promise.resolve(call.fail(unknownTool(runtime, call.toolName)));
     // Not an async function itself: a call that runs makes one promise, execute's, as before.
     const answered = validate(call, tool) ?? claimLedger(call, tool) ?? holdAtGate(call, tool);
-    return answered ? Promise.resolve(answered) : execute(call, tool);
+    return answered === undefined ? execute(call, tool) : Promise.resolve(answered);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -51,12 +52,16 @@ function unknownTool(runtime: Runtime, name: string): LiftError {
   });
 }
 
-/** Validate: the input against the tool's schema, before anything touches the system. */
+/**
+ * Validate: the input against the tool's schema, and the paths it names against their roots,
+ * before anything touches the system (nobody is asked to approve a path outside its roots).
+ */
 function validate(call: Call, tool: AnyTool): Envelope | undefined {
   const given = call.options.requestId;
   if (given !== undefined && !REQUEST_ID_PATTERN.test(given)) return call.fail(badRequestId(tool, given));
   try {
     call.input = validateInput(tool, withRequestId(tool, call.input, call.options.requestId));
+    refuseEscapingPaths(call.runtime.paths, tool, call.input);
   } catch (error) {
     return call.fail(asLiftError(error, false));
   }

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { migrate } from './migrations.js';
 
 export type Db = Database.Database;
@@ -10,8 +11,11 @@ export type Db = Database.Database;
  * nothing committed, and brings its schema up to date (migrations.ts).
  */
 export function openDatabase(home: string): Db {
-  mkdirSync(home, { recursive: true });
-  const db = new Database(join(home, 'lift.db'));
+  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // Created owner-only before SQLite opens it: its -wal and -shm files take the same mode.
+  const file = join(home, 'lift.db');
+  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

@@ -12,6 +12,12 @@ export interface Migration {
   readonly up: (db: Db) => void;
 }
 
+function addColumnIfMissing(db: Db, table: string, column: string, type: string): void {
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+  if (!columns.some((existing) => existing.name === column))
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+}
+
 function statements(...sql: string[]): (db: Db) => void {
   return (db) => {
     for (const statement of sql) db.exec(statement);
@@ -20,8 +26,9 @@ function statements(...sql: string[]): (db: Db) => void {
 
 /**
  * Lift 0.1.0 created its tables with IF NOT EXISTS as each module opened and recorded no
- * version (user_version 0), so the first two migrations keep IF NOT EXISTS: on such a
- * database they create only what is missing. Every later one runs exactly once.
+ * version (user_version 0), so the first three migrations create only what is missing
+ * (a home written between 0.1.0 and versions may have the digest column). Every later one
+ * runs exactly once, as it is written.
  */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -165,10 +172,16 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'the digest a tool’s preview read from the system',
+    // Homes written after the digest came in, and before versions, have the column already.
+    up: (db) => addColumnIfMissing(db, 'approvals', 'digest', 'TEXT'),
+  },
+  {
+    version: 4,
     name: 'the input hash of each held call',
     up: (db) => {
       // A repeat of a held call with other input must be told REQUEST_ID_REUSED; the hash is
-      // what tells (the stored input itself is masked from version 5 on).
+      // what tells (the stored input itself is masked from version 6 on).
       db.exec('ALTER TABLE approvals ADD COLUMN input_hash TEXT');
       const update = db.prepare('UPDATE approvals SET input_hash = ? WHERE id = ?');
       for (const row of db
@@ -178,7 +191,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    version: 4,
+    version: 5,
     name: 'the owner of each approved call, with its lease',
     // An approved call is run by one process; if it dies, the next approver must know.
     up: statements(
@@ -189,7 +202,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ),
   },
   {
-    version: 5,
+    version: 6,
     name: 'held inputs stored with their secrets masked',
     // NULL marks an input stored unmasked by Lift 0.1.0; the store masks those when it opens.
     up: statements('ALTER TABLE approvals ADD COLUMN input_masks TEXT'),

@@ -54,7 +54,7 @@ export const run: Command = async (args, io) => {
       io.out(
         `${approval.id}  ${approval.state.padEnd(8)}  ${approval.gate.padEnd(9)}  ${approval.tool}  ${approval.createdAt}`,
       );
-      io.out(`    ${runtime.store.secrets.scrub(approval.preview)}`);
+      io.out(`    ${runtime.store.secrets.scrub(approval.preview).split('\n').join('\n    ')}`);
       const flight = inFlight(approval);
       if (flight) io.out(`    ${flight.text}`);
       if (approval.phrase && approval.state === 'pending')

@@ -1,10 +1,11 @@
 import { LIFT_VERSION } from '../../contract/version.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import { originOf } from '../../serve/origin.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 
-const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1]';
+const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]...';
 const TOKEN_SECRET = 'serve_token';
 
 /** Aborts on the first SIGINT or SIGTERM. */
@@ -29,6 +30,7 @@ async function serveOverHttp(
   io: CliIo,
   port: number,
   host: string,
+  origins: string[],
   stop: AbortSignal,
 ): Promise<number> {
   if (!runtime.store.secrets.has(TOKEN_SECRET)) {
@@ -42,6 +44,7 @@ async function serveOverHttp(
     port,
     host,
     token: runtime.store.secrets.get(TOKEN_SECRET),
+    origins,
     version: LIFT_VERSION,
   });
   if (!isLoopback(host))
@@ -62,6 +65,7 @@ export const run: Command = async (args, io) => {
       stdio: { type: 'boolean', default: false },
       http: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
+      'allow-origin': { type: 'string', multiple: true, default: [] },
     },
     false,
   );
@@ -79,7 +83,11 @@ export const run: Command = async (args, io) => {
     const port = Number(values.http);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new UsageError(`--http needs a port number. ${USAGE}`);
-    return await serveOverHttp(runtime, io, port, values.host, stop);
+    const origins = values['allow-origin'];
+    const invalid = origins.find((origin) => !originOf(origin));
+    if (invalid)
+      throw new UsageError(`--allow-origin needs an origin such as http://localhost:5173, not '${invalid}'.`);
+    return await serveOverHttp(runtime, io, port, values.host, origins, stop);
   } finally {
     await runtime.close();
   }
