@@ -207,6 +207,18 @@ export const MIGRATIONS: readonly Migration[] = [
     // NULL marks an input stored unmasked by Lift 0.1.0; the store masks those when it opens.
     up: statements('ALTER TABLE approvals ADD COLUMN input_masks TEXT'),
   },
+  {
+    version: 7,
+    name: 'the index of learned desktop skills',
+    // The desktop rung created this table itself before it came here; a home may have it.
+    up: statements(`CREATE TABLE IF NOT EXISTS desktop_skills (
+      revision TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      program TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      file TEXT NOT NULL
+    )`),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

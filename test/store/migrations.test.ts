@@ -23,6 +23,7 @@ const TABLES = [
   'call_batches',
   'capabilities',
   'capability_tools',
+  'desktop_skills',
   'kv',
   'ladder_operations',
   'ladder_schedules',
