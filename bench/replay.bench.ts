@@ -13,14 +13,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { LIFT_VERSION } from '../src/contract/version.js';
-import type { Capability } from '../src/discover/capability.js';
-import { CapabilityStore } from '../src/discover/capability-store.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,
   memberLookupTask,
-} from '../src/discover/explorers/member-lookup-script.js';
+} from '../src/apps/backoffice/member-lookup-script.js';
+import { LIFT_VERSION } from '../src/contract/version.js';
+import type { Capability } from '../src/discover/capability.js';
+import { CapabilityStore } from '../src/discover/capability-store.js';
 import { ScriptedExplorer } from '../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../src/discover/run.js';
 import { type BackofficeServer, startBackoffice } from '../src/fixtures/backoffice/index.js';

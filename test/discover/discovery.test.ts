@@ -4,14 +4,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelClient } from '../../src/agent/model-client.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
-import { CapabilityStore } from '../../src/discover/capability-store.js';
-import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,
   memberLookupTask,
-} from '../../src/discover/explorers/member-lookup-script.js';
+} from '../../src/apps/backoffice/member-lookup-script.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
+import { CapabilityStore } from '../../src/discover/capability-store.js';
+import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import { explorerToolSet, ModelExplorer } from '../../src/discover/explorers/model.js';
 import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { openDiscovery, runDiscovery } from '../../src/discover/run.js';

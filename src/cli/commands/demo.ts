@@ -1,17 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Envelope, isError, isPending, isSuccess } from '../../contract/envelope.js';
-import { LIFT_VERSION } from '../../contract/version.js';
-import type { Capability } from '../../discover/capability.js';
-import type { Explorer } from '../../discover/explorers/explorer.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   MEMBER_NOTE_SCRIPT,
   memberLookupPolicy,
   memberLookupTask,
   memberNoteTask,
-} from '../../discover/explorers/member-lookup-script.js';
+} from '../../apps/backoffice/member-lookup-script.js';
+import { type Envelope, isError, isPending, isSuccess } from '../../contract/envelope.js';
+import { LIFT_VERSION } from '../../contract/version.js';
+import type { Capability } from '../../discover/capability.js';
+import type { Explorer } from '../../discover/explorers/explorer.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { type DiscoveryResult, runDiscovery } from '../../discover/run.js';
 import { type BackofficeServer, loadMembers, startBackoffice } from '../../fixtures/backoffice/index.js';

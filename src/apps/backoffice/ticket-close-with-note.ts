@@ -15,6 +15,9 @@ const TicketSchema = z.looseObject({
 });
 type Ticket = z.infer<typeof TicketSchema>;
 
+/** Why a close was refused as CONFLICT: the ticket is closed already, with another note. */
+export const CLOSED_WITH_OTHER_NOTE = 'closed_with_other_note';
+
 export interface TicketCloseOptions extends CapabilityToolDeps {
   /** The compiled capability that closes a ticket on the pages (default ticket_close_page). */
   capability?: string;
@@ -81,8 +84,9 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
     verifiedBy: `${readTool} on rung 1: status closed and resolution_note equal to the note`,
     errors: {
       NOT_FOUND: { hint: 'No ticket has this ID. Check it, or find it with ticket_get.' },
-      CLOSED_WITH_OTHER_NOTE: {
-        hint: 'The ticket is already closed with a different note. Read it with ticket_get and decide with a person.',
+      // The general code for a record in another state than the call assumes; details.reason says which.
+      CONFLICT: {
+        hint: 'The ticket is already closed with a different note (details.reason closed_with_other_note). Read it with ticket_get and decide with a person.',
       },
       CAPABILITY_DISABLED: {
         hint: 'The page script failed twice and was switched off. Rediscover it (lift ladder walk --due climbs when it is back).',
@@ -125,11 +129,11 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
       if (before.status === 'closed') {
         if (before.resolution_note !== input.resolution_note) {
           throw new LiftError(
-            'CLOSED_WITH_OTHER_NOTE',
+            'CONFLICT',
             `Ticket ${input.ticket_id} is already closed with a different note.`,
             {
               outcome: 'not_started',
-              details: { closed_at: before.closed_at },
+              details: { reason: CLOSED_WITH_OTHER_NOTE, closed_at: before.closed_at },
             },
           );
         }
