@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Capability } from '../src/discover/capability.js';
-import { CapabilityStore } from '../src/discover/capability-store.js';
+import type { Capability } from '../src/capability/capability.js';
+import { CapabilityStore } from '../src/capability/store.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,

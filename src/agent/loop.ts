@@ -2,16 +2,16 @@ import type { ModelMessage, ToolResultPart } from 'ai';
 import type { AnyTool } from '../contract/define-tool.js';
 import { type Envelope, isError, isPending } from '../contract/envelope.js';
 import { isLiftError } from '../contract/errors.js';
+import type { ModelClient, ModelClientEvent } from '../model/model-client.js';
+import { formatCount } from '../model/tokens.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type BudgetName, type Budgets, DEFAULT_BUDGETS, WorkClock } from './budgets.js';
 import { type ChainFields, createRunChain, RUN_CHAIN } from './chain.js';
 import { envelopeText } from './envelope-text.js';
 import { type Conversation, type GateDecision, type HeldCall, settleHeld } from './gate.js';
-import type { ModelClient, ModelClientEvent } from './model-client.js';
 import { describeScores, Shortlist, type ShortlistChoice } from './shortlist.js';
 import { Tally } from './tally.js';
 import { TaskLedger, type TaskOutcome, type TaskRow } from './task-ledger.js';
-import { formatCount } from './tokens.js';
 import { schemaTokens, toToolSet } from './tool-schemas.js';
 import { modelLine, toolLine, totalLine } from './trace.js';
 

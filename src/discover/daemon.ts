@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { CapabilityStore } from '../capability/store.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { CapabilityStore } from './capability-store.js';
 import { openDiscovery } from './run.js';
 import type { DiscoverySession, DiscoveryTask, SessionStatus } from './session.js';
 import type { SignIn } from './ui-driver.js';
@@ -90,7 +90,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
   rmSync(socket, { force: true });
   const state: DaemonState = { id: config.id, pid: process.pid, socket, ready: false };
   const save = () => writeFileSync(statePath(home, config.id), JSON.stringify(state), { mode: 0o600 });
-  const { REPLAY_POOL_SERVICE, startReplayPool } = await import('../replay/browser.js');
+  const { PAGE_POOL_SERVICE, startPagePool } = await import('../rungs/ui/page-pool.js');
   let server: Server | undefined;
   let session: DiscoverySession | undefined;
   let release: (() => Promise<void>) | undefined;
@@ -105,7 +105,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     idle = setTimeout(() => finished(), config.idleSeconds * 1000);
   };
   try {
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(home));
+    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(home));
     const lease = await pool.fresh(new URL(config.task.startUrl).origin);
     release = lease.release;
     const signIn: SignIn | undefined =

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { Capability } from '../capability/capability.js';
+import type { CapabilityStore } from '../capability/store.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { Store } from '../store/store.js';
-import type { Capability } from './capability.js';
-import type { CapabilityStore } from './capability-store.js';
 import type { Explorer } from './explorers/explorer.js';
 import { DiscoverySession, type DiscoveryTask, type SessionStatus } from './session.js';
 import { PageDriver, type SignIn } from './ui-driver.js';

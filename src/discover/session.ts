@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Capability, CapabilityOutcome, InputSpec, OutputSpec } from '../capability/capability.js';
+import { parseTypedValue } from '../capability/typed.js';
 import type { ToolEvent } from '../contract/context.js';
 import { LiftError } from '../contract/errors.js';
 import type { StepResult } from '../rungs/ui/act.js';
@@ -6,7 +8,6 @@ import type { UiActionInput } from '../rungs/ui/actions.js';
 import type { Target } from '../rungs/ui/locator.js';
 import type { Observation } from '../rungs/ui/observe.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
-import type { Capability, CapabilityOutcome, InputSpec, OutputSpec } from './capability.js';
 import { compileCapability, type ExecutedAction } from './compile.js';
 import {
   type ActArgs,
@@ -18,7 +19,6 @@ import {
   isExplorerTool,
   type ObserveArgs,
 } from './tools.js';
-import { parseTypedValue } from './typed.js';
 
 /** What discovery needs of a live UI session (the structured-UI rung provides it). */
 export interface UiDriver {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, FileChooser, Frame, Page, Response } from 'playwright-core';
-import { showsSignIn, signInWithForm } from '../replay/sign-in.js';
+import { pageFingerprint } from '../capability/fingerprint.js';
 import { type ActEnvironment, performAction, type StepResult } from '../rungs/ui/act.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
 import { type Observation, observePage } from '../rungs/ui/observe.js';
@@ -9,7 +9,7 @@ import { checkUrl, type UiPolicy } from '../rungs/ui/policy.js';
 import { Redactor } from '../rungs/ui/redact.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
 import { ActivityTracker } from '../rungs/ui/settle.js';
-import { pageFingerprint } from './fingerprint.js';
+import { showsSignIn, signInWithForm } from '../rungs/ui/sign-in.js';
 import type { UiDriver } from './session.js';
 
 export interface SignIn {

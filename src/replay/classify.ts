@@ -1,5 +1,5 @@
 import type { Dialog, Frame, Page } from 'playwright-core';
-import { readSkeleton, skeletonOf } from '../discover/fingerprint.js';
+import { readSkeleton, skeletonOf } from '../capability/fingerprint.js';
 import { answerWithin } from '../rungs/ui/settle.js';
 import type { PageWatch } from './page-watch.js';
 

@@ -1,7 +1,4 @@
 import type { Page } from 'playwright-core';
-import type { ToolEvent } from '../contract/context.js';
-import type { EffectClass } from '../contract/effects.js';
-import { LiftError } from '../contract/errors.js';
 import {
   bindPlaceholders,
   type Capability,
@@ -10,8 +7,11 @@ import {
   revisionOf,
   type Step,
   type Value,
-} from '../discover/capability.js';
-import { fingerprintOf, pageFingerprint } from '../discover/fingerprint.js';
+} from '../capability/capability.js';
+import { fingerprintOf, pageFingerprint } from '../capability/fingerprint.js';
+import type { ToolEvent } from '../contract/context.js';
+import type { EffectClass } from '../contract/effects.js';
+import { LiftError } from '../contract/errors.js';
 import { resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier, type PageState } from './classify.js';
 import { maskedScreenshot } from './evidence.js';

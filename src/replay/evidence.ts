@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { Capability } from '../discover/capability.js';
+import type { Capability } from '../capability/capability.js';
 
 /**
  * A screenshot with every data region blacked out: table cells, form fields, and any

@@ -1,4 +1,4 @@
-import { CapabilityStore } from '../discover/capability-store.js';
+import { CapabilityStore } from '../capability/store.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { Registrations } from './registrations.js';
 import { type CapabilityToolDeps, registeredCapabilityTools } from './tool.js';

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Capability } from '../capability/capability.js';
+import type { CapabilityStore } from '../capability/store.js';
 import type { ToolContext } from '../contract/context.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
-import type { Capability } from '../discover/capability.js';
-import type { CapabilityStore } from '../discover/capability-store.js';
 import { describeLocator } from '../rungs/ui/locator.js';
-import type { ReplayBrowser } from './browser.js';
-import { leasePage, REPLAY_POOL_SERVICE, startReplayPool } from './browser.js';
+import type { PagePool } from '../rungs/ui/page-pool.js';
+import { PAGE_POOL_SERVICE, startPagePool } from '../rungs/ui/page-pool.js';
+import { signInWithForm } from '../rungs/ui/sign-in.js';
 import { replayCapability } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
-import { signInWithForm } from './sign-in.js';
 import { inputSchemaOf } from './values.js';
 
 const OUTPUT_TYPES = {
@@ -132,8 +132,8 @@ async function runCapability(
   // Pin: what runs is what the registration names, re-hashed from disk now.
   const capability = deps.capabilities.load(current.revision);
   const { request_id: _requestId, ...inputs } = raw;
-  const pool = await ctx.service<ReplayBrowser>(REPLAY_POOL_SERVICE, () => startReplayPool(deps.home));
-  const lease = await leasePage(pool, capability.preconditions.origin);
+  const pool = await ctx.service<PagePool>(PAGE_POOL_SERVICE, () => startPagePool(deps.home));
+  const lease = await pool.page(capability.preconditions.origin);
   const signIn = current.signIn;
   try {
     const result = await replayCapability(capability, inputs, {

@@ -3,8 +3,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelClient } from '../../src/agent/model-client.js';
-import { CapabilityStore } from '../../src/discover/capability-store.js';
+import { CapabilityStore } from '../../src/capability/store.js';
 import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
@@ -14,6 +13,7 @@ import {
 import { explorerToolSet, ModelExplorer } from '../../src/discover/explorers/model.js';
 import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { openDiscovery, runDiscovery } from '../../src/discover/run.js';
+import { ModelClient } from '../../src/model/model-client.js';
 import { parsePolicy, type UiPolicyInput } from '../../src/rungs/ui/policy.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { launchChromium, startBackoffice, tempHome } from '../replay/helpers.js';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CapabilityStore } from '../../src/capability/store.js';
 import type { PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
 import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../../src/discover/run.js';
-import { CapabilityStore } from '../../src/discover/store.js';
 import { type BackofficeServer, loadTickets, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { backofficeOperations } from '../../src/ladder/example/operations.js';
 import {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { Capability } from '../../src/discover/capability.js';
-import { pageFingerprint } from '../../src/discover/fingerprint.js';
+import type { Capability } from '../../src/capability/capability.js';
+import { pageFingerprint } from '../../src/capability/fingerprint.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';

@@ -1,13 +1,13 @@
-import { modelClientFor } from '../../agent/model-settings.js';
-import type { InputSpec, OutputSpec } from '../../discover/capability.js';
-import { FIELD_TYPES, type FieldType } from '../../discover/capability.js';
-import { CapabilityStore } from '../../discover/capability-store.js';
+import type { InputSpec, OutputSpec } from '../../capability/capability.js';
+import { FIELD_TYPES, type FieldType } from '../../capability/capability.js';
+import { CapabilityStore } from '../../capability/store.js';
 import type { Explorer } from '../../discover/explorers/explorer.js';
 import { ModelExplorer } from '../../discover/explorers/model.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { runDiscovery } from '../../discover/run.js';
 import type { DiscoveryTask } from '../../discover/session.js';
-import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
+import { modelClientFor } from '../../model/model-settings.js';
+import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
 import type { SecretStore } from '../../store/secrets.js';
 import { parse, UsageError } from '../args.js';
@@ -131,7 +131,7 @@ export const run: Command = async (args, io) => {
       io.out(
         `lift discover: ${explorer.kind === 'model' ? `model explorer ${explorer.model}` : `${explorer.kind} explorer`}`,
       );
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
     const lease = await pool.fresh(new URL(task.startUrl).origin);
     try {
       const signIn = signInFrom(values, runtime.store.secrets);

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { type Capability, validateCapability } from '../../capability/capability.js';
+import { CapabilityStore } from '../../capability/store.js';
 import { LiftError } from '../../contract/errors.js';
-import { type Capability, validateCapability } from '../../discover/capability.js';
-import { CapabilityStore } from '../../discover/capability-store.js';
-import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
 import { replayCapability } from '../../replay/engine.js';
+import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
@@ -44,10 +44,10 @@ export const run: Command = async (args, io) => {
         );
       capability = parsed.data;
     }
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
     const lease = await pool.page(capability.preconditions.origin);
     try {
-      const { signInWithForm } = await import('../../replay/sign-in.js');
+      const { signInWithForm } = await import('../../rungs/ui/sign-in.js');
       const user = values.user;
       const secret = values.secret;
       const result = await replayCapability(capability, input, {

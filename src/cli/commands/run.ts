@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import type { Conversation } from '../../agent/gate.js';
 import { runAgent } from '../../agent/loop.js';
-import { modelClientFor } from '../../agent/model-settings.js';
 import { loadConfig } from '../../config/load.js';
 import { isLiftError } from '../../contract/errors.js';
+import { modelClientFor } from '../../model/model-settings.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';

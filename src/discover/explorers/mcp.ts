@@ -7,9 +7,9 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CapabilityStore } from '../../capability/store.js';
 import type { UiPolicy } from '../../rungs/ui/policy.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import { CapabilityStore } from '../capability-store.js';
 import { openDiscovery } from '../run.js';
 import type { DiscoverySession, DiscoveryTask } from '../session.js';
 import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema, isExplorerTool } from '../tools.js';
@@ -65,8 +65,8 @@ export interface McpDiscoveryOptions {
 /** Opens a browser page, starts the session and serves it until the client disconnects. */
 export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promise<DiscoverySession> {
   const { runtime, task } = options;
-  const { REPLAY_POOL_SERVICE, startReplayPool } = await import('../../replay/browser.js');
-  const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+  const { PAGE_POOL_SERVICE, startPagePool } = await import('../../rungs/ui/page-pool.js');
+  const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
   const lease = await pool.fresh(new URL(task.startUrl).origin);
   try {
     const { session, runId } = await openDiscovery({
