@@ -3,10 +3,11 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { join } from 'node:path';
 import { CapabilityStore } from '../capability/store.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { openDiscovery } from './run.js';
 import type { DiscoverySession, DiscoveryTask, SessionStatus } from './session.js';
-import type { SignIn } from './ui-driver.js';
+import type { DiscoverySignIn } from './ui-driver.js';
 
 /** What `lift session start` hands the daemon it spawns (written to a file, mode 600). */
 export interface DaemonConfig {
@@ -108,9 +109,12 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(home));
     const lease = await pool.fresh(new URL(config.task.startUrl).origin);
     release = lease.release;
-    const signIn: SignIn | undefined =
+    const signIn: DiscoverySignIn | undefined =
       config.user && config.secret
-        ? { user: config.user, password: runtime.store.secrets.get(config.secret) }
+        ? {
+            recipe: passwordFormSignIn(config.user, { secret: config.secret }),
+            secret: (name) => runtime.store.secrets.get(name),
+          }
         : undefined;
     const opened = await openDiscovery({
       store: runtime.store,
@@ -120,6 +124,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
       task: config.task,
       hidden: config.hidden,
       ...(signIn ? { signIn } : {}),
+      saveProfile: lease.save,
       explorer: 'cli',
       attended: true,
       handoff: () =>

@@ -12,10 +12,15 @@ import { fingerprintOf, pageFingerprint } from '../capability/fingerprint.js';
 import type { ToolEvent } from '../contract/context.js';
 import type { EffectClass } from '../contract/effects.js';
 import { LiftError } from '../contract/errors.js';
+import { PageHarness } from '../rungs/ui/harness.js';
 import { resolveTarget, type Target } from '../rungs/ui/locator.js';
+import type { PageTracker } from '../rungs/ui/page-tracker.js';
+import type { UiPolicy } from '../rungs/ui/policy.js';
+import type { SignInRecipe } from '../rungs/ui/sign-in.js';
 import { Classifier, type PageState } from './classify.js';
 import { maskedScreenshot } from './evidence.js';
-import { PageWatch } from './page-watch.js';
+import { replayPolicy } from './policy.js';
+
 import {
   describeTarget,
   isStrictViolation,
@@ -45,10 +50,16 @@ export interface ReplayOptions {
   /** Folder for masked screenshots. */
   evidenceDir: string;
   emit?: (event: ToolEvent) => void;
-  /** Bound for each step's wait (default 5 s). */
+  /** Bound for each step's wait (default UI_DEFAULTS.replayStepTimeoutMs). */
   stepTimeoutMs?: number;
-  /** The session's own sign-in from the secret store, tried once when the start page asks for it. */
-  signIn?: (page: Page) => Promise<void>;
+  /** What the page may request (default replayPolicy: the capability's origin, any path). */
+  policy?: UiPolicy;
+  /** The session's own sign-in (passwordFormSignIn), tried once when the page asks for it. */
+  signIn?: SignInRecipe;
+  /** Reads a named secret for the sign-in (ToolContext.secret). */
+  secret?: (name: string) => string;
+  /** Keeps the browser profile after a sign-in (a pooled lease's save). */
+  saveProfile?: () => Promise<void>;
   /** Called just before the first action that could change the application. */
   markStarted?: () => void;
 }
@@ -69,14 +80,15 @@ type Settled = 'ok' | 'not_found' | 'restart';
 
 const CHUNK_MS = 200;
 const NOTHING: Postcondition = { kind: 'none' };
-const HANDOFF_DEADLINE_MS = 5 * 60_000;
 
 class Replay {
   readonly #capability: Capability;
   readonly #options: ReplayOptions;
   readonly #page: Page;
   readonly #inputs: Record<string, OutputValue>;
-  readonly #watch: PageWatch;
+  readonly #harness: PageHarness;
+  readonly #watch: PageTracker;
+  readonly #startedAt = Date.now();
   readonly #classifier: Classifier;
   readonly #timeout: number;
   readonly outputs: Record<string, OutputValue> = {};
@@ -88,22 +100,45 @@ class Replay {
   /** The target the last postcondition saw exactly once and visible, and the documents loaded by then. */
   #seen: { key: string; loads: number } | undefined;
 
-  constructor(capability: Capability, inputs: Record<string, OutputValue>, options: ReplayOptions) {
+  constructor(
+    capability: Capability,
+    inputs: Record<string, OutputValue>,
+    options: ReplayOptions,
+    harness: PageHarness,
+  ) {
     this.#capability = capability;
     this.#options = options;
     this.#page = options.page;
     this.#inputs = inputs;
-    this.#watch = new PageWatch(options.page);
+    this.#harness = harness;
+    this.#watch = harness.tracker;
     this.#classifier = new Classifier(options.page, this.#watch);
-    this.#timeout = options.stepTimeoutMs ?? 5_000;
+    this.#timeout = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
   }
 
   emit(type: string, data: Record<string, unknown> = {}): void {
     this.#options.emit?.({ type, ...data });
   }
 
-  detach(): Promise<void> {
-    return this.#watch.detach();
+  /** Leaves the page clean for its next use: no dialog open, no listener of this replay. */
+  async detach(): Promise<void> {
+    await this.#watch.dismissDialog();
+    this.#harness.detach();
+  }
+
+  /** A request the guard stopped since the replay began ends it: the page went somewhere it may not. */
+  assertNothingBlocked(): void {
+    const [blocked] = this.#watch.blockedSince(this.#startedAt);
+    if (!blocked) return;
+    const redactor = this.#harness.redactor;
+    throw new LiftError(
+      'POLICY_BLOCKED',
+      `The page tried to load ${redactor.text(blocked.url)}, which the policy does not allow (${redactor.text(blocked.reason)}); the request was stopped before it was sent.`,
+      {
+        hint: 'The application sent the replay somewhere its policy does not allow. A person should look at the page before another replay.',
+        outcome: this.clicked ? 'unknown' : 'not_started',
+      },
+    );
   }
 
   async run(): Promise<CapabilityOutcome> {
@@ -137,7 +172,7 @@ class Replay {
   async #openStart(): Promise<Settled> {
     const { origin, path, fingerprint } = this.#capability.preconditions;
     const url = new URL(path, origin).href;
-    await this.#page.goto(url, { waitUntil: 'load', timeout: this.#timeout * 2 });
+    await this.#harness.goto(url);
     // One read per frame gives both the classification and the start page's skeleton.
     const start = await this.#classifier.startPage();
     const settled = await this.#handle(start.state);
@@ -175,7 +210,7 @@ class Replay {
     switch (step.op) {
       case 'navigate': {
         const url = new URL(step.path, this.#capability.preconditions.origin).href;
-        await this.#page.goto(url, { waitUntil: 'load', timeout: this.#timeout * 2 });
+        await this.#harness.goto(url);
         return this.#settle(step.expect);
       }
       case 'click': {
@@ -278,6 +313,7 @@ class Replay {
     }
     const deadline = performance.now() + this.#timeout;
     for (;;) {
+      this.assertNothingBlocked();
       const found = await probeTarget(this.#page, target, want);
       const { count } = found;
       if (count === 1) return found;
@@ -344,6 +380,7 @@ class Replay {
   async #settle(expect: Postcondition | undefined): Promise<Settled> {
     const deadline = performance.now() + this.#timeout;
     for (;;) {
+      this.assertNothingBlocked();
       // Both only read the page; the classification decides first when it is not ok.
       const [holds, state] = await Promise.all([this.#holds(expect), this.#classifier.classify()]);
       const settled = await this.#handle(state);
@@ -446,11 +483,11 @@ class Replay {
         return this.#handle(await this.#classifier.classify());
       }
       case 'auth_expired': {
-        const { handoff, signIn } = this.#options;
-        if (signIn && !this.signedIn && !this.clicked) {
+        const { handoff } = this.#options;
+        if (this.#harness.canSignIn && !this.signedIn && !this.clicked) {
           this.signedIn = true;
           this.emit('replay-sign-in', {});
-          await signIn(this.#page);
+          await this.#harness.signIn();
           return 'restart';
         }
         const canRestart = this.#options.effectClass === 'read' || !this.clicked;
@@ -462,7 +499,10 @@ class Replay {
         }
         this.handoffs++;
         this.emit('replay-handoff', { reason: state.detail });
-        await handoff({ reason: `Sign in again: ${state.detail}`, deadlineMs: HANDOFF_DEADLINE_MS });
+        await handoff({
+          reason: `Sign in again: ${state.detail}`,
+          deadlineMs: this.#harness.timings.handoffTimeoutMs,
+        });
         this.emit('replay-handoff-done', {});
         return 'restart';
       }
@@ -540,10 +580,19 @@ export async function replayCapability(
     );
   }
   const inputs = validateInputs(capability, rawInputs);
-  const replay = new Replay(capability, inputs, options);
+  const harness = await PageHarness.open(options.page, {
+    policy: options.policy ?? replayPolicy(capability),
+    inputs: Object.fromEntries(Object.entries(inputs).map(([name, value]) => [name, String(value)])),
+    ...(options.emit ? { emit: options.emit } : {}),
+    ...(options.signIn ? { signIn: options.signIn } : {}),
+    ...(options.secret ? { secret: options.secret } : {}),
+    ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
+  });
+  const replay = new Replay(capability, inputs, options, harness);
   replay.emit('replay-start', { capability: capability.name, revision, steps: capability.steps.length });
   try {
     const outcome = await replay.run();
+    replay.assertNothingBlocked();
     const checkpoint = outcome === 'found' ? await replay.checkpoint() : undefined;
     if (checkpoint && !checkpoint.passed) {
       throw new LiftError(

@@ -8,7 +8,7 @@ import { LiftError } from '../contract/errors.js';
 import { describeLocator } from '../rungs/ui/locator.js';
 import type { PagePool } from '../rungs/ui/page-pool.js';
 import { PAGE_POOL_SERVICE, startPagePool } from '../rungs/ui/page-pool.js';
-import { signInWithForm } from '../rungs/ui/sign-in.js';
+import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
 import { replayCapability } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
 import { inputSchemaOf } from './values.js';
@@ -146,10 +146,9 @@ async function runCapability(
       ...(deps.handoff ? { handoff: ({ reason, deadlineMs }) => deps.handoff!(reason, deadlineMs) } : {}),
       ...(signIn && ctx.hasSecret(signIn.secret)
         ? {
-            signIn: async (page) => {
-              await signInWithForm(page, { user: signIn.user, password: ctx.secret(signIn.secret) });
-              await lease.save();
-            },
+            signIn: passwordFormSignIn(signIn.user, { secret: signIn.secret }),
+            secret: (name: string) => ctx.secret(name),
+            saveProfile: () => lease.save(),
           }
         : {}),
     });

@@ -15,6 +15,7 @@ import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scri
 import { openDiscovery, runDiscovery } from '../../src/discover/run.js';
 import { ModelClient } from '../../src/model/model-client.js';
 import { parsePolicy, type UiPolicyInput } from '../../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { launchChromium, startBackoffice, tempHome } from '../replay/helpers.js';
 import { startScriptedOpenAIServer } from '../support/scripted-openai-server.js';
@@ -62,7 +63,7 @@ async function discover(
       task: memberLookupTask(fixture.origin, 'M-1001'),
       explorer,
       hidden: ['Balance'],
-      signIn: { user: 'operator', password: CANARY },
+      signIn: { recipe: passwordFormSignIn('operator', { literal: CANARY }) },
       ...(options.handoff ? { handoff: () => options.handoff!(page), attended: true } : {}),
       liftVersion: '0.1.0',
     });
@@ -301,7 +302,7 @@ describe('the MCP explorer', () => {
         policy: parsePolicy(memberLookupPolicy(fixture.origin)),
         task,
         hidden: ['Balance'],
-        signIn: { user: 'operator', password: CANARY },
+        signIn: { recipe: passwordFormSignIn('operator', { literal: CANARY }) },
         explorer: 'mcp',
         liftVersion: '0.1.0',
       });

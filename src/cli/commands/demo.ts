@@ -19,6 +19,7 @@ import { describeTarget } from '../../replay/targets.js';
 import { capabilityTool } from '../../replay/tool.js';
 import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { parsePolicy } from '../../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../rungs/ui/sign-in.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { isModelEvent } from '../../store/runs.js';
 import { parse } from '../args.js';
@@ -134,7 +135,11 @@ export const run: Command = async (args, io) => {
     say('[demo] Chromium started; one warm context per profile');
     const deps = capabilityDeps(runtime);
     const policy = parsePolicy(memberLookupPolicy(fixture.origin));
-    const signIn = { user: fixture.user, password: runtime.store.secrets.get(SECRET) };
+    const secrets = runtime.store.secrets;
+    const signIn = {
+      recipe: passwordFormSignIn(fixture.user, { secret: SECRET }),
+      secret: (name: string) => secrets.get(name),
+    };
     const liftVersion = '0.1.0';
 
     const discover = async (
@@ -154,6 +159,7 @@ export const run: Command = async (args, io) => {
           explorer,
           hidden: ['Balance'],
           signIn,
+          saveProfile: lease.save,
           liftVersion,
         });
       } finally {

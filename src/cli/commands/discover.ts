@@ -6,9 +6,11 @@ import { ModelExplorer } from '../../discover/explorers/model.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { runDiscovery } from '../../discover/run.js';
 import type { DiscoveryTask } from '../../discover/session.js';
+import type { DiscoverySignIn } from '../../discover/ui-driver.js';
 import { modelClientFor } from '../../model/model-settings.js';
 import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../rungs/ui/sign-in.js';
 import type { SecretStore } from '../../store/secrets.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -144,6 +146,7 @@ export const run: Command = async (args, io) => {
         explorer,
         hidden: values.hide ?? [],
         ...(signIn ? { signIn } : {}),
+        saveProfile: lease.save,
         liftVersion: '0.1.0',
       });
       if (values.json)
@@ -166,10 +169,16 @@ export const run: Command = async (args, io) => {
   }
 };
 
+/** --user USER --secret NAME: the user name as typed, the password read from the secret store. */
 export function signInFrom(
   values: { user?: string | undefined; secret?: string | undefined },
   secrets: SecretStore,
-): { user: string; password: string } | undefined {
+): DiscoverySignIn | undefined {
   if (!values.user || !values.secret) return undefined;
-  return { user: values.user, password: secrets.get(values.secret) };
+  // Read now, so a missing secret is an error before the browser starts.
+  secrets.get(values.secret);
+  return {
+    recipe: passwordFormSignIn(values.user, { secret: values.secret }),
+    secret: (name) => secrets.get(name),
+  };
 }

@@ -47,7 +47,7 @@ export const run: Command = async (args, io) => {
     const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
     const lease = await pool.page(capability.preconditions.origin);
     try {
-      const { signInWithForm } = await import('../../rungs/ui/sign-in.js');
+      const { passwordFormSignIn } = await import('../../rungs/ui/sign-in.js');
       const user = values.user;
       const secret = values.secret;
       const result = await replayCapability(capability, input, {
@@ -58,10 +58,9 @@ export const run: Command = async (args, io) => {
         emit,
         ...(user && secret
           ? {
-              signIn: async (page) => {
-                await signInWithForm(page, { user, password: runtime.store.secrets.get(secret) });
-                await lease.save();
-              },
+              signIn: passwordFormSignIn(user, { secret }),
+              secret: (name: string) => runtime.store.secrets.get(name),
+              saveProfile: () => lease.save(),
             }
           : {}),
       });

@@ -13,7 +13,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { openDiscovery } from '../run.js';
 import type { DiscoverySession, DiscoveryTask } from '../session.js';
 import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema, isExplorerTool } from '../tools.js';
-import type { SignIn } from '../ui-driver.js';
+import type { DiscoverySignIn } from '../ui-driver.js';
 
 /**
  * The MCP explorer: the same four tools, budgets and events, served to any MCP-capable
@@ -57,7 +57,7 @@ export interface McpDiscoveryOptions {
   task: DiscoveryTask;
   policy: UiPolicy;
   hidden: string[];
-  signIn: SignIn | undefined;
+  signIn: DiscoverySignIn | undefined;
   /** Defaults to this process's stdin and stdout. */
   transport?: Transport;
 }
@@ -77,6 +77,7 @@ export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promi
       task,
       hidden: options.hidden,
       ...(options.signIn ? { signIn: options.signIn } : {}),
+      saveProfile: lease.save,
       explorer: 'mcp',
       liftVersion: '0.1.0',
     });
