@@ -14,6 +14,7 @@ DEBIAN_PACKAGES=(
   supervisor          # the service_restart tool's service manager
   openssh-client      # ssh-keygen, a program that asks for a passphrase
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
+  dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
 )
 
 missing=()
