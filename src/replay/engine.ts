@@ -60,7 +60,7 @@ export interface ReplayOptions {
   secret?: (name: string) => string;
   /** Keeps the browser profile after a sign-in (a pooled lease's save). */
   saveProfile?: () => Promise<void>;
-  /** Called just before the first action that could change the application. */
+  /** Called just before the first step that could change the application (capability/effects.ts). */
   markStarted?: () => void;
 }
 
@@ -96,7 +96,8 @@ class Replay {
   handoffs = 0;
   signedIn = false;
   stepsRun = 0;
-  clicked = false;
+  /** A step that can change the application has reached the page: a failure from now on may have left a write behind. */
+  started = false;
   /** The target the last postcondition saw exactly once and visible, and the documents loaded by then. */
   #seen: { key: string; loads: number } | undefined;
 
@@ -114,6 +115,16 @@ class Replay {
     this.#watch = harness.tracker;
     this.#classifier = new Classifier(options.page, this.#watch);
     this.#timeout = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
+  }
+
+  #markStarted(): void {
+    this.started = true;
+    this.#options.markStarted?.();
+  }
+
+  /** How a failure now leaves the application: untouched, or maybe changed. */
+  #outcome(): 'unknown' | 'not_started' {
+    return this.started ? 'unknown' : 'not_started';
   }
 
   emit(type: string, data: Record<string, unknown> = {}): void {
@@ -136,7 +147,7 @@ class Replay {
       `The page tried to load ${redactor.text(blocked.url)}, which the policy does not allow (${redactor.text(blocked.reason)}); the request was stopped before it was sent.`,
       {
         hint: 'The application sent the replay somewhere its policy does not allow. A person should look at the page before another replay.',
-        outcome: this.clicked ? 'unknown' : 'not_started',
+        outcome: this.#outcome(),
       },
     );
   }
@@ -147,7 +158,7 @@ class Replay {
       if (settled !== 'restart') return settled === 'ok' ? 'found' : 'not_found';
     }
     throw new LiftError('AUTH_REQUIRED', 'The session expired again after the handoff.', {
-      outcome: 'not_started',
+      outcome: this.#outcome(),
     });
   }
 
@@ -193,8 +204,8 @@ class Replay {
         'SURFACE_CHANGED',
         `The start page ${url} does not match the capability's fingerprint.`,
         {
-          hint: `The screen changed since discovery. Rediscover the capability (lift discover), or replay with --layout-tolerant if only the arrangement changed. Nothing was done on the page.`,
-          outcome: 'not_started',
+          hint: `The screen changed since discovery. Rediscover the capability (lift discover), or replay with --layout-tolerant if only the arrangement changed.`,
+          outcome: this.#outcome(),
           details: {
             expected: fingerprint,
             actual: actual.fingerprint,
@@ -217,8 +228,7 @@ class Replay {
         const found = await this.#findOne(step.target, index);
         if (typeof found === 'string') return found;
         const target = found.locator;
-        this.#options.markStarted?.();
-        this.clicked = true;
+        this.#markStarted();
         await this.#act(() => target.click({ timeout: this.#timeout }), step.target, index);
         await this.#watch.documentsSettled(this.#timeout);
         return this.#settle(step.expect);
@@ -238,6 +248,7 @@ class Replay {
         if (typeof found === 'string') return found;
         const target = found.locator;
         const value = this.#value(step.value);
+        this.#markStarted();
         await this.#act(
           () => target.selectOption({ label: value }, { timeout: this.#timeout }).then(() => undefined),
           step.target,
@@ -249,7 +260,7 @@ class Replay {
         const found = await this.#findOne(step.target, index);
         if (typeof found === 'string') return found;
         const target = found.locator;
-        this.#options.markStarted?.();
+        this.#markStarted();
         await this.#act(
           () => target.setChecked(step.checked, { timeout: this.#timeout }),
           step.target,
@@ -261,7 +272,7 @@ class Replay {
         const found = await this.#findOne(step.target, index);
         if (typeof found === 'string') return found;
         const target = found.locator;
-        this.#options.markStarted?.();
+        this.#markStarted();
         await this.#act(() => target.press(step.key, { timeout: this.#timeout }), step.target, index);
         await this.#watch.documentsSettled(this.#timeout);
         return this.#settle(step.expect);
@@ -369,7 +380,7 @@ class Replay {
         `Step ${index + 1}: ${describeTarget(this.#bind(target))} could not be used: ${reason}.`,
         {
           hint: `Nothing was clicked twice. The page blocks the action (${reason}); a person should look at it before another replay.`,
-          outcome: this.clicked ? 'unknown' : 'not_started',
+          outcome: this.#outcome(),
           details: { screenshot: await this.#screenshot('no-change') },
         },
       );
@@ -463,7 +474,7 @@ class Replay {
         await state.dialog.dismiss().catch(() => undefined);
         throw new LiftError('UNEXPECTED_STATE', `An undeclared dialog opened: ${state.detail}`, {
           hint: 'The capability does not declare this dialog, so the replay stopped (it was dismissed). Rediscover the capability if the dialog is now part of the screen.',
-          outcome: this.clicked ? 'unknown' : 'not_started',
+          outcome: this.#outcome(),
         });
       }
       case 'transient': {
@@ -472,7 +483,7 @@ class Replay {
             'UPSTREAM_ERROR',
             `The application still answers with a server error after one reload (${state.detail}).`,
             {
-              outcome: this.clicked ? 'unknown' : 'not_started',
+              outcome: this.#outcome(),
             },
           );
         }
@@ -484,17 +495,18 @@ class Replay {
       }
       case 'auth_expired': {
         const { handoff } = this.#options;
-        if (this.#harness.canSignIn && !this.signedIn && !this.clicked) {
+        // Starting over repeats every step: only a read, or a replay that has sent nothing yet.
+        const canRestart = this.#options.effectClass === 'read' || !this.started;
+        if (this.#harness.canSignIn && !this.signedIn && canRestart) {
           this.signedIn = true;
           this.emit('replay-sign-in', {});
           await this.#harness.signIn();
           return 'restart';
         }
-        const canRestart = this.#options.effectClass === 'read' || !this.clicked;
         if (!handoff || this.handoffs >= 1 || !canRestart) {
           throw new LiftError('AUTH_REQUIRED', `The session expired: ${state.detail}.`, {
             hint: 'A person must sign in again (run attended with --headed for a handoff). The replay did not guess credentials.',
-            outcome: this.clicked ? 'unknown' : 'not_started',
+            outcome: this.#outcome(),
           });
         }
         this.handoffs++;
@@ -508,7 +520,7 @@ class Replay {
       }
       case 'app_error':
         throw new LiftError('APP_ERROR', `The application showed an error page: ${state.detail}`, {
-          outcome: this.clicked ? 'unknown' : 'not_started',
+          outcome: this.#outcome(),
           details: { screenshot: await this.#screenshot('app-error') },
         });
     }
@@ -518,7 +530,7 @@ class Replay {
     const bound = target ? this.#bind(target) : undefined;
     return new LiftError('SURFACE_CHANGED', message, {
       hint: 'The screen no longer offers what the capability expects. Rediscover it (lift discover); do not retry blindly.',
-      outcome: this.clicked ? 'unknown' : 'not_started',
+      outcome: this.#outcome(),
       details: {
         ...(bound ? { expected: describeTarget(bound), offered: await offered(this.#page, bound) } : {}),
         screenshot: await this.#screenshot('surface-changed'),

@@ -111,8 +111,9 @@ export { startBackoffice };
 
 /**
  * Adding a note to a member (a visible write) as discovery compiles it: look the member up,
- * type the note, send it (a click on Add note, or Enter in a one-line note field), then read
- * the member's status back. `submit` picks how the form is sent.
+ * type the note, send it, then read the member's status back. `submit` picks how both forms
+ * are sent: clicks on Look up and Add note, or Enter in the fields (the note field is a
+ * one-line input in the note_submit_* scenarios).
  */
 export async function memberNoteCapability(
   page: Page,
@@ -129,6 +130,9 @@ export function memberNoteDefinition(
   submit: 'click' | 'enter' = 'click',
 ): Capability {
   const lookup = memberLookupDefinition(origin, fingerprint);
+  const [fillId, clickLookUp] = lookup.steps as [Capability['steps'][number], Capability['steps'][number]];
+  const idField = { frame: workspace, locator: { by: 'label' as const, label: 'Member ID' } };
+  const lookedUp = clickLookUp.expect;
   const note = { frame: workspace, locator: { by: 'label' as const, label: 'Note' } };
   const emptied = { kind: 'value' as const, target: note, equals: { literal: '' } };
   return {
@@ -141,7 +145,10 @@ export function memberNoteDefinition(
     ],
     outputs: [{ name: 'status', type: 'string' }],
     steps: [
-      ...lookup.steps.slice(0, 2),
+      fillId,
+      submit === 'click'
+        ? clickLookUp
+        : { version: 1, op: 'press', target: idField, key: 'Enter', expect: lookedUp },
       {
         version: 1,
         op: 'fill',
