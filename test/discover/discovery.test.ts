@@ -202,13 +202,19 @@ describe('discovery with the scripted explorer', () => {
       query: '?scenario=session_expires',
       handoff: async (page) => {
         handoffs++;
-        await page.getByLabel('User').fill('operator');
-        await page.getByLabel('Password').fill(CANARY);
-        await page.getByRole('button').click();
-        await page.waitForURL(/\/app/);
+        // The expired session shows its sign-in form where the next page loaded: the workspace frame.
+        const workspaceFrame = page.frameLocator('iframe[title="Workspace"]');
+        await workspaceFrame.getByLabel('User').fill('operator');
+        await workspaceFrame.getByLabel('Password').fill(CANARY);
+        await workspaceFrame.getByRole('button', { name: 'Sign in' }).click();
+        await workspaceFrame.getByLabel('Password').waitFor({ state: 'detached', timeout: 10_000 });
       },
     });
     expect(handoffs).toBe(1);
+    expect(replies.find((entry) => entry.tool === 'request_handoff')?.reply).toMatchObject({
+      ok: true,
+      resumed: true,
+    });
     expect(JSON.stringify(replies)).toContain('AUTH_REQUIRED');
     expect(result.status.outcome).toBe('completed');
     expect(result.capability!.steps).toHaveLength(7);
@@ -318,6 +324,8 @@ describe('the MCP explorer', () => {
         'observe',
         'request_handoff',
       ]);
+      const observe = listed.tools.find((tool) => tool.name === 'observe');
+      expect(observe?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       await expect(client.callTool({ name: 'browser_evaluate', arguments: {} })).rejects.toThrow(
         /Unknown tool/,
       );
