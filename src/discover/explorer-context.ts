@@ -1,7 +1,7 @@
 import type { Capability } from '../capability/capability.js';
 import type { ErrorCode, LiftError } from '../contract/errors.js';
 import type { ExecutedAction } from './compile.js';
-import type { DiscoveryTask, UiDriver } from './session.js';
+import type { DiscoveryTask, UiDriver } from './types.js';
 
 /**
  * What executed and what was read, for `complete` to compile. A handoff starts it over:

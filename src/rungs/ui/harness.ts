@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import type { ToolEvent } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import { type UiTimings, timings as withDefaults } from './defaults.js';
+import { markOf } from './marks.js';
 import {
   blockedObservation,
   type Observation,
@@ -10,23 +11,26 @@ import {
   observePage,
   type PageState,
 } from './observe.js';
-import type { BlockedRequest, PageTracker } from './page-tracker.js';
-import { blockedName, checkUrl, clickAllowed, type UiPolicy } from './policy.js';
+import {
+  type BlockedRequest,
+  type PageTracker,
+  redactedOriginAndPath,
+  redactedRequest,
+} from './page-tracker.js';
+import { checkUrl, type UiPolicy } from './policy.js';
 import { Redactor } from './redact.js';
 import type { ElementRecord } from './render.js';
 import { RequestGuard } from './request-guard.js';
-import { classifyAction } from './safety.js';
 import { maskedScreenshot } from './screenshot.js';
 import {
-  literalPasswordsOf,
   passwordFrame,
   SignInFailed,
   type SignInField,
   type SignInRecipe,
   type SignInValue,
-  secretsOf,
   signInWith,
 } from './sign-in.js';
+import { SignInValues } from './sign-in-values.js';
 import type { ActEnvironment } from './step.js';
 
 export interface PageHarnessOptions {
@@ -70,6 +74,7 @@ export class PageHarness {
   readonly #options: PageHarnessOptions;
   readonly #guard: RequestGuard;
   readonly #unlisten: () => void;
+  readonly #signIn: SignInValues;
   readonly #openedAt = Date.now();
   #detached = false;
 
@@ -93,12 +98,16 @@ export class PageHarness {
       ...(options.hiddenColumns ? { hiddenColumns: options.hiddenColumns } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
     });
-    // Masked before the page shows anything: a sign-in value can never appear, even in a prefilled form.
-    for (const value of this.secretValues()) this.redactor.addSecret(value);
+    this.#signIn = new SignInValues({
+      recipe: options.signIn,
+      secret: options.secret,
+      redactor: this.redactor,
+      inputs: options.inputs,
+    });
     this.#unlisten = this.tracker.listen({
       blocked: (blocked) => {
         // Origin and path only: a query string carries bound input values.
-        const { url: _url, ...event } = this.#redacted(blocked);
+        const { url: _url, at: _at, ...event } = redactedRequest(blocked, this.redactor);
         this.emit({ type: 'ui-request-blocked', ...event });
       },
       dialog: (dialog) =>
@@ -107,7 +116,8 @@ export class PageHarness {
           dialog: dialog.type(),
           message: this.redactor.text(dialog.message()),
         }),
-      popupClosed: (url) => this.emit({ type: 'ui-popup-closed', url: this.#redactedUrl(url) }),
+      popupClosed: (url) =>
+        this.emit({ type: 'ui-popup-closed', url: redactedOriginAndPath(url, this.redactor) }),
     });
   }
 
@@ -141,66 +151,37 @@ export class PageHarness {
 
   /** Whether this harness can sign the page in itself (a recipe and a way to read secrets). */
   get canSignIn(): boolean {
-    const recipe = this.#options.signIn;
-    return recipe !== undefined && (secretsOf(recipe).length === 0 || this.#options.secret !== undefined);
+    return this.#signIn.usable;
   }
 
   /**
    * Signs in by the recipe, typed by the harness itself (the one case where a password field
-   * is filled). Every secret is added to the redactor before it is typed, so it cannot appear
-   * in any observation or event. Saves the profile after. A page with no sign-in form is left as is.
+   * is filled), every secret masked before it is typed; saves the profile after. A page with
+   * no sign-in form is left as is.
    */
   async signIn(): Promise<void> {
-    const recipe = this.#options.signIn;
+    const { recipe } = this.#signIn;
     if (!recipe || !this.canSignIn) {
       throw new LiftError('AUTH_REQUIRED', 'This session has no sign-in configured.', {
         hint: 'Open the session with a sign-in (--user and --secret), or let a person sign in to the profile.',
       });
     }
-    const typed = (value: SignInValue, field: SignInField): string => {
-      const text = this.#valueOf(value);
-      if (field === 'password') this.redactor.addSecret(text);
-      return text;
+    const context = {
+      page: this.page,
+      tracker: this.tracker,
+      timings: this.timings,
+      valueOf: (value: SignInValue, field: SignInField) => this.#signIn.typed(value, field),
     };
     let ok = true;
     try {
-      await signInWith(recipe, {
-        page: this.page,
-        tracker: this.tracker,
-        timings: this.timings,
-        valueOf: typed,
-      });
+      await signInWith(recipe, context);
     } catch (error) {
       if (!(error instanceof SignInFailed)) throw error;
       ok = false;
     }
     this.emit({ type: 'ui-sign-in', ok });
-    if (!ok) {
-      const names = secretsOf(recipe);
-      throw new LiftError('AUTH_REQUIRED', 'Signing in failed: the sign-in form is still showing.', {
-        hint: names.length
-          ? `Check the stored secret '${names[0]}' (lift secrets set ${names[0]}) or let a person sign in.`
-          : 'Check the sign-in values, or let a person sign in.',
-      });
-    }
+    if (!ok) throw this.#signIn.failed();
     await this.#options.saveProfile?.();
-  }
-
-  /** Secret values the sign-in types (for masks), without failing when one is missing. */
-  secretValues(): string[] {
-    const recipe = this.#options.signIn;
-    if (!recipe) return [];
-    const read = this.#options.secret;
-    const stored = read
-      ? secretsOf(recipe).flatMap((name) => {
-          try {
-            return [read(name)];
-          } catch {
-            return [];
-          }
-        })
-      : [];
-    return [...stored, ...literalPasswordsOf(recipe)];
   }
 
   /** What act-and-verify needs, for one action; `deadline` caps the action's own deadline. */
@@ -270,13 +251,7 @@ export class PageHarness {
 
   /** Why an element's line is marked: the policy or the safety classifier would refuse it. */
   mark(element: ElementRecord): string | undefined {
-    if (element.password) return 'signed in by the session only';
-    if (!['button', 'link', 'menuitem', 'tab'].includes(element.role)) return undefined;
-    if (blockedName(this.policy, element.name)) return 'blocked by policy';
-    if (!clickAllowed(this.policy, element.name)) return 'not an allowed click';
-    const { risk } = classifyAction({ op: 'click', target: { ref: element.ref } }, element);
-    if (risk === 'high' && !this.attended) return 'high risk: refused unattended';
-    return undefined;
+    return markOf(this.policy, this.attended, element);
   }
 
   /** A screenshot with bound values, secrets, password fields and hidden columns blacked out. */
@@ -294,7 +269,7 @@ export class PageHarness {
       values: [
         ...Object.values(this.#options.inputs ?? {}),
         ...(this.#options.secrets ?? []),
-        ...this.secretValues(),
+        ...this.#signIn.secretValues(),
       ],
       hiddenColumns: this.#options.hiddenColumns ?? [],
     });
@@ -304,53 +279,13 @@ export class PageHarness {
 
   /** Requests the guard stopped since the harness opened, redacted, oldest first. */
   blockedRequests(since = this.#openedAt): BlockedRequest[] {
-    return this.tracker.blockedSince(since).map((blocked) => ({
-      ...blocked,
-      ...this.#redacted(blocked),
-    }));
+    return this.tracker.blockedSince(since).map((blocked) => redactedRequest(blocked, this.redactor));
   }
 
   /** Stops emitting; the page keeps its guard and tracker for its next use. */
   detach(): void {
     this.#detached = true;
     this.#unlisten();
-  }
-
-  #valueOf(value: SignInValue): string {
-    if ('literal' in value) return value.literal;
-    if ('input' in value) {
-      const bound = this.redactor.inputValue(value.input) ?? this.#options.inputs?.[value.input];
-      if (bound === undefined) throw new LiftError('BAD_INPUT', `No input named '${value.input}' is bound.`);
-      return bound;
-    }
-    const read = this.#options.secret;
-    if (!read) throw new LiftError('AUTH_REQUIRED', `No secret store to read '${value.secret}' from.`);
-    const secret = read(value.secret);
-    this.redactor.addSecret(secret);
-    return secret;
-  }
-
-  #redacted(
-    blocked: BlockedRequest,
-  ): Pick<BlockedRequest, 'origin' | 'path' | 'url' | 'reason' | 'navigation' | 'redirect'> {
-    const path = this.redactor.text(blocked.path);
-    return {
-      origin: blocked.origin,
-      path,
-      url: `${blocked.origin}${path}`,
-      reason: this.redactor.text(blocked.reason),
-      navigation: blocked.navigation,
-      redirect: blocked.redirect,
-    };
-  }
-
-  #redactedUrl(url: string): string {
-    try {
-      const parsed = new URL(url);
-      return `${parsed.origin}${this.redactor.text(parsed.pathname)}`;
-    } catch {
-      return '';
-    }
   }
 
   #blocked(): Observation {

@@ -1,4 +1,5 @@
 import type { Dialog, FileChooser, Frame, Page, Request, Response } from 'playwright-core';
+import type { Redactor } from './redact.js';
 
 /** A request the request guard stopped before it left the browser. Never holds a query string. */
 export interface BlockedRequest {
@@ -13,6 +14,22 @@ export interface BlockedRequest {
   /** A hop of a redirect, not the request the page made. */
   redirect: boolean;
   at: number;
+}
+
+/** A stopped request as it may be shown: bound values in its path and reason become placeholders. */
+export function redactedRequest(blocked: BlockedRequest, redactor: Redactor): BlockedRequest {
+  const path = redactor.text(blocked.path);
+  return { ...blocked, path, url: `${blocked.origin}${path}`, reason: redactor.text(blocked.reason) };
+}
+
+/** Origin and redacted path of a URL: never its query, which carries bound values. */
+export function redactedOriginAndPath(url: string, redactor: Redactor): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${redactor.text(parsed.pathname)}`;
+  } catch {
+    return '';
+  }
 }
 
 type Listener<T> = (value: T) => void;
