@@ -16,6 +16,8 @@ export interface LintTarget {
     holdsForPerson: boolean;
     errorHints: boolean;
     deadlineMs: number;
+    /** Whether the tool declares the paths its input names (defineTool `paths`). */
+    declaresPaths: boolean;
   };
 }
 
@@ -32,6 +34,7 @@ export function fromLiftTool(tool: AnyTool): LintTarget {
       holdsForPerson: gate === 'review' || gate === 'signature',
       errorHints: Object.values(tool.errors ?? {}).every((spec) => Boolean(spec?.hint)),
       deadlineMs: tool.timeout.deadlineMs,
+      declaresPaths: tool.paths !== undefined,
     },
   };
 }

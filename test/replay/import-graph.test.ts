@@ -66,4 +66,11 @@ describe('replay has no path to a model', () => {
     expect(reached).toContain('rungs/ui/locator.ts');
     expect(graph.packages.has('playwright-core')).toBe(true);
   });
+
+  it('covers the desktop skills: their replay and the AT-SPI bridge are in the graph', () => {
+    const reached = [...graph.files].map((file) => relative(SRC, file));
+    expect(reached).toContain('replay/desktop-skills.ts');
+    expect(reached).toContain('rungs/desktop/skill/replay.ts');
+    expect(reached).toContain('rungs/desktop/bridge.ts');
+  });
 });

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { ToolEvent } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
+import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
 import { type UiTimings, timings as withDefaults } from './defaults.js';
 import { markOf } from './marks.js';
 import {
@@ -80,7 +81,7 @@ export class PageHarness {
 
   /** Guards the page (before it loads anything of this use) and starts hearing its events. */
   static async open(page: Page, options: PageHarnessOptions): Promise<PageHarness> {
-    if (options.outputDir) mkdirSync(options.outputDir, { recursive: true });
+    if (options.outputDir) mkdirSync(options.outputDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const guard = await RequestGuard.install(page, options.policy);
     return new PageHarness(page, guard, options);
   }

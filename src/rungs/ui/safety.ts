@@ -23,7 +23,8 @@ const BROWSER_KEYS =
 const ACTIVATING_KEYS = new Set(['Enter', 'Space', ' ']);
 const EDITING_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 
-function activation(element: ElementFacts | undefined): Classification {
+/** How risky activating an element is, from its role and name alone (the desktop rung shares it). */
+export function classifyActivation(element: ElementFacts | undefined): Classification {
   if (!element) return { risk: 'medium', reason: 'activates an unknown element' };
   const name = element.name.trim();
   if (IRREVERSIBLE.test(name)) {
@@ -66,12 +67,13 @@ export function classifyAction(
       }
       return { risk: 'low', reason: 'edits a field; nothing is sent until a form is submitted' };
     case 'click':
-      return activation(element);
+      return classifyActivation(element);
     case 'press': {
       if (BROWSER_KEYS.test(action.key))
         return { risk: 'block', reason: `${action.key} acts on the browser itself` };
       const key = action.key.split('+').pop() ?? action.key;
-      if (ACTIVATING_KEYS.has(key) && element && !EDITING_ROLES.has(element.role)) return activation(element);
+      if (ACTIVATING_KEYS.has(key) && element && !EDITING_ROLES.has(element.role))
+        return classifyActivation(element);
       if (key === 'Enter') return { risk: 'medium', reason: 'Enter in a field may submit its form' };
       return { risk: 'low', reason: 'moves focus or edits a field' };
     }

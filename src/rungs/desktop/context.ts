@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { ToolContext } from '../../contract/context.js';
+import {
+  DESKTOP_SERVICE,
+  DESKTOP_SETTINGS_SERVICE,
+  DesktopSession,
+  type DesktopSettings,
+} from './session.js';
+
+/** The runtime's desktop session, made on first use (no display or worker before that). */
+export async function desktopSession(ctx: ToolContext): Promise<DesktopSession> {
+  const settings = await ctx.service<DesktopSettings>(DESKTOP_SETTINGS_SERVICE, () => ({}));
+  return ctx.service(DESKTOP_SERVICE, () => new DesktopSession(settings));
+}
+
+/** Which window a call means: a program Lift started, and optionally part of a window title. */
+export const WindowSelectorShape = {
+  /** The program, as start_program named it (gnome-calculator, gucharmap, ...). */
+  program: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,40}$/)
+    .optional(),
+  /** Part of the window's title, when the program has several windows (a dialog). */
+  title: z.string().min(1).max(200).optional(),
+};

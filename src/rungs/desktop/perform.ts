@@ -1,0 +1,165 @@
+import { LiftError } from '../../contract/errors.js';
+import type { DesktopAction } from './actions.js';
+import type { DesktopSession, Stamp, WindowRef } from './session.js';
+import type { Shortcut } from './shortcuts.js';
+import type { Control } from './tree.js';
+
+/** Names toolkits give the one action that activates a control. */
+const ACTIVATE = ['click', 'Click', 'press', 'Press', 'activate', 'Activate', 'toggle', 'Toggle'];
+
+export interface Performed {
+  /** The program's event counts just before the action was sent. */
+  stamp: Stamp;
+  /** The text of `readBefore` just before the action was sent. */
+  before?: string;
+  /** The state the control should have afterwards, when the op names one. */
+  expectChecked?: boolean;
+  /** The value a field should hold afterwards. */
+  expectValue?: string;
+  /** Nothing needed doing (a toggle already in the state asked for). */
+  alreadyThere?: boolean;
+}
+
+export interface PerformContext {
+  session: DesktopSession;
+  window: WindowRef;
+  deadline: number;
+  shortcuts: readonly Shortcut[];
+  /** The window already has the keyboard (a replay gives it once, before its first key). */
+  keyboardHeld?: boolean;
+  /** A node whose text to read just before sending (what the last step of a skill changes). */
+  readBefore?: string;
+}
+
+interface Sent {
+  stamp: Stamp;
+  before?: string;
+}
+
+/**
+ * Sends one action to the program through the bridge, in one round trip with the event
+ * stamp taken just before it (and the keyboard given to the window for keys); judging its
+ * effect is the caller's.
+ */
+export async function perform(
+  action: DesktopAction,
+  control: Control | undefined,
+  context: PerformContext,
+): Promise<Performed> {
+  const { session, window, deadline } = context;
+  const send = (op: string, args: Record<string, unknown>, keys = false) =>
+    session.request<Sent>(
+      op,
+      {
+        ...args,
+        stamp_app: window.app,
+        ...(context.readBefore ? { read_before: context.readBefore } : {}),
+        ...(keys && !context.keyboardHeld ? { focus: { pid: window.pid, title: window.title } } : {}),
+      },
+      deadline - Date.now(),
+    );
+  const done = (sent: Sent, extra: Omit<Performed, 'stamp' | 'before'> = {}): Performed => ({
+    stamp: sent.stamp,
+    ...(sent.before !== undefined ? { before: sent.before } : {}),
+    ...extra,
+  });
+  switch (action.op) {
+    case 'invoke':
+      return done(await send('do_action', { app: window.app, path: control!.path, prefer: ACTIVATE }));
+    case 'toggle': {
+      const now = control!.states.includes('checked') || control!.states.includes('pressed');
+      const wanted = action.checked ?? !now;
+      if (wanted === now) {
+        return done(await send('stamp', { app: window.app }), { alreadyThere: true, expectChecked: wanted });
+      }
+      return done(await send('do_action', { app: window.app, path: control!.path, prefer: ACTIVATE }), {
+        expectChecked: wanted,
+      });
+    }
+    case 'set_value': {
+      const field = control!;
+      if (field.ops.includes('type')) {
+        const sent = await send('set_text', {
+          app: window.app,
+          path: field.path,
+          text: String(action.value),
+        });
+        return done(sent, { expectValue: String(action.value) });
+      }
+      const number = Number(action.value);
+      if (!Number.isFinite(number)) {
+        throw new LiftError(
+          'BAD_INPUT',
+          `${field.role} "${field.name}" takes a number, not ${JSON.stringify(action.value)}.`,
+        );
+      }
+      return done(await send('set_value', { app: window.app, path: field.path, value: number }), {
+        expectValue: String(number),
+      });
+    }
+    case 'type':
+      if (control) await session.focus(window, control, deadline);
+      return done(await send('type', { text: action.text }, !control));
+    case 'key':
+      return done(await send('key', { keys: action.keys.split('+') }, true));
+    case 'shortcut':
+      return done(await send('key', { keys: shortcutNamed(context.shortcuts, action.name).keys }, true));
+  }
+}
+
+export function shortcutNamed(shortcuts: readonly Shortcut[], name: string): Shortcut {
+  const shortcut = shortcuts.find((known) => known.name === name.toLowerCase().trim());
+  if (!shortcut) {
+    throw new LiftError('NOT_FOUND', `The program ships no shortcut named "${name}".`, {
+      hint: shortcuts.length
+        ? `Its shortcuts: ${shortcuts.map((known) => known.name).join(', ')}.`
+        : 'This program ships no shortcuts file; use {"op": "key", "keys": "..."}.',
+    });
+  }
+  return shortcut;
+}
+
+export interface Settled {
+  changed: boolean;
+  settled: boolean;
+  events: number;
+  expected?: boolean;
+  /** The watched node's text when the wait ended (only when something was watched). */
+  shown?: string;
+  ms: number;
+}
+
+/**
+ * Watches the program's AT-SPI events until it has changed and then held still for
+ * `quietMs` (or, with `expect`, until the named control shows the text), never sleeping a
+ * fixed time: `idleMs` without any event means the action changed nothing.
+ */
+export function waitForWindow(
+  session: DesktopSession,
+  window: WindowRef,
+  stamp: Stamp,
+  options: {
+    quietMs: number;
+    idleMs: number;
+    deadline: number;
+    /** Text insertions the program must report first (one per typed character). */
+    inserts?: number;
+    /** Until the node's text contains `text`, or differs `from` what it showed before. */
+    expect?: { path: string; text: string } | { path: string; from: string };
+  },
+): Promise<Settled> {
+  const within = Math.max(50, options.deadline - Date.now() - 100);
+  return session.request<Settled>(
+    'wait',
+    {
+      app: window.app,
+      stamp,
+      quiet_ms: options.quietMs,
+      idle_ms: options.idleMs,
+      within_ms: within,
+      ...(options.inserts ? { inserts: options.inserts } : {}),
+      ...(options.expect ? { expect: options.expect } : {}),
+    },
+    within + 50,
+  );
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { LiftError } from '../../contract/errors.js';
+
+/** A key combination such as "ctrl+shift+g", "enter" or "f5". */
+export const KEY_COMBO =
+  /^(?:(?:ctrl|control|shift|alt|super|meta|win)\+){0,3}(?:[a-z0-9]|[-=+*/.,;'`[\]\\]|enter|return|escape|esc|tab|backspace|delete|del|space|up|down|left|right|home|end|pageup|pagedown|insert|plus|minus|f[1-9]|f1[0-2])$/i;
+
+export interface Shortcut {
+  /** What it does, in the program's words ("copy character"). */
+  name: string;
+  /** The keys, modifiers first (["ctrl", "c"]). */
+  keys: string[];
+}
+
+export function parseKeys(combo: string): string[] {
+  const trimmed = combo.trim();
+  // "ctrl++" and "+" name the plus key itself.
+  const keys = trimmed.endsWith('++') ? [...trimmed.slice(0, -2).split('+'), 'plus'] : trimmed.split('+');
+  return trimmed === '+' ? ['plus'] : keys.map((key) => key.toLowerCase());
+}
+
+const ShortcutsFileSchema = z.record(
+  z
+    .string()
+    .min(1)
+    .max(60)
+    .regex(/^[a-z][a-z0-9 -]*$/, 'lower-case words'),
+  z.string().regex(KEY_COMBO, 'a key combination such as ctrl+c, enter or f5'),
+);
+
+/**
+ * A program's shortcuts file (YAML or JSON: action -> keys). Offered to the model as exact
+ * and instant actions; a file that does not parse is a configuration error, not a guess.
+ */
+export function loadShortcuts(file: string): Shortcut[] {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new LiftError(
+      'NOT_CONFIGURED',
+      `The shortcuts file ${file} cannot be read: ${(error as Error).message}`,
+    );
+  }
+  const parsed = ShortcutsFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new LiftError(
+      'NOT_CONFIGURED',
+      `The shortcuts file ${file} is not valid: ${z.prettifyError(parsed.error)}`,
+      {
+        hint: 'A shortcuts file maps an action to keys, one a line: "copy character: ctrl+c".',
+      },
+    );
+  }
+  return Object.entries(parsed.data).map(([name, combo]) => ({ name, keys: parseKeys(combo) }));
+}

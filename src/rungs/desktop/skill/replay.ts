@@ -1,0 +1,203 @@
+import { LiftError } from '../../../contract/errors.js';
+import type { DesktopAction } from '../actions.js';
+import { findByLocator, type Locator } from '../locate.js';
+import { type Performed, perform, type Settled, waitForWindow } from '../perform.js';
+import { classifyDesktopAction } from '../safety.js';
+import type { DesktopSession, WindowRead, WindowRef } from '../session.js';
+import type { Control } from '../tree.js';
+import { bind, type DesktopSkill, type SkillStep } from './format.js';
+
+export interface SkillReplayOptions {
+  session: DesktopSession;
+  deadline: number;
+  emit?: (event: { type: string; [key: string]: unknown }) => void;
+  /** How long the window must hold still before the final read (default 20 ms). */
+  quietMs?: number;
+}
+
+const KEYBOARD = new Set(['key', 'type', 'shortcut']);
+
+interface SettleContext {
+  session: DesktopSession;
+  window: WindowRef;
+  read: WindowRead;
+  finalTarget: Control;
+  inputs: Readonly<Record<string, unknown>>;
+  deadline: number;
+  last: boolean;
+  quietMs: number | undefined;
+}
+
+/**
+ * Waits on the step's AT-SPI events: typed text until the program reported every character,
+ * a check until its text shows, the last step until the answer's control shows something
+ * new and held still for `quietMs`.
+ */
+function settle(
+  step: SkillStep,
+  action: DesktopAction,
+  performed: Performed,
+  context: SettleContext,
+): Promise<Settled> {
+  const expectControl = step.expect?.target ? locate(context.read, step.expect.target, 'checked') : undefined;
+  const watch =
+    step.expect && expectControl
+      ? { expect: { path: expectControl.path, text: bind(step.expect.text_contains, context.inputs) } }
+      : performed.before !== undefined
+        ? { expect: { path: context.finalTarget.path, from: performed.before } }
+        : {};
+  return waitForWindow(context.session, context.window, performed.stamp, {
+    quietMs: context.last ? (context.quietMs ?? 10) : action.op === 'type' ? 0 : 15,
+    // A step that changed nothing when it was learned is not waited on for long.
+    idleMs: step.changes ? 1_000 : 150,
+    deadline: context.deadline,
+    ...(action.op === 'type' ? { inserts: [...action.text.replace(/\n/g, '')].length } : {}),
+    ...watch,
+  });
+}
+
+export interface SkillReplayResult {
+  output: string;
+  steps: number;
+  durationMs: number;
+}
+
+function surfaceChanged(message: string): never {
+  throw new LiftError('SURFACE_CHANGED', message, {
+    hint: 'The window no longer looks like the one this skill learned on; the skill did nothing. Do the task with observe_window and act_window, and learn it again.',
+    outcome: 'not_started',
+  });
+}
+
+function locate(read: WindowRead, locator: Locator, what: string): Control {
+  const control = findByLocator(read.controls, locator);
+  if (!control)
+    surfaceChanged(`The ${what} ${locator.role} "${locator.name || locator.id}" is not in the window.`);
+  return control;
+}
+
+/** A recorded step as the action act_window would run, inputs bound. */
+function actionOf(step: SkillStep, inputs: Readonly<Record<string, unknown>>): DesktopAction {
+  const target = { name: '' };
+  switch (step.op) {
+    case 'invoke':
+      return { op: 'invoke', target };
+    case 'toggle':
+      return { op: 'toggle', target, ...(step.checked !== undefined ? { checked: step.checked } : {}) };
+    case 'set_value':
+      return { op: 'set_value', target, value: bind(step.value, inputs) };
+    case 'type':
+      return { op: 'type', text: bind(step.text, inputs), ...(step.target ? { target } : {}) };
+    case 'key':
+      return { op: 'key', keys: step.keys.join('+') };
+  }
+}
+
+/**
+ * Replays a skill with no model: finds the window, refuses to touch it unless its structure
+ * hashes to the skill's fingerprint, sends each step to the control its locator names (the
+ * safety classifier still judges each one), waits on AT-SPI events rather than sleeping, and
+ * reads the answer from the skill's read target once the window has held still.
+ */
+export async function replaySkill(
+  skill: DesktopSkill,
+  inputs: Readonly<Record<string, unknown>>,
+  options: SkillReplayOptions,
+): Promise<SkillReplayResult> {
+  const started = performance.now();
+  const { session, deadline } = options;
+  let window = await session.knownWindow(skill.program, skill.window, deadline);
+  let read = await session.read(window, deadline, { reuse: true }).catch(async (error: unknown) => {
+    // The window remembered from an earlier replay is gone: look for it once more.
+    if (!(error instanceof LiftError) || error.code !== 'SURFACE_CHANGED') throw error;
+    session.forget(window);
+    window = await session.knownWindow(skill.program, skill.window, deadline);
+    return session.read(window, deadline);
+  });
+  options.emit?.({ type: 'skill-window', fresh: read.fresh, ms: Math.round(performance.now() - started) });
+  if (read.fingerprint !== skill.fingerprint) {
+    surfaceChanged(
+      `The ${skill.program} window "${skill.window}" has another structure than when the skill was learned.`,
+    );
+  }
+  const finalTarget = locate(read, skill.read.target, 'control to read');
+  const shortcuts = session.program(skill.program).shortcutList;
+  let keyboardHeld = false;
+  let shown: string | undefined;
+  for (const [index, step] of skill.steps.entries()) {
+    const control =
+      'target' in step && step.target ? locate(read, step.target, `step ${index + 1}'s`) : undefined;
+    const action = actionOf(step, inputs);
+    const { risk, reason } = classifyDesktopAction(action, control);
+    if (risk === 'block' || risk === 'high') {
+      throw new LiftError('SAFETY_BLOCKED', `Step ${index + 1} refused: ${reason}.`, {
+        outcome: index === 0 ? 'not_started' : 'unknown',
+      });
+    }
+    const last = index === skill.steps.length - 1;
+    // The last step is done when the answer's control shows something else than before it.
+    const performed = await perform(action, control, {
+      session,
+      window,
+      deadline,
+      shortcuts,
+      keyboardHeld,
+      ...(last ? { readBefore: finalTarget.path } : {}),
+    });
+    if (KEYBOARD.has(action.op) && !control) keyboardHeld = true;
+    const next = skill.steps[index + 1];
+    // Keys reach the program in the order they were sent: a key followed by more keys needs no wait.
+    if (
+      action.op === 'key' &&
+      next &&
+      KEYBOARD.has(next.op) &&
+      !('target' in next && next.target) &&
+      !step.expect
+    )
+      continue;
+    const settled = await settle(step, action, performed, {
+      session,
+      window,
+      read,
+      finalTarget,
+      inputs,
+      deadline,
+      last,
+      quietMs: options.quietMs,
+    });
+    options.emit?.({ type: 'skill-step', index, op: step.op, changed: settled.changed, ms: settled.ms });
+    if (step.changes && !settled.changed) {
+      throw new LiftError('NO_CHANGE', `Step ${index + 1} (${step.op}) changed nothing in the window.`, {
+        outcome: 'unknown',
+      });
+    }
+    if (settled.expected === false && step.expect) {
+      throw new LiftError(
+        'UNEXPECTED_STATE',
+        `After step ${index + 1} the window does not show "${bind(step.expect.text_contains, inputs)}".`,
+        {
+          outcome: 'unknown',
+        },
+      );
+    }
+    if (next && 'target' in next && next.target && settled.events > 0) {
+      read = await session.read(window, deadline, { reuse: true });
+    }
+    if (last && settled.shown !== undefined && settled.expected !== false) shown = settled.shown;
+  }
+  // The wait already read the answer's control once the window held still; else read it now.
+  const output =
+    shown ??
+    (
+      await session.request<string[]>(
+        'read',
+        { app: window.app, paths: [finalTarget.path] },
+        deadline - Date.now(),
+      )
+    )[0];
+  return {
+    output: output ?? '',
+    steps: skill.steps.length,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
