@@ -18,15 +18,16 @@ import {
   memberLookupPolicy,
   memberLookupTask,
 } from '../src/apps/backoffice/member-lookup-script.js';
+import type { Capability } from '../src/capability/capability.js';
+import { CapabilityStore } from '../src/capability/store.js';
 import { LIFT_VERSION } from '../src/contract/version.js';
-import type { Capability } from '../src/discover/capability.js';
-import { CapabilityStore } from '../src/discover/capability-store.js';
 import { ScriptedExplorer } from '../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../src/discover/run.js';
 import { type BackofficeServer, startBackoffice } from '../src/fixtures/backoffice/index.js';
 import { replayCapability } from '../src/replay/engine.js';
 import { CHROMIUM_ARGS } from '../src/rungs/ui/browser.js';
 import { parsePolicy } from '../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../src/rungs/ui/sign-in.js';
 import { openStore } from '../src/store/store.js';
 
 const N = Number(process.env.BENCH_REPLAYS ?? 50);
@@ -101,7 +102,7 @@ async function discover(fixture: BackofficeServer, browser: Browser, home: strin
       task: memberLookupTask(fixture.origin, 'M-1001'),
       explorer: new ScriptedExplorer(MEMBER_LOOKUP_SCRIPT),
       hidden: ['Balance'],
-      signIn: { user: fixture.user, password: PASSWORD },
+      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: PASSWORD }) },
       liftVersion: LIFT_VERSION,
     });
     await page.context().close();

@@ -219,6 +219,16 @@ export const MIGRATIONS: readonly Migration[] = [
       file TEXT NOT NULL
     )`),
   },
+  {
+    version: 8,
+    name: 'the sign-in of each unregistered capability lift replay held',
+    // Replay created this table itself before it came here; a home may have it.
+    up: statements(`CREATE TABLE IF NOT EXISTS replay_sign_ins (
+      revision TEXT PRIMARY KEY,
+      sign_in_user TEXT NOT NULL,
+      sign_in_secret TEXT NOT NULL
+    )`),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -39,6 +39,20 @@ function emittedIn(file: string): Array<{ type: string; at: string }> {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: Array<{ type: string; at: string }> = [];
   const visit = (node: ts.Node): void => {
+    // A function declared to return a ToolEvent builds one for a sink to write (stepEvent).
+    if (ts.isFunctionDeclaration(node) && node.type?.getText(source) === 'ToolEvent' && node.body) {
+      for (const statement of node.body.statements) {
+        const returned = ts.isReturnStatement(statement) ? statement.expression : undefined;
+        if (!returned || !ts.isObjectLiteralExpression(returned)) continue;
+        const type = returned.properties.find(
+          (property): property is ts.PropertyAssignment =>
+            ts.isPropertyAssignment(property) && property.name.getText(source) === 'type',
+        );
+        const line = source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1;
+        for (const name of type ? literals(type.initializer) : [])
+          found.push({ type: name, at: `${relative(SRC, file)}:${line}` });
+      }
+    }
     if (ts.isCallExpression(node) && SINKS.has(calleeName(node.expression) ?? '')) {
       const first = node.arguments[0];
       let types: string[] = [];

@@ -9,11 +9,11 @@ import {
   ticketCloseTask,
 } from '../../src/apps/backoffice/ticket-close-script.js';
 import { ticketCloseWithNoteTool } from '../../src/apps/backoffice/ticket-close-with-note.js';
+import { CapabilityStore } from '../../src/capability/store.js';
 import type { PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
 import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../../src/discover/run.js';
-import { CapabilityStore } from '../../src/discover/store.js';
 import { type BackofficeServer, loadTickets, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { Ladder } from '../../src/ladder/ladder.js';
 import { formatReport, ladderReport } from '../../src/ladder/report.js';
@@ -24,6 +24,7 @@ import { toolsFromApiFile } from '../../src/rungs/api/loader.js';
 import { readSpec } from '../../src/rungs/api/openapi.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { tempDir } from '../support/temp.js';
 import { FIXTURE_SPEC, writeOperations } from './support.js';
@@ -57,7 +58,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
         note: 'Card unblocked after the customer called.',
       }),
       explorer: new ScriptedExplorer(ticketCloseScript('T-000101')),
-      signIn: { user: fixture.user, password: PASSWORD },
+      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: PASSWORD }) },
       liftVersion: LIFT_VERSION,
     });
     await context.close();

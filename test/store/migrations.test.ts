@@ -29,6 +29,7 @@ const TABLES = [
   'ladder_schedules',
   'ladder_walks',
   'ledger',
+  'replay_sign_ins',
   'runs',
 ];
 
