@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../src/contract/define-tool.js';
+import { RequestIdSchema } from '../src/contract/request-id.js';
 import { Runtime } from '../src/runtime/runtime.js';
 
 const N = 5_000;
@@ -37,7 +38,7 @@ const noopWrite = defineTool({
   name: 'noop_write',
   description: 'Writes nothing, but through the ledger. Returns the id.',
   rung: 'api',
-  input: z.strictObject({ id: z.string().max(20), request_id: z.string().max(40) }),
+  input: z.strictObject({ id: z.string().max(20), request_id: RequestIdSchema }),
   output: z.object({ id: z.string() }),
   effect: { class: 'reversible', gate: 'none' },
   timeout: { deadlineMs: 1_000 },

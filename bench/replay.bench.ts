@@ -13,13 +13,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Capability } from '../src/capability/capability.js';
-import { CapabilityStore } from '../src/capability/store.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,
   memberLookupTask,
-} from '../src/discover/explorers/member-lookup-script.js';
+} from '../src/apps/backoffice/member-lookup-script.js';
+import type { Capability } from '../src/capability/capability.js';
+import { CapabilityStore } from '../src/capability/store.js';
+import { LIFT_VERSION } from '../src/contract/version.js';
 import { ScriptedExplorer } from '../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../src/discover/run.js';
 import { type BackofficeServer, startBackoffice } from '../src/fixtures/backoffice/index.js';
@@ -102,7 +103,7 @@ async function discover(fixture: BackofficeServer, browser: Browser, home: strin
       explorer: new ScriptedExplorer(MEMBER_LOOKUP_SCRIPT),
       hidden: ['Balance'],
       signIn: { recipe: passwordFormSignIn(fixture.user, { literal: PASSWORD }) },
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     await page.context().close();
     if (!result.capability) throw new Error(`discovery failed: ${result.status.reason}`);

@@ -38,6 +38,8 @@ export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';
 export { inputSchemaOf, outputSchemaOf } from './contract/json-schema.js';
 export type { PathScope } from './contract/paths.js';
+export { RequestIdSchema } from './contract/request-id.js';
+export { LIFT_VERSION } from './contract/version.js';
 export { compileCapability } from './discover/compile.js';
 export { runDiscovery } from './discover/run.js';
 // The per-operation ladder.

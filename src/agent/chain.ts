@@ -213,7 +213,7 @@ export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
         }
         if (index > 0) ctx.markStarted();
         const envelope = await ctx.call(step.tool, args);
-        ctx.emit({ type: 'chain-step', id: step.id, tool: step.tool, ok: envelope.ok });
+        ctx.emit({ type: 'chain-step-end', id: step.id, tool: step.tool, ok: envelope.ok });
         if (isPending(envelope)) {
           const { approval_id, gate, preview, confirmation_phrase } = envelope.pending;
           fields.held = {

@@ -2,6 +2,7 @@ import type { ModelMessage, ToolResultPart } from 'ai';
 import type { AnyTool } from '../contract/define-tool.js';
 import { type Envelope, isError, isPending } from '../contract/envelope.js';
 import { isLiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { ModelClient, ModelClientEvent } from '../model/model-client.js';
 import { formatCount } from '../model/tokens.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -116,7 +117,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
   const counters = tally.counts;
   const cleanRequest = secrets.scrub(request);
   const runId = runs.start('agent', cleanRequest);
-  const log = (type: string, data: Record<string, unknown>) =>
+  const log = (type: RunEventType, data: Record<string, unknown>) =>
     runs.append(runId, [{ t: new Date().toISOString(), type, ...data }]);
 
   const { choice, tools } = offeredTools(runtime, options, cleanRequest);
@@ -125,7 +126,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
   conversation.say(
     `shortlist  ${describeScores(choice.scores)}  -> ${choice.kind}: ${choice.groups.join(', ')}, ${tools.length} tools, ${formatCount(perCallSchemaTokens)} schema tokens`,
   );
-  log('shortlist', {
+  log('shortlist-chosen', {
     kind: choice.kind,
     groups: choice.groups,
     tools: tools.map((tool) => tool.name),
@@ -169,7 +170,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
       counters.inputTokens += reply.inputTokens;
       counters.outputTokens += reply.outputTokens;
       counters.schemaTokens += perCallSchemaTokens;
-      log('model-call', {
+      log('model-called', {
         provider: client.provider,
         model: client.modelName,
         input_tokens: reply.inputTokens,

@@ -47,27 +47,6 @@ interface Row {
   started_at: string;
 }
 
-const SCHEMA = `CREATE TABLE IF NOT EXISTS agent_tasks (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  run_id TEXT NOT NULL,
-  request TEXT NOT NULL,
-  provider TEXT NOT NULL,
-  model TEXT NOT NULL,
-  model_calls INTEGER NOT NULL,
-  model_requests INTEGER NOT NULL,
-  tool_calls INTEGER NOT NULL,
-  ui_actions INTEGER NOT NULL,
-  input_tokens INTEGER NOT NULL,
-  output_tokens INTEGER NOT NULL,
-  schema_tokens INTEGER NOT NULL,
-  seconds REAL NOT NULL,
-  checks_passed INTEGER NOT NULL,
-  checks_total INTEGER NOT NULL,
-  outcome TEXT NOT NULL,
-  stopped_by TEXT,
-  started_at TEXT NOT NULL
-)`;
-
 function fromRow(row: Row): TaskRow {
   return {
     id: row.id,
@@ -97,7 +76,6 @@ export class TaskLedger {
 
   constructor(db: Db) {
     this.#db = db;
-    db.exec(SCHEMA);
   }
 
   add(row: Omit<TaskRow, 'id'>): TaskRow {

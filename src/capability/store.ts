@@ -49,14 +49,6 @@ export class CapabilityStore {
   constructor(db: Db, home: string) {
     this.#db = db;
     this.#folder = join(home, 'capabilities');
-    db.exec(`CREATE TABLE IF NOT EXISTS capabilities (
-      revision TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      intent TEXT NOT NULL,
-      steps INTEGER NOT NULL,
-      created_at TEXT NOT NULL,
-      file TEXT NOT NULL
-    )`);
   }
 
   /** Validates and writes a capability; returns its revision. Invalid capabilities are never written. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { LIFT_VERSION } from '../contract/version.js';
 import type { Command } from './io.js';
 import { processIo } from './io.js';
 
@@ -77,13 +77,6 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
   },
 };
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(
@@ -96,7 +89,7 @@ export async function main(argv: string[]): Promise<number> {
   const io = processIo();
   const [name, ...args] = argv;
   if (name === '--version' || name === '-v') {
-    io.out(version());
+    io.out(LIFT_VERSION);
     return 0;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {

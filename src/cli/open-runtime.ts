@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { addBackofficeTools } from '../apps/backoffice/tools.js';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
@@ -28,5 +29,6 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
+  addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
   return addDesktopSkillTools(addCapabilityTools(runtime));
 }

@@ -1,9 +1,11 @@
 import type { LiftError } from './errors.js';
+import type { RunEventType } from './events.js';
 import type { PathScope } from './paths.js';
 
 /** An event a tool adds to its run's log (actions it performed, things it read back). */
 export interface ToolEvent {
-  type: string;
+  /** One of the catalogue in events.ts. */
+  type: RunEventType;
   [key: string]: unknown;
 }
 

@@ -84,6 +84,14 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   /** Known confirmations the tool answers only after its gate approved the call. */
   confirmations?: string[];
   run: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
+  /**
+   * The settle read as code: reads from the system whether this call's write has landed.
+   * Returns the landed result, or undefined when nothing landed. Lift runs it before it
+   * runs again a call whose earlier run has an unknown outcome (an approved call whose
+   * approver died): the landed result is reported with effect `existing`, else the call
+   * runs, so it lands exactly once. Without it such a call answers OUTCOME_UNKNOWN.
+   */
+  settleRead?: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>> | undefined>;
   /** Reads the result back; a failed check makes the envelope not ok. */
   verify?: (
     result: ToolResult<z.infer<O>>,

@@ -125,10 +125,6 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'The service restarted but did not report healthy. Inspect its logs before another restart.',
   },
-  CLOSED_WITH_OTHER_NOTE: {
-    retry: 'no',
-    hint: 'The ticket is already closed with a different note. Read it with ticket_get and decide with a person.',
-  },
   REQUEST_REFUSED: {
     retry: 'no',
     hint: 'Doing this would break a rule of the tool, so nothing was changed. The message says why; the hint names what would work instead.',

@@ -3,6 +3,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { join } from 'node:path';
 import { CapabilityStore } from '../capability/store.js';
 import { PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { LIFT_VERSION } from '../contract/version.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -132,7 +133,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
         new Promise<void>((resolve) => {
           resumeHandoff = resolve;
         }),
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     session = opened.session;
     state.runId = opened.runId;

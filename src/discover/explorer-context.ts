@@ -1,5 +1,6 @@
 import type { Capability } from '../capability/capability.js';
 import type { ErrorCode, LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { ExecutedAction } from './compile.js';
 import type { DiscoveryTask, UiDriver } from './types.js';
 
@@ -37,7 +38,7 @@ export interface ExplorerContext {
   readonly handoffDeadlineMs: number;
   now(): number;
   /** Adds an event to the session's run log. */
-  emit(type: string, data?: Record<string, unknown>): void;
+  emit(type: RunEventType, data?: Record<string, unknown>): void;
   /**
    * Counts a refused call against the rejection budget and returns the error to throw;
    * `example` is a corrected call the explorer can copy.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Capability } from '../capability/capability.js';
 import type { ToolEvent } from '../contract/context.js';
 import { type ErrorCode, isLiftError, LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import { UI_DEFAULTS } from '../rungs/ui/defaults.js';
 import { DiscoveryRecord, type ExplorerContext, type StartPage } from './explorer-context.js';
 import {
@@ -99,12 +100,12 @@ export class DiscoverySession {
     };
   }
 
-  #emit(type: string, data: Record<string, unknown> = {}): void {
+  #emit(type: RunEventType, data: Record<string, unknown> = {}): void {
     this.#options.emit({ type, ...data });
   }
 
   /** Adds an explorer's own event (a model call, a retry) to the session's run log. */
-  record(type: string, data: Record<string, unknown> = {}): void {
+  record(type: RunEventType, data: Record<string, unknown> = {}): void {
     this.#emit(type, data);
   }
 

@@ -6,7 +6,7 @@ export const STEP_DOWN_CODES = ['SURFACE_CHANGED', 'PROMPT_UNEXPECTED'] as const
 export type FailureCounts = Record<string, Record<string, number>>;
 
 /**
- * Counts failed calls by tool and error code from the run log (the `end` event of every
+ * Counts failed calls by tool and error code from the run log (the `call-end` event of every
  * call, nested calls included), optionally only since a time.
  */
 export function failureCounts(runtime: Runtime, tools: string[], since?: string): FailureCounts {
@@ -14,7 +14,7 @@ export function failureCounts(runtime: Runtime, tools: string[], since?: string)
   const wanted = new Set(tools);
   for (const id of runtime.store.runs.ids(since ?? '')) {
     for (const event of runtime.store.runs.events(id)) {
-      if (event.type !== 'end' || event.ok !== false || typeof event.tool !== 'string') continue;
+      if (event.type !== 'call-end' || event.ok !== false || typeof event.tool !== 'string') continue;
       if (!wanted.has(event.tool) || typeof event.code !== 'string') continue;
       const byCode = counts[event.tool]!;
       byCode[event.code] = (byCode[event.code] ?? 0) + 1;

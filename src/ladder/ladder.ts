@@ -1,7 +1,13 @@
 import { CapabilityStore } from '../capability/store.js';
 import { type Rung, rungNumber } from '../contract/effects.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { type Candidate, candidateLabel, type DeclaredOperation, readDeclarations } from './declaration.js';
+import {
+  type Candidate,
+  candidateLabel,
+  type DeclaredOperation,
+  parseDeclarations,
+  readDeclarations,
+} from './declaration.js';
 import { currentFingerprint, type DoorContext, testDoor } from './doors.js';
 import { failureCounts, STEP_DOWN_CODES } from './failures.js';
 import { type CandidateResult, type Direction, LadderStore, type Walk, type WalkTrigger } from './store.js';
@@ -54,7 +60,15 @@ export class Ladder {
 
   /** Stores (or replaces) the operations of a declaration file. */
   declare(file: string): DeclaredOperation[] {
-    const operations = readDeclarations(file);
+    return this.#keep(readDeclarations(file));
+  }
+
+  /** Stores (or replaces) the operations an app declares (paths in it are absolute). */
+  declareOperations(declaration: unknown, source: string): DeclaredOperation[] {
+    return this.#keep(parseDeclarations(declaration, source));
+  }
+
+  #keep(operations: DeclaredOperation[]): DeclaredOperation[] {
     for (const operation of operations) this.store.declare(operation);
     return operations;
   }

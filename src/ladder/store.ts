@@ -67,28 +67,6 @@ export class LadderStore {
 
   constructor(db: Db) {
     this.#db = db;
-    db.exec(`CREATE TABLE IF NOT EXISTS ladder_operations (
-      name TEXT PRIMARY KEY,
-      declaration TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    )`);
-    db.exec(`CREATE TABLE IF NOT EXISTS ladder_walks (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      operation TEXT NOT NULL,
-      at TEXT NOT NULL,
-      trigger TEXT NOT NULL,
-      rung TEXT,
-      previous_rung TEXT,
-      direction TEXT NOT NULL,
-      results TEXT NOT NULL,
-      note TEXT
-    )`);
-    db.exec('CREATE INDEX IF NOT EXISTS ladder_walks_by_operation ON ladder_walks (operation, id)');
-    db.exec(`CREATE TABLE IF NOT EXISTS ladder_schedules (
-      operation TEXT PRIMARY KEY,
-      every_ms INTEGER NOT NULL,
-      next_at TEXT NOT NULL
-    )`);
   }
 
   declare(operation: DeclaredOperation): void {

@@ -29,8 +29,8 @@ export interface ModelClientOptions {
 
 /** Something that happened on the way to an answer, for the run log (types start with `model`). */
 export type ModelClientEvent =
-  | { type: 'model-retry'; attempt: number; reason: string; status?: number; wait_ms: number }
-  | { type: 'model-hedge'; attempt: number; after_ms: number };
+  | { type: 'model-retried'; attempt: number; reason: string; status?: number; wait_ms: number }
+  | { type: 'model-hedged'; attempt: number; after_ms: number };
 
 /** One logical model call: the answer and what it took to get it. */
 export interface ModelAnswer extends AttemptAnswer {
@@ -90,7 +90,7 @@ export class ModelClient {
             signal,
             onHedge: () => {
               hedgedAny = true;
-              options.onEvent?.({ type: 'model-hedge', attempt, after_ms: this.#options.hedgeMs ?? 0 });
+              options.onEvent?.({ type: 'model-hedged', attempt, after_ms: this.#options.hedgeMs ?? 0 });
             },
           },
         );
@@ -111,7 +111,7 @@ export class ModelClient {
       }
       const wait = delayBefore(attempt, failure, this.#retry, this.#options.random);
       options.onEvent?.({
-        type: 'model-retry',
+        type: 'model-retried',
         attempt,
         reason: failure.reason,
         ...(failure.status !== undefined ? { status: failure.status } : {}),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../contract/context.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
+import { LIFT_VERSION } from '../contract/version.js';
 import { NamedTargetSchema } from '../rungs/desktop/actions.js';
 import { desktopSession } from '../rungs/desktop/context.js';
 import { compileSkill } from '../rungs/desktop/skill/compile.js';
@@ -167,7 +168,7 @@ export const learnSkill = defineTool({
       ...(read ? { read } : {}),
       calls: input.calls,
       runId: ctx.runId,
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     const { revision } = deps.skills.save(skill);
     const registration = deps.registrations.register({

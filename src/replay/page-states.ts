@@ -1,5 +1,6 @@
 import type { Capability } from '../capability/capability.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import type { Classifier, PageState } from './classify.js';
 import type { ReplayOptions, Settled } from './options.js';
@@ -13,7 +14,7 @@ export interface PageStateContext {
   timeoutMs: number;
   /** Whether a step that can change state has reached the page. */
   started(): boolean;
-  emit(type: string, data?: Record<string, unknown>): void;
+  emit(type: RunEventType, data?: Record<string, unknown>): void;
   screenshot(label: string): Promise<string | undefined>;
 }
 
@@ -34,7 +35,7 @@ export class PageStates {
 
   async answer(state: PageState): Promise<Settled> {
     if (state.kind !== 'ok')
-      this.#context.emit('replay-classify', { state: state.kind, detail: state.detail });
+      this.#context.emit('replay-page-classified', { state: state.kind, detail: state.detail });
     switch (state.kind) {
       case 'ok':
         return 'ok';
@@ -102,7 +103,7 @@ export class PageStates {
       );
     }
     this.reloads++;
-    this.#context.emit('replay-reload', { detail: state.detail });
+    this.#context.emit('replay-page-reloaded', { detail: state.detail });
     this.#context.harness.tracker.forget(state.frame);
     await state.frame.goto(state.frame.url(), { waitUntil: 'load', timeout: this.#context.timeoutMs });
     return this.#again();
@@ -118,7 +119,7 @@ export class PageStates {
     const canRestart = options.effectClass === 'read' || !this.#context.started();
     if (harness.canSignIn && !this.#signedIn && canRestart) {
       this.#signedIn = true;
-      emit('replay-sign-in', {});
+      emit('replay-sign-in-start', {});
       await harness.signIn();
       return 'restart';
     }
@@ -129,12 +130,12 @@ export class PageStates {
       });
     }
     this.handoffs++;
-    emit('replay-handoff', { reason: state.detail });
+    emit('replay-handoff-start', { reason: state.detail });
     await options.handoff({
       reason: `Sign in again: ${state.detail}`,
       deadlineMs: harness.timings.handoffTimeoutMs,
     });
-    emit('replay-handoff-done', {});
+    emit('replay-handoff-end', {});
     return 'restart';
   }
 }

@@ -51,17 +51,6 @@ export class Registrations {
 
   constructor(db: Db) {
     this.#db = db;
-    db.exec(`CREATE TABLE IF NOT EXISTS capability_tools (
-      name TEXT PRIMARY KEY,
-      revision TEXT NOT NULL,
-      effect_class TEXT NOT NULL,
-      enabled INTEGER NOT NULL DEFAULT 1,
-      surface_failures INTEGER NOT NULL DEFAULT 0,
-      disabled_reason TEXT,
-      sign_in_user TEXT,
-      sign_in_secret TEXT,
-      registered_at TEXT NOT NULL
-    )`);
   }
 
   /** Registers (or re-registers, which re-enables) a capability revision under its name. */

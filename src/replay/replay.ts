@@ -9,6 +9,7 @@ import {
 } from '../capability/capability.js';
 import { canChangeState } from '../capability/effects.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
@@ -83,7 +84,7 @@ export class Replay implements StepRunner {
     return this.#states.handoffs;
   }
 
-  emit(type: string, data: Record<string, unknown> = {}): void {
+  emit(type: RunEventType, data: Record<string, unknown> = {}): void {
     this.#options.emit?.({ type, ...data });
   }
 
@@ -127,7 +128,7 @@ export class Replay implements StepRunner {
       ) => Promise<Settled>;
       const settled = await handler(this, step, index);
       this.stepsRun++;
-      this.emit('replay-step', {
+      this.emit('replay-step-end', {
         index,
         op: step.op,
         ms: Math.round(performance.now() - t0),
@@ -147,13 +148,13 @@ export class Replay implements StepRunner {
     const settled = await this.#states.answer(start.state);
     if (settled !== 'ok') return settled;
     if (this.#options.layoutTolerant) {
-      this.emit('replay-precondition', { checked: false, reason: 'layout-tolerant' });
+      this.emit('replay-precondition-checked', { checked: false, reason: 'layout-tolerant' });
       return 'ok';
     }
     // After a reload or an accepted dialog the page read first is gone: it is read again.
     const skeleton = start.state.kind === 'ok' ? start.skeleton : undefined;
     const mismatch = await fingerprintMismatch(this.#page, this.capability, skeleton, this.#outcome());
-    this.emit('replay-precondition', { checked: true, matches: mismatch === undefined });
+    this.emit('replay-precondition-checked', { checked: true, matches: mismatch === undefined });
     if (mismatch) throw mismatch;
     return 'ok';
   }
@@ -291,7 +292,7 @@ export class Replay implements StepRunner {
       );
     }
     this.outputs[step.output] = value;
-    this.emit('replay-read', { index, output: step.output, valueType: spec.type });
+    this.emit('replay-value-read', { index, output: step.output, valueType: spec.type });
   }
 
   #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {
@@ -306,7 +307,7 @@ export class Replay implements StepRunner {
   /** Compares the page with the bound inputs before any output is returned. */
   async checkpoint(): Promise<ReplayResult['checkpoint']> {
     const result = await compareCheckpoint(this.#page, this.capability, this.#inputs);
-    this.emit('replay-checkpoint', { target: result.target, passed: result.passed });
+    this.emit('replay-checkpoint-checked', { target: result.target, passed: result.passed });
     return { expected: result.expected, actual: result.actual, passed: result.passed };
   }
 }

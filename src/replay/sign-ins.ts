@@ -14,12 +14,8 @@ export class ReplaySignIns {
   readonly #db: Db;
 
   constructor(db: Db) {
+    // The replay_sign_ins table comes with the store's migrations (store/migrations.ts).
     this.#db = db;
-    db.exec(`CREATE TABLE IF NOT EXISTS replay_sign_ins (
-      revision TEXT PRIMARY KEY,
-      sign_in_user TEXT NOT NULL,
-      sign_in_secret TEXT NOT NULL
-    )`);
   }
 
   remember(revision: string, signIn: StoredSignIn): void {

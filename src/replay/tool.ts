@@ -4,6 +4,7 @@ import { unreviewedEffectClass } from '../capability/effects.js';
 import type { CapabilityStore } from '../capability/store.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import type { EffectClass } from '../contract/effects.js';
+import { RequestIdSchema } from '../contract/request-id.js';
 import { describeLocator } from '../rungs/ui/locator.js';
 import type { ReplayResult } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
@@ -117,7 +118,7 @@ function declare(
 ): AnyTool {
   const writes = plan.effectClass !== 'read';
   const baseInput = inputSchemaOf(capability);
-  const input = writes ? baseInput.extend({ request_id: z.string().min(1).max(100).optional() }) : baseInput;
+  const input = writes ? baseInput.extend({ request_id: RequestIdSchema.optional() }) : baseInput;
   // Typed as a record: the fields are the capability's own, known only at run time.
   const output: z.ZodType<Record<string, unknown>> = z.strictObject({
     outcome: z.enum(capability.outcomes),

@@ -4,6 +4,7 @@ import type { ApprovalRecord, ToolContext, ToolEvent } from '../contract/context
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEventType } from '../contract/events.js';
 import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
 import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
@@ -115,19 +116,21 @@ export class Stop {
 
 /** Where a call's events go, and who hears that it started sending. */
 export interface CallLog {
-  event(type: string, data?: Record<string, unknown>): void;
+  /** Appends an event to the call's log. */
+  event(type: RunEventType, data?: Record<string, unknown>): void;
+  /** Says that something may now have reached the system. */
   markStarted(): void;
 }
 
-export interface CallParts {
-  tool: AnyTool;
-  stop: Stop;
-  deadline: number;
-  runId: string;
-  requestId: string | undefined;
+/** What the context of a call reads of the call itself (the call's own state object). */
+export interface CallParts extends CallLog {
+  readonly toolName: string;
+  readonly stop: Stop;
+  readonly deadline: number;
+  readonly runId: string;
+  readonly requestId: string | undefined;
   /** The approval that released this call, if a gate held it. */
-  approval: ApprovalRecord | undefined;
-  log: CallLog;
+  readonly approval: ApprovalRecord | undefined;
 }
 
 /**
@@ -160,7 +163,7 @@ export class CallContext implements ToolContext {
   }
 
   get outputDir(): string {
-    return join(this.#runtime.outputDir, this.#parts.tool.name);
+    return join(this.#runtime.outputDir, this.#parts.toolName);
   }
 
   resolvePath(path: string, scope: PathScope): string {
@@ -183,11 +186,11 @@ export class CallContext implements ToolContext {
 
   emit(event: ToolEvent): void {
     const { type, ...data } = event;
-    this.#parts.log.event(type, data);
+    this.#parts.event(type, data);
   }
 
   markStarted(): void {
-    this.#parts.log.markStarted();
+    this.#parts.markStarted();
   }
 
   service<T>(name: string, create: () => T | Promise<T>): Promise<T> {

@@ -1,377 +1,193 @@
-import { type AnyTool, gateOf, type ToolResult } from '../contract/define-tool.js';
-import { gateHoldsCall } from '../contract/effects.js';
-import type {
-  Check,
-  Envelope,
-  ErrorEnvelope,
-  PendingEnvelope,
-  SuccessEnvelope,
-} from '../contract/envelope.js';
-import { ERROR_CODES, isLiftError, LiftError, type Outcome } from '../contract/errors.js';
+import type { AnyTool, ToolResult } from '../contract/define-tool.js';
+import type { Check, Envelope, SuccessEnvelope } from '../contract/envelope.js';
+import { LiftError } from '../contract/errors.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
-import type { RunEvent } from '../store/runs.js';
+import { REQUEST_ID_PATTERN } from '../contract/request-id.js';
 import { validateInput } from './bad-input.js';
-import { CallContext, type CallLog, Stop } from './call-context.js';
-import { hashValue } from './canonical.js';
+import { asLiftError, Call, type InvokeOptions } from './call.js';
+import { CallContext } from './call-context.js';
 import { capFields } from './cap.js';
-import { previewOf, type ReadPreview } from './preview.js';
+import { holdAtGate } from './gate.js';
+import { claimLedger } from './ledger-claim.js';
 import { refuseEscapingPaths } from './roots.js';
 import type { Runtime } from './runtime.js';
 
-export interface InvokeOptions {
-  /** Makes two calls the same call; overrides `request_id` in the input. */
-  requestId?: string;
-  /** Appends this call's events to an existing run instead of starting one. */
-  runId?: string;
-  /** Cancels the call (an MCP cancellation, a person pressing Ctrl-C). */
-  signal?: AbortSignal;
-  /** Set by Runtime.approve only: the approval that releases this held call. */
-  approvalId?: string;
-}
+export type { InvokeOptions } from './call.js';
 
-let lastMs = 0;
-let lastIso = '';
-let lastSecond = Number.NaN;
-let secondPrefix = '';
+type Result = ToolResult<Record<string, unknown>>;
 
 /**
- * ISO time of now. The events of one call mostly share a millisecond and calls share a
- * second, so both parts are reused instead of formatting a Date per event.
+ * Invokes a tool under its contract, one stage after another: validate the input, claim
+ * the request id in the idempotency ledger, stop at the gate, arm the deadline, run the
+ * implementation, check what it read back, and finish (cap, scrub, record). A stage that
+ * answers ends the call with its envelope; the others pass the call on.
  */
-function now(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    const second = Math.floor(ms / 1000);
-    if (second !== lastSecond) {
-      lastSecond = second;
-      secondPrefix = new Date(second * 1000).toISOString().slice(0, 20);
-    }
-    lastIso = `${secondPrefix}${String(ms - second * 1000).padStart(3, '0')}Z`;
-  }
-  return lastIso;
-}
-
-function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
-  if (options.requestId) return options.requestId;
-  if (input && typeof input === 'object' && 'request_id' in input) {
-    const value = (input as { request_id: unknown }).request_id;
-    if (typeof value === 'string' && value.length > 0) return value;
-  }
-  return undefined;
-}
-
-/**
- * One call's state: its events, whether it started sending, and how it ends. Methods on
- * one object rather than closures made per call: a no-op read should cost what the
- * contract costs, no more.
- */
-class Call implements CallLog {
-  started = false;
-  readonly events: RunEvent[] = [];
-  readonly t0 = performance.now();
-  last = this.t0;
-  requestId: string | undefined;
-
-  constructor(
-    readonly runtime: Runtime,
-    readonly tool: AnyTool | undefined,
-    readonly toolName: string,
-    readonly runId: string,
-    readonly ownRun: boolean,
-  ) {}
-
-  event(type: string, data?: Record<string, unknown>): void {
-    const at = performance.now();
-    this.events.push({ t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data });
-    this.last = at;
-  }
-
-  markStarted(): void {
-    this.started = true;
-  }
-
-  elapsed(): number {
-    return Math.round((performance.now() - this.t0) * 100) / 100;
-  }
-
-  /** Scrubs the envelope of secrets, logs the end of the call, and hands the envelope back. */
-  finish<T extends Envelope>(envelope: T): T {
-    const { runs, secrets } = this.runtime.store;
-    // Walking the envelope costs less than serialising it, which every call used to do.
-    const clean = secrets.scrubValue(envelope);
-    this.event(
-      'end',
-      'error' in clean
-        ? { tool: this.toolName, ok: clean.ok, code: clean.error.code }
-        : { tool: this.toolName, ok: clean.ok },
-    );
-    if (this.ownRun) runs.record(this.runId, 'call', this.toolName, this.events, clean.ok);
-    else runs.append(this.runId, this.events);
-    return clean;
-  }
-
-  fail(error: LiftError): ErrorEnvelope {
-    return this.finish(
-      errorEnvelope(this.tool, this.toolName, error, {
-        runId: this.runId,
-        requestId: this.requestId,
-        durationMs: this.elapsed(),
-      }),
-    );
-  }
-}
-
-function errorEnvelope(
-  tool: AnyTool | undefined,
-  toolName: string,
-  error: LiftError,
-  base: { runId: string; requestId: string | undefined; durationMs?: number },
-): ErrorEnvelope {
-  const spec = tool?.errors?.[error.code];
-  const settle = error.settle ?? (error.outcome === 'unknown' ? tool?.timeout.settle : undefined);
-  return {
-    ok: false,
-    tool: toolName,
-    error: {
-      code: error.code,
-      message: error.message,
-      retry: spec?.retry ?? ERROR_CODES[error.code].retry,
-      hint: error.hint ?? spec?.hint ?? ERROR_CODES[error.code].hint,
-      ...(error.outcome ? { outcome: error.outcome } : {}),
-      ...(settle ? { settle } : {}),
-      ...(error.details ? { details: error.details } : {}),
-    },
-    run_id: base.runId,
-    ...(base.requestId ? { request_id: base.requestId } : {}),
-    ...(base.durationMs !== undefined ? { duration_ms: base.durationMs } : {}),
-  };
-}
-
-function asLiftError(error: unknown, started: boolean): LiftError {
-  if (isLiftError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new LiftError('INTERNAL_ERROR', message, {
-    outcome: started ? 'unknown' : 'not_started',
-    cause: error,
-  });
-}
-
-/**
- * Invokes a tool under its contract: validation, the idempotency ledger, the gate, the
- * deadline, the implementation, the verifier, the cap, secret scrubbing and the event log.
- */
-export async function invoke(
+export function invoke(
   runtime: Runtime,
   toolOrName: AnyTool | string,
   rawInput: unknown,
   options: InvokeOptions = {},
 ): Promise<Envelope> {
-  const tool = typeof toolOrName === 'string' ? runtime.registry.get(toolOrName) : toolOrName;
-  const toolName = typeof toolOrName === 'string' ? toolOrName : toolOrName.name;
-  const { runs, ledger, approvals, secrets } = runtime.store;
-  const ownRun = options.runId === undefined;
-  const runId = options.runId ?? runs.newId();
-  const call = new Call(runtime, tool, toolName, runId, ownRun);
-  let requestId = requestIdOf(rawInput, options);
-  call.requestId = requestId;
-  let claimed = false;
-
-  call.event('start', requestId ? { tool: toolName, request_id: requestId } : { tool: toolName });
-  if (!tool) {
-    const names = runtime.registry.list().map((known) => known.name);
-    return call.fail(
-      new LiftError('UNKNOWN_TOOL', `No tool is named '${toolName}'.`, {
-        hint: `Available tools: ${names.join(', ') || '(none)'}.`,
-        outcome: 'not_started',
-      }),
-    );
-  }
-
-  let input: unknown;
   try {
-    input = validateInput(tool, withRequestId(tool, rawInput, options.requestId));
-    refuseEscapingPaths(runtime.paths, tool, input);
+    const call = new Call(runtime, toolOrName, rawInput, options);
+    call.event(
+      'call-start',
+      call.requestId ? { tool: call.toolName, request_id: call.requestId } : { tool: call.toolName },
+    );
+    const tool = call.tool;
+    if (!tool) return Promise.resolve(call.fail(unknownTool(runtime, call.toolName)));
+    // Not an async function itself: a call that runs makes one promise, execute's, as before.
+    const answered = validate(call, tool) ?? claimLedger(call, tool) ?? holdAtGate(call, tool);
+    return answered === undefined ? execute(call, tool) : Promise.resolve(answered);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function unknownTool(runtime: Runtime, name: string): LiftError {
+  const names = runtime.registry.list().map((known) => known.name);
+  return new LiftError('UNKNOWN_TOOL', `No tool is named '${name}'.`, {
+    hint: `Available tools: ${names.join(', ') || '(none)'}.`,
+    outcome: 'not_started',
+  });
+}
+
+/**
+ * Validate: the input against the tool's schema, and the paths it names against their roots,
+ * before anything touches the system (nobody is asked to approve a path outside its roots).
+ */
+function validate(call: Call, tool: AnyTool): Envelope | undefined {
+  const given = call.options.requestId;
+  if (given !== undefined && !REQUEST_ID_PATTERN.test(given)) return call.fail(badRequestId(tool, given));
+  try {
+    call.input = validateInput(tool, withRequestId(tool, call.input, call.options.requestId));
+    refuseEscapingPaths(call.runtime.paths, tool, call.input);
   } catch (error) {
     return call.fail(asLiftError(error, false));
   }
-  requestId = requestIdOf(input, options);
-  call.requestId = requestId;
-  call.event('validated');
+  call.takeRequestId(call.input);
+  call.event('input-validated');
+  return undefined;
+}
 
-  const usesLedger = tool.effect.class !== 'read' && requestId !== undefined;
-  if (usesLedger && requestId) {
-    const claim = ledger.claim(tool.name, requestId, hashValue(input));
-    if (claim.kind === 'done') {
-      const first = JSON.parse(claim.envelope) as SuccessEnvelope;
-      call.event('ledger', { result: 'existing' });
-      return call.finish({
-        ...first,
-        effect: 'existing',
-        run_id: runId,
-        summary: `Already done: ${first.summary}`,
-      });
-    }
-    if (claim.kind === 'reused') {
-      return call.fail(
-        new LiftError(
-          'REQUEST_ID_REUSED',
-          `request_id '${requestId}' was already used with different input.`,
-          {
-            outcome: 'not_started',
-          },
-        ),
-      );
-    }
-    if (claim.kind === 'in_flight') {
-      return call.fail(
-        new LiftError('IN_FLIGHT', `A call with request_id '${requestId}' is still running.`, {
-          outcome: 'unknown',
-        }),
-      );
-    }
-    if (claim.kind === 'unknown') {
-      return call.fail(
-        new LiftError(
-          'OUTCOME_UNKNOWN',
-          `An earlier call with request_id '${requestId}' ended without a known outcome.`,
-          {
-            outcome: 'unknown',
-            ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
-          },
-        ),
-      );
-    }
-    claimed = true;
-    call.event('ledger', { result: 'claimed' });
-  }
-
-  const gate = gateOf(tool);
-  if (gateHoldsCall(gate) && options.approvalId === undefined) {
-    if (claimed && requestId) ledger.forget(tool.name, requestId);
-    const earlier = requestId ? approvals.findByRequest(tool.name, requestId) : undefined;
-    let approval = earlier?.state === 'pending' ? earlier : undefined;
-    if (!approval) {
-      let preview: ReadPreview;
-      try {
-        preview = await previewOf(runtime, tool, input, {
-          runId,
-          requestId,
-          signal: options.signal,
-          log: call,
-        });
-      } catch (error) {
-        return call.fail(asLiftError(error, false));
-      }
-      approval = approvals.hold({
-        tool: tool.name,
-        input,
-        requestId,
-        gate: gate as 'review' | 'signature',
-        preview: secrets.scrub(preview.text),
-        digest: preview.digest,
-        phrase: gate === 'signature' ? `${tool.name} ${approvalsPhraseSuffix(runId)}` : undefined,
-      });
-    }
-    call.event('gate', { gate, held: true, approval_id: approval.id });
-    const pending: PendingEnvelope = {
-      ok: true,
-      tool: tool.name,
-      pending: {
-        approval_id: approval.id,
-        gate: approval.gate,
-        preview: approval.preview,
-        ...(approval.phrase ? { confirmation_phrase: approval.phrase } : {}),
-      },
-      summary: `Held for ${approval.gate}: ${approval.preview}`,
-      run_id: runId,
-      ...(requestId ? { request_id: requestId } : {}),
-    };
-    return call.finish(pending);
-  }
-  const approval = options.approvalId ? approvals.get(options.approvalId) : undefined;
-  call.event('gate', {
-    gate,
-    held: false,
-    ...(approval ? { approval_id: approval.id, approved_by: approval.decidedBy } : {}),
+function badRequestId(tool: AnyTool, requestId: string): LiftError {
+  return new LiftError('BAD_INPUT', `Invalid request id for ${tool.name}: '${requestId}'.`, {
+    hint: 'A request id is 4 to 100 letters, digits, . _ : or -, starting with a letter or digit. Nothing was sent to the system.',
+    outcome: 'not_started',
+    details: { fields: ['request_id'] },
   });
+}
 
-  const deadline = Date.now() + tool.timeout.deadlineMs;
-  const stop = new Stop();
-  stop.arm(deadline, tool, options.signal);
-  const context = new CallContext(runtime, {
-    tool,
-    stop,
-    deadline,
-    runId,
-    requestId,
-    approval: approval && {
-      id: approval.id,
-      gate: approval.gate,
-      by: approval.decidedBy ?? 'person',
-      preview: approval.preview,
-      digest: approval.digest,
-    },
-    log: call,
-  });
+/** A request id given beside the input (lift call --request-id) fills the tool's own request_id field. */
+function withRequestId(tool: AnyTool, input: unknown, requestId: string | undefined): unknown {
+  if (!requestId || !input || typeof input !== 'object' || Array.isArray(input) || 'request_id' in input)
+    return input;
+  return inputSchemaOf(tool).properties?.request_id ? { ...input, request_id: requestId } : input;
+}
 
-  let result: ToolResult<Record<string, unknown>>;
+/** Deadline, run and check: the implementation under its deadline, then its read-back. */
+async function execute(call: Call, tool: AnyTool): Promise<Envelope> {
+  call.deadline = Date.now() + tool.timeout.deadlineMs;
+  call.stop.arm(call.deadline, tool, call.options.signal);
+  const context = new CallContext(call.runtime, call);
+  let result: Result;
   let checks: Check[];
   try {
-    result = await stop.race(tool.run(input, context));
-    checks = result.checks ? [...result.checks] : [];
-    if (tool.verify) checks.push(...(await stop.race(tool.verify(result, input, context))));
-  } catch (error) {
-    let liftError = asLiftError(error, call.started);
-    if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
-      const outcome: Outcome = call.started ? 'unknown' : 'not_started';
-      liftError = new LiftError(liftError.code, liftError.message, {
-        outcome,
-        ...(liftError.hint ? { hint: liftError.hint } : {}),
-        ...(outcome === 'unknown' && tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
-      });
-    }
-    if (usesLedger && requestId) {
-      if (liftError.outcome === 'unknown') ledger.markUnknown(tool.name, requestId);
-      else ledger.forget(tool.name, requestId);
-    }
-    return call.fail(liftError);
-  } finally {
-    stop.disarm();
-  }
-  for (const check of checks) call.event('check', { name: check.name, passed: check.passed });
-
-  const parsedOutput = tool.output.safeParse(result.fields);
-  if (!parsedOutput.success) {
-    if (usesLedger && requestId) ledger.markUnknown(tool.name, requestId);
-    return call.fail(
-      new LiftError('SURFACE_CHANGED', `${tool.name} read back fields that do not match its output schema.`, {
-        outcome: call.started ? 'unknown' : 'not_started',
-        details: {
-          issues: parsedOutput.error.issues.map(
-            (issue: { path: PropertyKey[]; message: string }) =>
-              `${issue.path.map(String).join('.')}: ${issue.message}`,
-          ),
-        },
-      }),
+    result = await call.stop.race(
+      call.settling ? settleThenRun(call, tool, context) : tool.run(call.input, context),
     );
+    checks = result.checks ? [...result.checks] : [];
+    if (tool.verify) checks.push(...(await call.stop.race(tool.verify(result, call.input, context))));
+  } catch (error) {
+    return failed(call, tool, error);
+  } finally {
+    call.stop.disarm();
   }
+  for (const check of checks)
+    call.event(check.passed ? 'check-passed' : 'check-failed', { name: check.name, passed: check.passed });
+  const output = tool.output.safeParse(result.fields);
+  if (!output.success) return surfaceChanged(call, tool, output.error.issues);
+  return finish(call, tool, result, output.data as Record<string, unknown>, checks);
+}
 
-  const capped = capFields(parsedOutput.data as Record<string, unknown>, {
+/**
+ * Settle read: the write that an earlier, cut-off run landed, or else a run now. Until the
+ * read has answered, that run may have landed, so any failure leaves the outcome unknown.
+ */
+async function settleThenRun(call: Call, tool: AnyTool, context: CallContext): Promise<Result> {
+  call.started = true;
+  let landed: Result | undefined;
+  try {
+    landed = await (tool.settleRead as NonNullable<AnyTool['settleRead']>)(call.input, context);
+  } catch (error) {
+    const cause = asLiftError(error, true);
+    throw new LiftError(cause.code, cause.message, {
+      outcome: 'unknown',
+      ...(cause.hint ? { hint: cause.hint } : {}),
+      ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
+      cause,
+    });
+  }
+  call.event('settle-read-end', { landed: landed !== undefined });
+  if (landed) return { ...landed, effect: 'existing' };
+  // A read that answered after the deadline must not start the write.
+  if (context.signal.aborted) throw context.signal.reason;
+  call.started = false;
+  return tool.run(call.input, context);
+}
+
+/** A run or verify that threw: the error with its outcome, and the ledger told what is known. */
+function failed(call: Call, tool: AnyTool, error: unknown): Envelope {
+  let liftError = asLiftError(error, call.started);
+  if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
+    const outcome = call.started ? 'unknown' : 'not_started';
+    liftError = new LiftError(liftError.code, liftError.message, {
+      outcome,
+      ...(liftError.hint ? { hint: liftError.hint } : {}),
+      ...(outcome === 'unknown' && tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
+    });
+  }
+  call.releaseClaim(liftError.outcome);
+  return call.fail(liftError);
+}
+
+/** Check: fields read back that do not match the output schema mean the surface has changed. */
+function surfaceChanged(
+  call: Call,
+  tool: AnyTool,
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+): Envelope {
+  call.releaseClaim('unknown');
+  return call.fail(
+    new LiftError('SURFACE_CHANGED', `${tool.name} read back fields that do not match its output schema.`, {
+      outcome: call.started ? 'unknown' : 'not_started',
+      details: { issues: issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`) },
+    }),
+  );
+}
+
+/** Finish: cap the fields, build the envelope, scrub and record it, and settle the ledger. */
+function finish(
+  call: Call,
+  tool: AnyTool,
+  result: Result,
+  fields: Record<string, unknown>,
+  checks: Check[],
+): SuccessEnvelope {
+  const capped = capFields(fields, {
     chars: tool.cap?.chars,
     rows: tool.cap?.rows,
-    overflowDir: runtime.overflowDir,
-    runId,
-    secrets,
+    overflowDir: call.runtime.overflowDir,
+    runId: call.runId,
+    secrets: call.runtime.store.secrets,
   });
   const truncated = capped.truncated || result.truncated === true;
-  const files = { ...(result.files ?? {}), ...(capped.overflowFile ? { full: capped.overflowFile } : {}) };
   const envelope: SuccessEnvelope = {
     ok: checks.every((check) => check.passed),
     tool: tool.name,
     summary: result.summary,
     fields: capped.fields,
-    files,
+    files: { ...(result.files ?? {}), ...(capped.overflowFile ? { full: capped.overflowFile } : {}) },
     effect: result.effect ?? (tool.effect.class === 'read' ? 'none' : 'changed'),
     ...(result.verifiedBy ? { verified_by: result.verifiedBy } : {}),
     checks,
@@ -382,22 +198,12 @@ export async function invoke(
         }
       : {}),
     ...(result.asOf ? { as_of: result.asOf } : {}),
-    run_id: runId,
-    ...(requestId ? { request_id: requestId } : {}),
+    run_id: call.runId,
+    ...(call.requestId ? { request_id: call.requestId } : {}),
     duration_ms: call.elapsed(),
   };
   const clean = call.finish(envelope);
-  if (usesLedger && requestId) ledger.finish(tool.name, requestId, JSON.stringify(clean));
+  if (call.claimed && call.requestId)
+    call.runtime.store.ledger.finish(tool.name, call.requestId, JSON.stringify(clean));
   return clean;
-}
-
-/** A request id given beside the input (lift call --request-id) fills the tool's own request_id field. */
-function withRequestId(tool: AnyTool, input: unknown, requestId: string | undefined): unknown {
-  if (!requestId || !input || typeof input !== 'object' || Array.isArray(input) || 'request_id' in input)
-    return input;
-  return inputSchemaOf(tool).properties?.request_id ? { ...input, request_id: requestId } : input;
-}
-
-function approvalsPhraseSuffix(runId: string): string {
-  return runId.slice(-6);
 }

@@ -23,14 +23,16 @@ export async function previewOf(
   const deadline = Date.now() + tool.timeout.deadlineMs;
   const stop = new Stop();
   stop.arm(deadline, tool, parts.signal);
+  const { log } = parts;
   const context = new CallContext(runtime, {
-    tool,
+    toolName: tool.name,
     stop,
     deadline,
     runId: parts.runId,
     requestId: parts.requestId,
     approval: undefined,
-    log: parts.log,
+    event: (type, data) => log.event(type, data),
+    markStarted: () => log.markStarted(),
   });
   try {
     const preview = await stop.race(tool.preview(input, context));

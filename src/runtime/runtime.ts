@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
-import { LiftError } from '../contract/errors.js';
 import { openStore, type Store } from '../store/store.js';
+import { approveHeld } from './approve.js';
 import { type InvokeOptions, invoke } from './invoke.js';
 import { Registry } from './registry.js';
 import type { PathPolicy } from './roots.js';
@@ -70,44 +70,15 @@ export class Runtime {
   }
 
   /**
-   * Runs a held call exactly once. A second approver (in this process or another) gets
-   * the first execution's envelope, or APPROVAL_NOT_FOUND when it was denied.
+   * Runs a held call exactly once, even when an earlier approver died mid-call (approve.ts).
+   * A second approver gets the first execution's envelope, or APPROVAL_DENIED.
    */
-  async approve(approvalId: string, options: { by?: string; phrase?: string } = {}): Promise<Envelope> {
-    const { approvals } = this.store;
-    const approval = approvals.get(approvalId);
-    if (!approval) throw new LiftError('APPROVAL_NOT_FOUND', `No held call has approval id '${approvalId}'.`);
-    if (approval.gate === 'signature' && approval.state === 'pending' && options.phrase !== approval.phrase) {
-      throw new LiftError('CONFIRMATION_MISMATCH', 'The confirmation phrase does not match.', {
-        hint: `Type the phrase exactly as shown in the preview: ${approval.phrase}`,
-      });
-    }
-    if (!approvals.take(approvalId, options.by ?? 'person')) return this.#settled(approvalId);
-    const envelope = await this.invoke(approval.tool, approval.input, {
-      approvalId,
-      ...(approval.requestId ? { requestId: approval.requestId } : {}),
-    });
-    approvals.recordExecution(approvalId, JSON.stringify(envelope));
-    return envelope;
+  approve(approvalId: string, options: { by?: string; phrase?: string } = {}): Promise<Envelope> {
+    return approveHeld(this, approvalId, options);
   }
 
   deny(approvalId: string, by = 'person'): boolean {
     return this.store.approvals.deny(approvalId, by);
-  }
-
-  async #settled(approvalId: string): Promise<Envelope> {
-    // Another approver won the race; wait for its execution to be recorded.
-    for (let attempt = 0; attempt < 600; attempt++) {
-      const current = this.store.approvals.get(approvalId);
-      if (current?.state === 'executed' && current.envelope) return JSON.parse(current.envelope) as Envelope;
-      if (current?.state === 'denied') {
-        throw new LiftError('APPROVAL_DENIED', `Approval '${approvalId}' was denied.`);
-      }
-      await new Promise((resolveWait) => setTimeout(resolveWait, 100));
-    }
-    throw new LiftError('IN_FLIGHT', `Approval '${approvalId}' is being executed by another approver.`, {
-      outcome: 'unknown',
-    });
   }
 
   async close(): Promise<void> {

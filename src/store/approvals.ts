@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
+import type { MaskedInput, SecretMask } from './held-input.js';
+import { LEASE_MS, type LeaseOwner, ownerIsGone } from './processes.js';
 
 export type ApprovalState = 'pending' | 'approved' | 'executed' | 'denied';
 
 export interface Approval {
   id: string;
   tool: string;
+  /** The input with every stored secret masked (held-input.ts); `masks` says where. */
   input: unknown;
+  masks: SecretMask[];
+  /** Hash of the canonical input: a repeat under the same request id must match it. */
+  inputHash: string;
   requestId: string | undefined;
   gate: 'review' | 'signature';
   preview: string;
@@ -18,12 +24,16 @@ export interface Approval {
   createdAt: string;
   decidedAt: string | undefined;
   decidedBy: string | undefined;
+  /** The process running an approved call, with its lease. */
+  owner: LeaseOwner | undefined;
 }
 
 interface ApprovalRow {
   id: string;
   tool: string;
   input: string;
+  input_masks: string | null;
+  input_hash: string;
   request_id: string | null;
   gate: 'review' | 'signature';
   preview: string;
@@ -34,6 +44,10 @@ interface ApprovalRow {
   created_at: string;
   decided_at: string | null;
   decided_by: string | null;
+  owner_pid: number | null;
+  owner_host: string | null;
+  owner_started: string | null;
+  heartbeat_at: string | null;
 }
 
 function fromRow(row: ApprovalRow): Approval {
@@ -41,6 +55,8 @@ function fromRow(row: ApprovalRow): Approval {
     id: row.id,
     tool: row.tool,
     input: JSON.parse(row.input),
+    masks: row.input_masks ? (JSON.parse(row.input_masks) as SecretMask[]) : [],
+    inputHash: row.input_hash,
     requestId: row.request_id ?? undefined,
     gate: row.gate,
     preview: row.preview,
@@ -51,7 +67,26 @@ function fromRow(row: ApprovalRow): Approval {
     createdAt: row.created_at,
     decidedAt: row.decided_at ?? undefined,
     decidedBy: row.decided_by ?? undefined,
+    owner:
+      row.owner_pid !== null && row.owner_host !== null
+        ? {
+            pid: row.owner_pid,
+            host: row.owner_host,
+            started: row.owner_started ?? undefined,
+            heartbeatAt: row.heartbeat_at ?? row.decided_at ?? row.created_at,
+          }
+        : undefined,
   };
+}
+
+/**
+ * Whether the process that was running an approved call is gone. A call approved by Lift
+ * 0.1.0 names no owner; it counts as gone once a lease's time has passed since approval.
+ */
+export function approverIsGone(approval: Approval, now = Date.now()): boolean {
+  if (approval.state !== 'approved') return false;
+  if (approval.owner) return ownerIsGone(approval.owner, now);
+  return now - Date.parse(approval.decidedAt ?? approval.createdAt) > LEASE_MS;
 }
 
 /** Held calls waiting for a person, and what became of them. */
@@ -64,7 +99,8 @@ export class Approvals {
 
   hold(entry: {
     tool: string;
-    input: unknown;
+    input: MaskedInput;
+    inputHash: string;
     requestId: string | undefined;
     gate: 'review' | 'signature';
     preview: string;
@@ -74,13 +110,15 @@ export class Approvals {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     this.#db
       .prepare(
-        `INSERT INTO approvals (id, tool, input, request_id, gate, preview, digest, phrase, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO approvals (id, tool, input, input_masks, input_hash, request_id, gate, preview, digest, phrase, state, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
         entry.tool,
-        JSON.stringify(entry.input),
+        JSON.stringify(entry.input.input),
+        JSON.stringify(entry.input.masks),
+        entry.inputHash,
         entry.requestId ?? null,
         entry.gate,
         entry.preview,
@@ -89,6 +127,31 @@ export class Approvals {
         new Date().toISOString(),
       );
     return this.get(id)!;
+  }
+
+  /**
+   * Masks the inputs Lift 0.1.0 stored as they were (secrets and all), once: after this they
+   * are stored like every held input since.
+   */
+  maskStoredInputs(mask: (input: unknown) => MaskedInput): void {
+    const rows = this.#db
+      .prepare<[], { id: string; input: string }>('SELECT id, input FROM approvals WHERE input_masks IS NULL')
+      .all();
+    if (rows.length === 0) return;
+    const update = this.#db.prepare('UPDATE approvals SET input = ?, input_masks = ? WHERE id = ?');
+    // Overwrite the old bytes too: freed space in a page would otherwise keep the values.
+    const secureDelete = this.#db.pragma('secure_delete', { simple: true }) as number;
+    this.#db.pragma('secure_delete = ON');
+    try {
+      this.#db.transaction(() => {
+        for (const row of rows) {
+          const masked = mask(JSON.parse(row.input));
+          update.run(JSON.stringify(masked.input), JSON.stringify(masked.masks), row.id);
+        }
+      })();
+    } finally {
+      this.#db.pragma(`secure_delete = ${secureDelete}`);
+    }
   }
 
   get(id: string): Approval | undefined {
@@ -115,16 +178,47 @@ export class Approvals {
   }
 
   /**
-   * Moves a pending approval to `approved`. Exactly one caller wins, even across
-   * processes: the update only matches while the row is still pending.
+   * Moves a pending approval to `approved`, owned by `owner`. Exactly one caller wins, even
+   * across processes: the update only matches while the row is still pending.
    */
-  take(id: string, decidedBy: string): boolean {
+  take(id: string, decidedBy: string, owner: LeaseOwner): boolean {
     const result = this.#db
       .prepare(
-        `UPDATE approvals SET state = 'approved', decided_at = ?, decided_by = ? WHERE id = ? AND state = 'pending'`,
+        `UPDATE approvals SET state = 'approved', decided_at = ?, decided_by = ?,
+           owner_pid = ?, owner_host = ?, owner_started = ?, heartbeat_at = ?
+         WHERE id = ? AND state = 'pending'`,
       )
-      .run(new Date().toISOString(), decidedBy, id);
+      .run(new Date().toISOString(), decidedBy, ...ownerValues(owner), id);
     return result.changes === 1;
+  }
+
+  /**
+   * Makes `owner` the owner of an approved call whose owner is gone. Exactly one caller wins:
+   * the check and the update happen under the database's write lock.
+   */
+  takeOver(id: string, owner: LeaseOwner): boolean {
+    return this.#db
+      .transaction((): boolean => {
+        const current = this.get(id);
+        if (!current || !approverIsGone(current)) return false;
+        this.#db
+          .prepare(
+            `UPDATE approvals SET owner_pid = ?, owner_host = ?, owner_started = ?, heartbeat_at = ?
+             WHERE id = ? AND state = 'approved'`,
+          )
+          .run(...ownerValues(owner), id);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Renews the lease of a call this owner is still running. */
+  heartbeat(id: string, owner: LeaseOwner): void {
+    this.#db
+      .prepare(
+        `UPDATE approvals SET heartbeat_at = ? WHERE id = ? AND state = 'approved' AND owner_pid = ? AND owner_host = ?`,
+      )
+      .run(new Date().toISOString(), id, owner.pid, owner.host);
   }
 
   deny(id: string, decidedBy: string): boolean {
@@ -139,4 +233,8 @@ export class Approvals {
   recordExecution(id: string, envelope: string): void {
     this.#db.prepare(`UPDATE approvals SET state = 'executed', envelope = ? WHERE id = ?`).run(envelope, id);
   }
+}
+
+function ownerValues(owner: LeaseOwner): [number, string, string | null, string] {
+  return [owner.pid, owner.host, owner.started ?? null, owner.heartbeatAt];
 }

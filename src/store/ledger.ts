@@ -3,6 +3,7 @@ import { processIsAlive } from './processes.js';
 
 export type LedgerClaim =
   | { kind: 'claimed' }
+  | { kind: 'reclaimed' }
   | { kind: 'done'; envelope: string }
   | { kind: 'reused' }
   | { kind: 'in_flight' }
@@ -26,6 +27,7 @@ export class Ledger {
   readonly #finish;
   readonly #setState;
   readonly #forget;
+  readonly #reclaim;
 
   constructor(db: Db) {
     this.#db = db;
@@ -42,6 +44,9 @@ export class Ledger {
       'UPDATE ledger SET state = ?, finished_at = ? WHERE tool = ? AND request_id = ?',
     );
     this.#forget = db.prepare('DELETE FROM ledger WHERE tool = ? AND request_id = ?');
+    this.#reclaim = db.prepare(
+      `UPDATE ledger SET state = 'in_flight', pid = ?, started_at = ?, finished_at = NULL WHERE tool = ? AND request_id = ?`,
+    );
   }
 
   /** Claims the request id for this call, atomically, or says why it cannot run. */
@@ -67,6 +72,34 @@ export class Ledger {
         // Left in flight by a process that died: nobody knows whether the write landed.
         this.#setState.run('unknown', new Date().toISOString(), tool, requestId);
         return { kind: 'unknown' };
+      })
+      .immediate();
+  }
+
+  /**
+   * Claims the request id for a call that takes over from one that died: a claim left in
+   * flight by a dead process, or left unknown, becomes this process's (`reclaimed`); the
+   * caller must settle before it sends anything. A done call, other input or a live claim
+   * answer as they do to `claim`.
+   */
+  reclaim(tool: string, requestId: string, inputHash: string): LedgerClaim {
+    return this.#db
+      .transaction((): LedgerClaim => {
+        const row = this.#select.get(tool, requestId);
+        if (!row) {
+          this.#insert.run(tool, requestId, inputHash, process.pid, new Date().toISOString());
+          return { kind: 'claimed' };
+        }
+        if (row.input_hash !== inputHash) return { kind: 'reused' };
+        if (row.state === 'done' && row.envelope !== null) return { kind: 'done', envelope: row.envelope };
+        if (
+          row.state === 'in_flight' &&
+          row.pid !== null &&
+          (row.pid === process.pid || processIsAlive(row.pid))
+        )
+          return { kind: 'in_flight' };
+        this.#reclaim.run(process.pid, new Date().toISOString(), tool, requestId);
+        return { kind: 'reclaimed' };
       })
       .immediate();
   }

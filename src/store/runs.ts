@@ -4,10 +4,10 @@ import { basename, join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
-import { isModelEvent, type RunEvent } from './run-event.js';
+import { isModelEvent, type RunEvent, readEvent } from './run-event.js';
 import type { Scrubber } from './secrets.js';
 
-export { isModelEvent, type RunEvent } from './run-event.js';
+export { isModelEvent, type RunEvent, readEvent } from './run-event.js';
 
 export interface RunRecord {
   id: string;
@@ -215,8 +215,9 @@ export class RunLog {
     this.flushSync();
     const row = this.#get.get({ id: runId });
     const call = row ? undefined : this.#getCall.get({ id: runId });
-    if (call) return callEvents(this.#batchText(call.file, call.byte_offset, call.byte_length), runId);
-    const file = row?.file ?? this.#file(runId);
+    if (call)
+      return callEvents(this.#batchText(this.#located(call.file), call.byte_offset, call.byte_length), runId);
+    const file = this.#located(row?.file ?? this.#file(runId));
     if (!existsSync(file)) return [];
     const text = readFileSync(file, 'utf8');
     // Single calls recorded before batches had a row each, pointing at their whole segment.
@@ -224,7 +225,7 @@ export class RunLog {
     return text
       .split('\n')
       .filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line) as RunEvent);
+      .map((line) => readEvent(JSON.parse(line) as RunEvent));
   }
 
   /** Writes everything queued, now, on this thread. */
@@ -254,6 +255,16 @@ export class RunLog {
 
   #file(runId: string): string {
     return join(this.#folder, `${runId}.jsonl`);
+  }
+
+  /**
+   * The log file the index names, or the one of that name in this home's runs folder: the
+   * index holds absolute paths, and a home that was moved or copied keeps its log.
+   */
+  #located(file: string): string {
+    if (existsSync(file)) return file;
+    const here = join(this.#folder, basename(file));
+    return existsSync(here) ? here : file;
   }
 
   #batchText(file: string, offset: number, length: number): string {
@@ -317,8 +328,8 @@ function callEvents(text: string, runId: string): RunEvent[] {
       run: string;
       events?: RunEvent[];
     };
-    if (batched) return batched;
-    events.push(event);
+    if (batched) return batched.map(readEvent);
+    events.push(readEvent(event));
   }
   return events;
 }

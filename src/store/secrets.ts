@@ -2,6 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { LiftError } from '../contract/errors.js';
 import { PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { literalPattern } from './literal-pattern.js';
+import { SECRET_FORMS, type SecretForm } from './secret-forms.js';
 
 const ENV_PREFIX = 'LIFT_SECRET_';
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -14,6 +16,25 @@ function normalise(name: string): string {
  * Named secrets from `.lift/secrets.json` (mode 600) and LIFT_SECRET_<NAME> variables.
  * Contracts name a secret; only the wrapper ever holds its value.
  */
+/** A stored secret found in a text: where, which, and in which form. */
+export interface SecretMatch {
+  name: string;
+  form: SecretForm;
+}
+
+export interface SecretSpan extends SecretMatch {
+  start: number;
+  end: number;
+}
+
+/** `[secret:name]`, with the form when it is an encoding (`[secret:name:base64]`). */
+export function placeholder(match: SecretMatch): string {
+  const { family } = match.form;
+  return family === 'raw' || family === 'json'
+    ? `[secret:${match.name}]`
+    : `[secret:${match.name}:${family}]`;
+}
+
 /** What the run log needs of the secret store. */
 export interface Scrubber {
   scrub(text: string): string;
@@ -23,6 +44,8 @@ export interface Scrubber {
 export class SecretStore implements Scrubber {
   readonly #file: string;
   readonly #values = new Map<string, string>();
+  /** Every text the pattern looks for, and which secret in which form it is. */
+  readonly #forms = new Map<string, SecretMatch>();
   #pattern: RegExp | undefined;
   /** Length of the shortest form the pattern looks for: shorter text cannot hold a secret. */
   #shortest = 0;
@@ -83,12 +106,26 @@ export class SecretStore implements Scrubber {
     return this.#buildPattern() !== undefined;
   }
 
-  /** Whether the text holds a known secret value, raw or JSON-escaped. */
+  /** Whether the text holds a known secret value, in any of its forms (secret-forms.ts). */
   foundIn(text: string): boolean {
     const pattern = this.#buildPattern();
     if (!pattern || text.length < this.#shortest) return false;
     pattern.lastIndex = 0;
     return pattern.test(text);
+  }
+
+  /** Where the text holds known secret values, in order, each with its name and form. */
+  find(text: string): SecretSpan[] {
+    const pattern = this.#buildPattern();
+    if (!pattern || !this.foundIn(text)) return [];
+    const spans: SecretSpan[] = [];
+    // matchAll starts where the last test stopped.
+    pattern.lastIndex = 0;
+    for (const match of text.matchAll(pattern)) {
+      const known = this.#forms.get(match[0]);
+      if (known) spans.push({ ...known, start: match.index, end: match.index + match[0].length });
+    }
+    return spans;
   }
 
   /**
@@ -140,36 +177,32 @@ export class SecretStore implements Scrubber {
     return this.foundIn(json) ? JSON.stringify(this.#scrubValue(value), null, indent) : json;
   }
 
-  /** Replaces every known secret value, raw or JSON-escaped, with `[secret:name]`. */
+  /** Replaces every known secret value, in any of its forms, with its placeholder. */
   scrub(text: string): string {
     const pattern = this.#buildPattern();
     // Most text holds no secret: looking first spares building a replacer for it.
     if (!pattern || !this.foundIn(text)) return text;
-    return text.replace(pattern, (match) => `[secret:${this.#nameOf(match)}]`);
-  }
-
-  #nameOf(match: string): string {
-    for (const [name, value] of this.#values) {
-      if (value === match || JSON.stringify(value).slice(1, -1) === match) return name;
-    }
-    return 'redacted';
+    return text.replace(pattern, (match) => {
+      const known = this.#forms.get(match);
+      return known ? placeholder(known) : '[secret:redacted]';
+    });
   }
 
   #buildPattern(): RegExp | undefined {
     if (this.#pattern) return this.#pattern;
-    const forms = new Set<string>();
-    for (const value of this.#values.values()) {
+    this.#forms.clear();
+    for (const [name, value] of this.#values) {
       // Very short values would scrub ordinary text; a secret that short is not a secret.
       if (value.length < 4) continue;
-      forms.add(value);
-      forms.add(JSON.stringify(value).slice(1, -1));
+      for (const form of SECRET_FORMS) {
+        const text = form.encode(value);
+        if (text.length >= form.minLength && !this.#forms.has(text)) this.#forms.set(text, { name, form });
+      }
     }
-    if (forms.size === 0) return undefined;
-    const alternatives = [...forms]
-      .sort((a, b) => b.length - a.length)
-      .map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    this.#shortest = Math.min(...[...forms].map((form) => form.length));
-    this.#pattern = new RegExp(alternatives.join('|'), 'g');
+    if (this.#forms.size === 0) return undefined;
+    const texts = [...this.#forms.keys()];
+    this.#shortest = Math.min(...texts.map((text) => text.length));
+    this.#pattern = literalPattern(texts);
     return this.#pattern;
   }
 }

@@ -1,5 +1,6 @@
 import { Approvals } from './approvals.js';
 import { type Db, openDatabase } from './database.js';
+import { maskInput } from './held-input.js';
 import { Ledger } from './ledger.js';
 import { RunLog } from './runs.js';
 import { SecretStore } from './secrets.js';
@@ -19,11 +20,13 @@ export function openStore(home: string, env: Record<string, string | undefined> 
   const db = openDatabase(home);
   const secrets = new SecretStore(home, env);
   const runs = new RunLog(db, home, secrets);
+  const approvals = new Approvals(db);
+  approvals.maskStoredInputs((input) => maskInput(input, secrets));
   return {
     home,
     db,
     ledger: new Ledger(db),
-    approvals: new Approvals(db),
+    approvals,
     runs,
     secrets,
     close: () => {

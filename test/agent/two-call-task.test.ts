@@ -65,7 +65,7 @@ describe.each(['openai', 'anthropic'] as const)('a two-call task (%s-shaped serv
       outcome: 'answered',
     });
     const events = runtime.store.runs.events(result.runId);
-    const modelCalls = events.filter((event) => event.type === 'model-call');
+    const modelCalls = events.filter((event) => event.type === 'model-called');
     expect(modelCalls).toHaveLength(2);
     expect(modelCalls[0]).toMatchObject({ provider: shape, input_tokens: 1384, output_tokens: 40 });
     expect(runtime.store.runs.get(result.runId)?.modelEvents).toBeGreaterThanOrEqual(2);

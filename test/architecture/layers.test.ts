@@ -24,7 +24,8 @@ interface Rule {
  */
 const RULES: Record<string, Rule> = {
   contract: { folders: [], packages: ['re2js', 'zod', NODE] },
-  store: { folders: ['contract'], packages: ['better-sqlite3', NODE] },
+  // The store hashes held inputs in canonical JSON (RFC 8785), in its migrations too.
+  store: { folders: ['contract'], packages: ['better-sqlite3', 'canonicalize', NODE] },
   runtime: { folders: ['contract', 'store'], packages: ['canonicalize', 'zod', NODE] },
   config: { folders: ['contract'], packages: ['tsx', 'zod', NODE] },
   lint: { folders: ['contract', 'config'], packages: ['@modelcontextprotocol/sdk', 'yaml', NODE] },
@@ -64,6 +65,11 @@ const RULES: Record<string, Rule> = {
   agent: { folders: ['contract', 'store', 'runtime', 'model'], packages: ['ai', 'zod', NODE] },
   serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
   apps: { folders: ['contract', 'store', 'runtime', 'rungs', 'apps'], packages: [NODE] },
+  // The ladder's worked example as an app: its discovery scripts, its replayed close, its declaration.
+  'apps/backoffice': {
+    folders: ['contract', 'store', 'runtime', 'rungs', 'capability', 'replay', 'discover', 'ladder'],
+    packages: ['zod', NODE],
+  },
   'apps/chat': { folders: ['contract', 'rungs'], packages: ['@xmpp/*', 'zod', NODE] },
   'apps/email': {
     folders: ['contract', 'rungs'],

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Capability, revisionOf, validateCapability } from '../../src/capability/capability.js';
 import { diffValues } from '../../src/capability/diff.js';
 import { CapabilityStore } from '../../src/capability/store.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { compileCapability } from '../../src/discover/compile.js';
 import { openStore } from '../../src/store/store.js';
 import { tempHome } from '../replay/helpers.js';
@@ -50,7 +51,7 @@ const base = () =>
       explorer: 'scripted',
       runId: 'run_1',
       createdAt: '2026-11-30T12:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   });
 

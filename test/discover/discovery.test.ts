@@ -3,13 +3,14 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityStore } from '../../src/capability/store.js';
-import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,
   memberLookupTask,
-} from '../../src/discover/explorers/member-lookup-script.js';
+} from '../../src/apps/backoffice/member-lookup-script.js';
+import { CapabilityStore } from '../../src/capability/store.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
+import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import { explorerToolSet, ModelExplorer } from '../../src/discover/explorers/model.js';
 import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { openDiscovery, runDiscovery } from '../../src/discover/run.js';
@@ -65,7 +66,7 @@ async function discover(
       hidden: ['Balance'],
       signIn: { recipe: passwordFormSignIn('operator', { literal: CANARY }) },
       ...(options.handoff ? { handoff: () => options.handoff!(page), attended: true } : {}),
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     return { result, replies: explorer instanceof ScriptedExplorer ? explorer.replies : [] };
   } finally {
@@ -102,7 +103,7 @@ describe('discovery with the scripted explorer', () => {
     expect(JSON.stringify(replies)).not.toContain('12840.55');
     const events = readFileSync(`${store.home}/runs/${result.runId}.jsonl`, 'utf8');
     expect(events).not.toContain(CANARY);
-    expect(events).toContain('"type":"observation"');
+    expect(events).toContain('"type":"page-observed"');
     expect(result.observationTokens.every((tokens) => tokens > 0 && tokens < 2000)).toBe(true);
   });
 
@@ -275,7 +276,7 @@ describe('the model explorer against a scripted OpenAI-compatible server', () =>
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
-      expect(events.filter((event) => event.type === 'model-call').length).toBe(calls.length + 1);
+      expect(events.filter((event) => event.type === 'model-called').length).toBe(calls.length + 1);
       expect(result.modelCalls).toBe(calls.length + 1);
     } finally {
       await server.close();
@@ -310,7 +311,7 @@ describe('the MCP explorer', () => {
         hidden: ['Balance'],
         signIn: { recipe: passwordFormSignIn('operator', { literal: CANARY }) },
         explorer: 'mcp',
-        liftVersion: '0.1.0',
+        liftVersion: LIFT_VERSION,
       });
       const server = discoveryServer(session, task);
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -89,7 +89,7 @@ it('registers a capability as a tool: listed, callable with lift call and over M
     (await lift(['runs', 'show', envelope.run_id, '--json'], env, home.home)).stdout,
   ) as { model_events: number; events: Array<{ type: string }> };
   expect(shown.model_events).toBe(0);
-  expect(shown.events.filter((event) => event.type === 'replay-step').length).toBeGreaterThan(0);
+  expect(shown.events.filter((event) => event.type === 'replay-step-end').length).toBeGreaterThan(0);
 
   const client = new Client({ name: 'capability-test', version: '1.0.0' });
   const transport = new StdioClientTransport({

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { memberLookupPolicy } from '../../src/discover/explorers/member-lookup-script.js';
+import { memberLookupPolicy } from '../../src/apps/backoffice/member-lookup-script.js';
 import { startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { tempHome } from '../replay/helpers.js';
 import { alive, lift } from './cli-helpers.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backofficeOperations } from '../../src/apps/backoffice/operations.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { backofficeOperations } from '../../src/ladder/example/operations.js';
 import { lift } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { FIXTURE_SPEC, writeOperations } from './support.js';

@@ -1,19 +1,20 @@
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapabilityStore } from '../../src/capability/store.js';
-import type { PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
-import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
-import { runDiscovery } from '../../src/discover/run.js';
-import { type BackofficeServer, loadTickets, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { backofficeOperations } from '../../src/ladder/example/operations.js';
+import { backofficeOperations } from '../../src/apps/backoffice/operations.js';
 import {
   TICKET_CLOSE_CAPABILITY,
   ticketClosePolicy,
   ticketCloseScript,
   ticketCloseTask,
-} from '../../src/ladder/example/ticket-close-script.js';
-import { ticketCloseWithNoteTool } from '../../src/ladder/example/ticket-close-with-note.js';
+} from '../../src/apps/backoffice/ticket-close-script.js';
+import { ticketCloseWithNoteTool } from '../../src/apps/backoffice/ticket-close-with-note.js';
+import { CapabilityStore } from '../../src/capability/store.js';
+import type { PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
+import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
+import { runDiscovery } from '../../src/discover/run.js';
+import { type BackofficeServer, loadTickets, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { Ladder } from '../../src/ladder/ladder.js';
 import { formatReport, ladderReport } from '../../src/ladder/report.js';
 import { capabilityDeps } from '../../src/replay/load.js';
@@ -58,7 +59,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       }),
       explorer: new ScriptedExplorer(ticketCloseScript('T-000101')),
       signIn: { recipe: passwordFormSignIn(fixture.user, { literal: PASSWORD }) },
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     await context.close();
     expect(discovered.status.outcome).toBe('completed');
@@ -158,7 +159,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
     })) as PendingEnvelope;
     expect(await runtime.approve(other.pending.approval_id)).toMatchObject({
       ok: false,
-      error: { code: 'CLOSED_WITH_OTHER_NOTE', outcome: 'not_started' },
+      error: { code: 'CONFLICT', outcome: 'not_started', details: { reason: 'closed_with_other_note' } },
     });
     const missing = (await runtime.invoke('ticket_close_with_note', {
       ticket_id: 'T-999999',
@@ -185,7 +186,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       proposal: undefined,
     });
     expect(close.failures.since_walk.ticket_close_with_note).toEqual({
-      CLOSED_WITH_OTHER_NOTE: 1,
+      CONFLICT: 1,
       NOT_FOUND: 1,
     });
     const read = reports.find((report) => report.operation === 'ticket_get')!;

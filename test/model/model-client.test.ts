@@ -29,8 +29,11 @@ describe.each(['openai', 'anthropic'] as const)('the model client (%s-shaped ser
     expect(server.requests[1]?.rawBody).toBe(server.requests[0]?.rawBody);
     expect(result.row).toMatchObject({ modelCalls: 1, modelRequests: 2 });
     const events = runtime.store.runs.events(result.runId);
-    expect(events.filter((event) => event.type === 'model-hedge')).toHaveLength(1);
-    expect(events.find((event) => event.type === 'model-call')).toMatchObject({ requests: 2, hedged: true });
+    expect(events.filter((event) => event.type === 'model-hedged')).toHaveLength(1);
+    expect(events.find((event) => event.type === 'model-called')).toMatchObject({
+      requests: 2,
+      hedged: true,
+    });
     expect(harness.lines.some((line) => /-> reply +\(2 requests: hedged\)/.test(line))).toBe(true);
   });
 
@@ -49,7 +52,7 @@ describe.each(['openai', 'anthropic'] as const)('the model client (%s-shaped ser
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
     expect(answer).toMatchObject({ requests: 2, retries: 1 });
     expect(events).toEqual([
-      { type: 'model-retry', attempt: 1, reason: 'HTTP 429', status: 429, wait_ms: 1000 },
+      { type: 'model-retried', attempt: 1, reason: 'HTTP 429', status: 429, wait_ms: 1000 },
     ]);
   });
 });

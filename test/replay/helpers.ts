@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Capability } from '../../src/capability/capability.js';
 import { pageFingerprint } from '../../src/capability/fingerprint.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 
 export { CHROMIUM_ARGS };
@@ -102,7 +102,7 @@ export function memberLookupDefinition(origin: string, fingerprint: string): Cap
       explorer: 'scripted',
       runId: 'run_test',
       createdAt: '2026-11-30T12:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   };
 }

@@ -93,7 +93,7 @@ describe('replay on the back-office fixture', () => {
     const { result, events } = await replayIn('?scenario=transient_503', 'M-1003');
     expect(result?.outputs.currency).toBe(savings('M-1003').currency);
     expect(result?.reloads).toBe(1);
-    expect(events.some((event) => event.type === 'replay-reload')).toBe(true);
+    expect(events.some((event) => event.type === 'replay-page-reloaded')).toBe(true);
   });
 
   it('stops on an application error with a masked screenshot', async () => {

@@ -90,6 +90,16 @@ describe('the idempotency ledger', () => {
     expect(calls.recordCreate).toBe(1);
   });
 
+  it('refuses a request id given beside the input that breaks the request id rule, before anything runs', async () => {
+    const envelope = (await runtime.invoke(
+      'record_list',
+      { limit: 1 },
+      { requestId: 'two words' },
+    )) as ErrorEnvelope;
+    expect(envelope.error).toMatchObject({ code: 'BAD_INPUT', outcome: 'not_started' });
+    expect(envelope.error.details?.fields).toEqual(['request_id']);
+  });
+
   it('takes the request id from the call options as well as from the input', async () => {
     const first = await runtime.invoke('record_list', { limit: 1 }, { requestId: 'reads-ignore-ledger' });
     expect(first.ok).toBe(true);
@@ -191,6 +201,27 @@ describe('the gate', () => {
     })) as SuccessEnvelope;
     expect(repeat.effect).toBe('existing');
     expect(readSystem(system).records.length).toBe(before + 1);
+  });
+
+  it('refuses a held request id with other input as REQUEST_ID_REUSED, and keeps the first approval as it was', async () => {
+    const held = (await runtime.invoke('notice_publish', {
+      name: 'first',
+      request_id: 'gate-reused',
+    })) as PendingEnvelope;
+    expect(held.pending.gate).toBe('review');
+    const other = (await runtime.invoke('notice_publish', {
+      name: 'other',
+      request_id: 'gate-reused',
+    })) as ErrorEnvelope;
+    expect(other.ok).toBe(false);
+    expect(other.error).toMatchObject({ code: 'REQUEST_ID_REUSED', retry: 'no', outcome: 'not_started' });
+    expect(other.error.message).toContain(held.pending.approval_id);
+    expect(
+      runtime.store.approvals.list().filter((approval) => approval.requestId === 'gate-reused'),
+    ).toHaveLength(1);
+    const done = (await runtime.approve(held.pending.approval_id)) as SuccessEnvelope;
+    expect(done.ok).toBe(true);
+    expect(readSystem(system).records.filter((record) => record.name === 'other')).toHaveLength(0);
   });
 
   it('never runs a denied call', async () => {
@@ -326,13 +357,21 @@ describe('caps and secrets', () => {
 });
 
 describe('the run log', () => {
-  it('records start, validated, gate, action, check and end events for a call', async () => {
+  it('records call-start, input-validated, ledger-claimed, gate-passed, action, check and call-end events for a call', async () => {
     const envelope = (await runtime.invoke('record_create', {
       name: 'logged',
       request_id: 'log-1',
     })) as SuccessEnvelope;
     const types = runtime.store.runs.events(envelope.run_id).map((event) => event.type);
-    expect(types).toEqual(['start', 'validated', 'ledger', 'gate', 'action', 'check', 'end']);
+    expect(types).toEqual([
+      'call-start',
+      'input-validated',
+      'ledger-claimed',
+      'gate-passed',
+      'action-performed',
+      'check-passed',
+      'call-end',
+    ]);
     expect(runtime.store.runs.get(envelope.run_id)?.ok).toBe(true);
   });
 });

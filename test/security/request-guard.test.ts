@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityStore } from '../../src/capability/store.js';
 import type { ToolEvent } from '../../src/contract/context.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { openDiscovery } from '../../src/discover/run.js';
 import type { ToolReply } from '../../src/discover/session.js';
 import type { BackofficeServer, ScenarioName } from '../../src/fixtures/backoffice/index.js';
@@ -117,7 +118,7 @@ describe('discovery sessions (any page, even of a context Lift did not make)', (
       },
       signIn: { recipe: passwordFormSignIn(server.user, { literal: CANARY_PASSWORD }) },
       explorer: 'scripted',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     const act = async (actions: unknown[]) =>
       (await session.call('act', { actions })) as ToolReply & { results: Array<Record<string, unknown>> };

@@ -19,9 +19,9 @@ function freshHome(): string {
 
 function callEvents(tool: string, ok: boolean, at: string, extra: Record<string, unknown> = {}): RunEvent[] {
   return [
-    { t: at, type: 'start', tool },
-    { t: at, type: 'validated', duration_ms: 0.01 },
-    { t: at, type: 'end', tool, ok, ...(ok ? {} : { code: 'SURFACE_CHANGED' }), ...extra },
+    { t: at, type: 'call-start', tool },
+    { t: at, type: 'input-validated', duration_ms: 0.01 },
+    { t: at, type: 'call-end', tool, ok, ...(ok ? {} : { code: 'SURFACE_CHANGED' }), ...extra },
   ];
 }
 
@@ -58,10 +58,14 @@ describe('run log: single calls indexed a batch at a time', () => {
         events: 3,
         modelEvents: 0,
       });
-      expect(store.runs.events(id).map((event) => event.type)).toEqual(['start', 'validated', 'end']);
+      expect(store.runs.events(id).map((event) => event.type)).toEqual([
+        'call-start',
+        'input-validated',
+        'call-end',
+      ]);
       const failed = recordCall(store, 'noop_write', false, isoAt(2));
       expect(store.runs.get(failed)?.ok).toBe(false);
-      expect(store.runs.events(failed).at(-1)).toMatchObject({ type: 'end', code: 'SURFACE_CHANGED' });
+      expect(store.runs.events(failed).at(-1)).toMatchObject({ type: 'call-end', code: 'SURFACE_CHANGED' });
       expect(store.runs.get('run_nothing_like_this')).toBeUndefined();
       expect(store.runs.events('run_nothing_like_this')).toEqual([]);
     } finally {
@@ -79,7 +83,7 @@ describe('run log: single calls indexed a batch at a time', () => {
         if (second % 4 === 3) store.runs.flushSync();
       }
       const agent = store.runs.start('agent', 'a long run');
-      store.runs.append(agent, [{ t: new Date().toISOString(), type: 'model_call' }]);
+      store.runs.append(agent, [{ t: new Date().toISOString(), type: 'model-called' }]);
       store.runs.end(agent, true);
 
       const listed = store.runs.list(7);
@@ -92,7 +96,7 @@ describe('run log: single calls indexed a batch at a time', () => {
       const failedEnds = store.runs
         .ids()
         .flatMap((id) => store.runs.events(id))
-        .filter((event) => event.type === 'end' && event.ok === false);
+        .filter((event) => event.type === 'call-end' && event.ok === false);
       expect(failedEnds).toHaveLength(8);
     } finally {
       store.close();
@@ -143,13 +147,15 @@ describe('run log: single calls indexed a batch at a time', () => {
     try {
       const id = recordCall(store, 'pin_check', true, isoAt(4), { pin: 482913, note: 'pin 482913 accepted' });
       const agent = store.runs.start('agent', 'uses the pin');
-      store.runs.append(agent, [{ t: isoAt(5), type: 'action', sent: 482913 }]);
+      store.runs.append(agent, [{ t: isoAt(5), type: 'action-performed', sent: 482913 }]);
       store.runs.end(agent, true);
       expect(store.runs.events(id).at(-1)).toMatchObject({
         pin: '[secret:pin]',
         note: 'pin [secret:pin] accepted',
       });
-      expect(store.runs.events(agent)).toEqual([{ t: isoAt(5), type: 'action', sent: '[secret:pin]' }]);
+      expect(store.runs.events(agent)).toEqual([
+        { t: isoAt(5), type: 'action-performed', sent: '[secret:pin]' },
+      ]);
       expect(store.runs.list(5).map((run) => run.id)).toEqual([agent, id]);
       for (const name of readdirSync(join(home, 'runs')))
         expect(readFileSync(join(home, 'runs', name), 'utf8')).not.toContain('482913');
@@ -158,7 +164,7 @@ describe('run log: single calls indexed a batch at a time', () => {
     }
   });
 
-  it('still reads calls recorded before batches, one row each pointing at a line-per-event segment', () => {
+  it("still reads calls recorded before batches, one row each pointing at a line-per-event segment, under today's names", () => {
     const home = freshHome();
     const store = openStore(home);
     try {
@@ -176,8 +182,8 @@ describe('run log: single calls indexed a batch at a time', () => {
         .run('run_legacy_1', 'call', 'old_tool', isoAt(5), isoAt(5), 1, 2, 0, segment);
       expect(store.runs.get('run_legacy_1')?.title).toBe('old_tool');
       expect(store.runs.events('run_legacy_1')).toEqual([
-        { t: isoAt(5), type: 'start', tool: 'old_tool' },
-        { t: isoAt(5), type: 'end', tool: 'old_tool', ok: true },
+        { t: isoAt(5), type: 'call-start', tool: 'old_tool' },
+        { t: isoAt(5), type: 'call-end', tool: 'old_tool', ok: true },
       ]);
     } finally {
       store.close();
@@ -195,7 +201,7 @@ describe('run log: single calls indexed a batch at a time', () => {
       const ids = [];
       for (let i = 0; i < 3; i++) {
         const id = store.runs.newId();
-        store.runs.record(id, 'call', 'exiting_tool', [{ t: new Date().toISOString(), type: 'start' }], true);
+        store.runs.record(id, 'call', 'exiting_tool', [{ t: new Date().toISOString(), type: 'call-start' }], true);
         ids.push(id);
       }
       console.log(JSON.stringify(ids));

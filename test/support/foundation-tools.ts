@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
 import { LiftError } from '../../src/contract/errors.js';
+import { RequestIdSchema } from '../../src/contract/request-id.js';
 
 export interface SystemFile {
   records: Array<{ id: number; name: string }>;
@@ -59,7 +60,7 @@ export const recordCreate = defineTool({
       .max(40)
       .regex(/^[a-z][a-z0-9 -]*$/),
     priority: z.number().int().min(1).max(5).default(3),
-    request_id: z.string().min(4).max(64),
+    request_id: RequestIdSchema,
     delay_ms: z.number().int().min(0).max(60_000).default(0),
   }),
   output: z.object({ id: z.number(), name: z.string() }),
@@ -70,7 +71,7 @@ export const recordCreate = defineTool({
     calls.recordCreate++;
     ctx.markStarted();
     const record = appendRecord(systemPath(), input.name);
-    ctx.emit({ type: 'action', wrote: record.id });
+    ctx.emit({ type: 'action-performed', wrote: record.id });
     if (input.delay_ms > 0)
       await sleep(input.delay_ms, undefined, { signal: ctx.signal }).catch(() => undefined);
     return { fields: record, summary: `record ${record.id} created`, verifiedBy: 'record_list read-back' };
@@ -101,7 +102,7 @@ export const noticePublish = defineTool({
   name: 'notice_publish',
   description: 'Publishes a notice that other people see. Returns the record id. Held for review.',
   rung: 'file',
-  input: z.strictObject({ name: z.string().min(1).max(40), request_id: z.string().min(4).max(64) }),
+  input: z.strictObject({ name: z.string().min(1).max(40), request_id: RequestIdSchema }),
   output: z.object({ id: z.number(), name: z.string() }),
   effect: { class: 'visible', repeat: 'same request_id -> existing' },
   timeout: { deadlineMs: 5_000, settle: 'record_list' },
@@ -119,7 +120,7 @@ export const recordPurge = defineTool({
   name: 'record_purge',
   description: 'Deletes every record. Irreversible; needs a signature. Returns how many were deleted.',
   rung: 'file',
-  input: z.strictObject({ request_id: z.string().min(4).max(64) }),
+  input: z.strictObject({ request_id: RequestIdSchema }),
   output: z.object({ deleted: z.number() }),
   effect: { class: 'irreversible' },
   timeout: { deadlineMs: 5_000, settle: 'record_list' },
@@ -147,7 +148,7 @@ export const secretEcho = defineTool({
   run: async (input, ctx) => {
     calls.echo++;
     const password = ctx.secret('canary_password');
-    ctx.emit({ type: 'action', sent: `login with ${password}` });
+    ctx.emit({ type: 'action-performed', sent: `login with ${password}` });
     if (input.fail)
       throw new LiftError('AUTH_REQUIRED', `the server rejected ${password}`, { hint: `not ${password}` });
     const rows = input.big ? Array.from({ length: 50 }, (_, i) => `row ${i} ${password}`) : [];

@@ -220,7 +220,7 @@ export function chatPost(given: ResolvedChatSettings | undefined): AnyTool {
         undo,
       };
       ctx.emit({
-        type: 'audit',
+        type: 'audit-recorded',
         effect: 'chat_posted',
         approval_id: ctx.approval?.id,
         approved_by: ctx.approval?.by,

@@ -249,7 +249,7 @@ export function chatUndo(given: ResolvedChatSettings | undefined): AnyTool {
           : {}),
       };
       ctx.emit({
-        type: 'audit',
+        type: 'audit-recorded',
         effect: 'chat_undone',
         approval_id: ctx.approval?.id,
         approved_by: ctx.approval?.by,

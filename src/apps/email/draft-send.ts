@@ -208,7 +208,7 @@ export function emailDraftSend(given: ResolvedEmailSettings | undefined): AnyToo
         approved_by: approval.by,
       };
       ctx.emit({
-        type: 'audit',
+        type: 'audit-recorded',
         effect: 'email_sent',
         gate: approval.gate,
         server: `${settings.smtp.host}:${settings.smtp.port}`,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import type { ErrorPattern } from '../../rungs/cli/exit-status.js';
 import { parseRegexRows } from '../../rungs/cli/parsers.js';
 import { runWrapped } from '../../rungs/cli/run-wrapped.js';
@@ -154,7 +155,7 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
       repo_path: Repo,
       remote: Ref.default('origin'),
       branch: Ref,
-      request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+      request_id: RequestIdSchema,
     }),
     output: z.object({ remote: z.string(), branch: z.string(), sha: z.string(), remote_sha: z.string() }),
     errors: {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { removeDeadTemps, withLock, writeFileAtomic } from '../../rungs/file/index.js';
 import { formatTransaction, imbalances, type NewTransaction, PostingSchema } from './journal.js';
 import { balances, transactionsWithRequestId } from './read.js';
@@ -15,7 +16,7 @@ function isCalendarDate(text: string): boolean {
 }
 
 const InputSchema = z.strictObject({
-  request_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{5,63}$/, '6 to 64 letters, digits, - or _'),
+  request_id: RequestIdSchema,
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')

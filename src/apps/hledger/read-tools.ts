@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { AccountSchema } from './journal.js';
 import { balances, transactionsWithRequestId } from './read.js';
 import { type HledgerSettings, hledgerSettings } from './settings.js';
@@ -53,7 +54,7 @@ export function ledgerTransactionFind(settings?: HledgerSettings) {
       'Says whether a transaction tagged with this request id is in the journal (the settle read of ledger_add_transaction). Returns found and the matching transactions with their postings.',
     group: 'accounting',
     rung: 'cli',
-    input: z.strictObject({ request_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{5,63}$/) }),
+    input: z.strictObject({ request_id: RequestIdSchema }),
     output: z.object({
       found: z.boolean(),
       transactions: z.array(

@@ -40,11 +40,11 @@ export const exportBuildingModel = defineTool({
     const dir = join(ctx.outputDir, plan.house);
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, `v${plan.revision}.ifc`);
-    ctx.emit({ type: 'progress', stage: 'write', message: 'writing IFC4 with web-ifc' });
+    ctx.emit({ type: 'progress-reported', stage: 'write', message: 'writing IFC4 with web-ifc' });
     const written = await writeIfc(plan, await ctx.service('web-ifc', startWebIfc));
     ctx.markStarted();
     await writeFileAtomic(path, written.bytes, { mode: 0o600 });
-    ctx.emit({ type: 'progress', stage: 'check', message: 'reading the model back with IFC++' });
+    ctx.emit({ type: 'progress-reported', stage: 'check', message: 'reading the model back with IFC++' });
     const reading = await readIfc(path, ctx);
     const checks = ifcChecks(reading, written);
     const counted = Object.entries(written.counts)

@@ -67,7 +67,7 @@ export async function ifcChecker(
   if (existsSync(binary)) return binary;
   await mkdir(cacheDir, { recursive: true, mode: 0o700 });
   const temp = `${binary}.${process.pid}.tmp`;
-  ctx.emit({ type: 'progress', stage: 'compile', message: 'building the IFC++ reader (once)' });
+  ctx.emit({ type: 'progress-reported', stage: 'compile', message: 'building the IFC++ reader (once)' });
   try {
     await runWrapped({
       program: '/usr/bin/g++',

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { writeFileAtomic } from '../../rungs/file/atomic.js';
 import { LayerSchema, type PlacedLayer, placeLayers, stack } from './layers.js';
 import { IMAGEMAGICK_HINT, psdChecks } from './psd-checks.js';
@@ -86,7 +87,7 @@ export const composeLayeredImage = defineTool({
     size: z.tuple([z.number().int().min(16).max(8000), z.number().int().min(16).max(8000)]),
     layers: z.array(LayerSchema).min(1).max(30),
     name: z.string().min(1).max(80).default('poster'),
-    request_id: z.string().min(1).max(100).optional(),
+    request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
     psd: z.string(),

@@ -1,8 +1,9 @@
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
-import { type AnyTool, defineTool } from '../../contract/define-tool.js';
+import { type AnyTool, defineTool, type ToolResult } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { parseRegexRows } from '../../rungs/cli/parsers.js';
 import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 import {
@@ -30,7 +31,6 @@ const Text = (max: number) =>
     .min(1)
     .max(max)
     .regex(/^[\p{L}\p{N} ,.\-/()]+$/u, 'letters, digits, spaces and , . - / ( ) only');
-const RequestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 letters, digits, _ or -');
 const CONFIRMATION = /^Create item .+\? \[Y\/n\]$/;
 
 /** The data file is the operator's; a link that leads out of its folder, or into Lift's home, is refused. */
@@ -78,6 +78,27 @@ async function findItems(
   return parseItemTable('inventory', result.stdout);
 }
 
+/**
+ * The item an earlier create with this request id made, read back from the program: the
+ * program keeps no request ids, so the wrapper stores its own in the item's reference.
+ */
+async function itemOfRequest(
+  settings: InventorySettings,
+  ctx: ToolContext,
+  requestId: string,
+): Promise<ToolResult<InventoryItem> | undefined> {
+  const earlier = await findItems(settings, ctx, ['--ref', requestId]);
+  if (earlier.length > 1)
+    throw new LiftError('CONFLICT', `${earlier.length} items carry request_id ${requestId}.`);
+  if (!earlier[0]) return undefined;
+  return {
+    fields: earlier[0],
+    summary: `Item ${earlier[0].id} was already created by this request`,
+    effect: 'existing',
+    verifiedBy: 'inventory list --ref (rung 2)',
+  };
+}
+
 /** The tools over the legacy inventory program, for one data file. */
 export function inventoryTools(settings: InventorySettings): AnyTool[] {
   const findItemsTool = defineTool({
@@ -90,7 +111,7 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
     ladder: { ruledOut: ['api: the inventory has no API (fails "present")'] },
     input: z.strictObject({
       sku: Sku.optional(),
-      reference: RequestId.optional().describe('the request_id an item was created with'),
+      reference: RequestIdSchema.optional().describe('the request_id an item was created with'),
     }),
     output: z.object({ items: z.array(Item), count: z.number().int() }),
     cap: { rows: 50, narrow: 'Filter by sku or reference.' },
@@ -129,7 +150,7 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
       name: Text(60),
       qty: z.number().int().min(0).max(1_000_000),
       location: Text(40),
-      request_id: RequestId,
+      request_id: RequestIdSchema,
     }),
     output: Item,
     errors: {
@@ -152,20 +173,10 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
     preview: (input) =>
       `Create inventory item ${input.sku} "${input.name}", qty ${input.qty}, at ${input.location}`,
     example: { sku: 'A-100', name: 'Bolt M4 x 20', qty: 12, location: 'Shelf 1', request_id: 'req-2f9c1a7e' },
+    settleRead: (input, ctx) => itemOfRequest(settings, ctx, input.request_id),
     run: async (input, ctx) => {
-      // The program keeps no request ids, so the wrapper stores its own in the item's reference.
-      const earlier = await findItems(settings, ctx, ['--ref', input.request_id]);
-      if (earlier.length > 1) {
-        throw new LiftError('CONFLICT', `${earlier.length} items carry request_id ${input.request_id}.`);
-      }
-      if (earlier[0]) {
-        return {
-          fields: earlier[0],
-          summary: `Item ${earlier[0].id} was already created by this request`,
-          effect: 'existing',
-          verifiedBy: 'inventory list --ref (rung 2)',
-        };
-      }
+      const earlier = await itemOfRequest(settings, ctx, input.request_id);
+      if (earlier) return earlier;
       const added = await inventory(
         settings,
         ctx,

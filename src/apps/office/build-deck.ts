@@ -7,6 +7,7 @@ import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { type DeckSlide, writePptx } from './deck-writer.js';
 import { normalized, pdfPages } from './pdf.js';
 import { slug } from './workbook-plan.js';
@@ -120,7 +121,7 @@ async function render(ctx: ToolContext, title: string, slides: DeckSlide[], pptx
       { signal: ctx.signal, deadline: ctx.deadline },
     )) as OfficeDeck;
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'deck',
       mode: office.mode,
       ms: Math.round(performance.now() - started),
@@ -139,7 +140,7 @@ export const buildDeck = defineTool({
 outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit?: "none" | "shrink" | "split"}. Overflow is reported like "slide 6: Body text needs 212 pt, the box has 180 pt"; with auto_fit the tool shrinks the body font or splits the slide and checks again. Returns the paths of the .pptx and .pdf.`,
   group: 'office',
   rung: 'file',
-  input: z.strictObject({ outline: OutlineSchema, request_id: z.string().min(1).max(100).optional() }),
+  input: z.strictObject({ outline: OutlineSchema, request_id: RequestIdSchema.optional() }),
   output: z.strictObject({
     pptx: z.string(),
     pdf: z.string(),

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { pdfPages } from './pdf.js';
 import { type OfficeReport, reportChecks } from './report-checks.js';
 import { writeDocx } from './report-writer.js';
@@ -47,7 +48,7 @@ export const buildReport = defineTool({
 report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{heading, level?: 1 | 2, paragraphs, table?: {columns, rows}, page_break_before?}]}. Returns the paths of the .docx and .pdf.`,
   group: 'office',
   rung: 'file',
-  input: z.strictObject({ report: ReportSchema, request_id: z.string().min(1).max(100).optional() }),
+  input: z.strictObject({ report: ReportSchema, request_id: RequestIdSchema.optional() }),
   output: z.strictObject({
     docx: z.string(),
     pdf: z.string(),
@@ -136,7 +137,7 @@ report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{he
       await rm(source, { force: true });
     }
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'report',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

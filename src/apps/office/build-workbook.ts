@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { FORMULA_HINT } from './formula.js';
 import { computeIndependently } from './formula-engine.js';
 import { pdfPageCount } from './pdf.js';
@@ -30,7 +31,7 @@ export const buildWorkbook = defineTool({
   },
   input: z.strictObject({
     plan: WorkbookPlanSchema,
-    request_id: z.string().min(1).max(100).optional(),
+    request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
     xlsx: z.string(),
@@ -107,7 +108,7 @@ export const buildWorkbook = defineTool({
       await rm(source, { force: true });
     }
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'workbook',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

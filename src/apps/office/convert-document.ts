@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { normalized, pdfPages } from './pdf.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
 
@@ -60,7 +61,7 @@ export const convertDocument = defineTool({
       .regex(/^[a-z0-9][a-z0-9._-]{0,79}$/i)
       .optional()
       .describe('Output name without extension; default the source name'),
-    request_id: z.string().min(1).max(100).optional(),
+    request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
     path: z.string(),
@@ -110,7 +111,7 @@ export const convertDocument = defineTool({
       text?: string;
     };
     ctx.emit({
-      type: 'office-job',
+      type: 'office-job-end',
       op: 'convert',
       mode: office.mode,
       ms: Math.round(performance.now() - started),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import {
   type ExportContract,
   type ExportFile,
@@ -129,7 +130,7 @@ async function importHours(
       },
     );
   } else {
-    ctx.emit({ type: 'already-sent', file: name });
+    ctx.emit({ type: 'file-already-sent', file: name });
   }
 
   const done = join(paths.done, name);
@@ -227,7 +228,7 @@ export function payrollImportHours(settings?: PayrollSettings) {
       climb: 'the vendor ships an import API or command',
     },
     input: z.strictObject({
-      request_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{5,63}$/, '6 to 64 letters, digits, - or _'),
+      request_id: RequestIdSchema,
       entries: z.array(EntrySchema).min(1).max(5_000),
     }),
     output: z.object({

@@ -50,9 +50,9 @@ export async function draft(plan: PlanFile, ctx: ToolContext): Promise<Drafted> 
   ctx.markStarted();
   await writePlanFile(files.plan, plan);
   await timed('dxf', async () => writeFileAtomic(files.dxf, await planToDxf(plan), { mode: 0o600 }));
-  ctx.emit({ type: 'progress', stage: 'print', message: 'LibreCAD prints the DXF to PDF' });
+  ctx.emit({ type: 'progress-reported', stage: 'print', message: 'LibreCAD prints the DXF to PDF' });
   await timed('pdf', () => printDxf(files.dxf, files.pdf, plan.sheet.scale, ctx));
-  ctx.emit({ type: 'progress', stage: 'check', message: 'reading the DXF and the sheet back' });
+  ctx.emit({ type: 'progress-reported', stage: 'check', message: 'reading the DXF and the sheet back' });
   const [png, parsed, sheet] = await Promise.all([
     timed('png', () => pdfToPng(files.pdf, files.png, 110, ctx)),
     timed('read_dxf', async () => parseDxf(await readFile(files.dxf, 'utf8'))),

@@ -86,7 +86,7 @@ export const drawHousePlan = defineTool({
     const plot = parsePlot(input.plot);
     const seed = input.seed ?? seedOf(`${plot.widthFt}x${plot.depthFt}/${input.bedrooms}/${input.storeys}`);
     ctx.emit({
-      type: 'progress',
+      type: 'progress-reported',
       stage: 'search',
       message: `searching layouts for ${SEARCH_BUDGET_MS / 1000} s at most`,
     });
@@ -105,7 +105,7 @@ export const drawHousePlan = defineTool({
         outcome: 'not_started',
       });
     ctx.emit({
-      type: 'progress',
+      type: 'progress-reported',
       stage: 'search',
       message: `kept the best of ${plan.search.candidates} layouts (score ${plan.search.score})`,
     });

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { PLAN_FILE_HINT, type PlanFile, readPlanFile } from './plan-file.js';
 
 export const ScaleSchema = z
@@ -19,7 +20,7 @@ export const PlanFileInput = z
   .regex(/\.plan\.json$/)
   .describe('path of a plan file (files.plan of draw_house_plan, resize_room or set_sheet)');
 
-export const RequestId = z.string().min(1).max(100).optional();
+export const RequestId = RequestIdSchema.optional();
 
 export const scaleNumber = (scale: string): number => Number(scale.slice(2));
 

@@ -147,7 +147,7 @@ export const resizeRoom = defineTool({
       const inches = Math.round(step * FT);
       for (const direction of ['width', 'depth'] as const) {
         ctx.emit({
-          type: 'progress',
+          type: 'progress-reported',
           stage: 'search',
           message: `trying ${room.name} ${feetInches(Math.abs(inches))} ${inches > 0 ? 'bigger' : 'smaller'} in ${direction}`,
         });

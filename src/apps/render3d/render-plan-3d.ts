@@ -121,7 +121,7 @@ export const renderPlan3d = defineTool({
         deadline: ctx.deadline,
         signal: ctx.signal,
         onProgress: (percent, what) =>
-          ctx.emit({ type: 'progress', stage: 'blender', percent, message: what }),
+          ctx.emit({ type: 'progress-reported', stage: 'blender', percent, message: what }),
       });
       const scene = JSON.parse(await readFile(join(work, 'result.json'), 'utf8')) as SceneResult;
       const [planMask, frontMask] = await Promise.all([

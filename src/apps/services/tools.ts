@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 import { readStatus, SERVICECTL, type ServiceSettings, type ServiceStatus } from './status.js';
 
@@ -61,7 +62,7 @@ export function serviceTools(settings: ServiceSettings): AnyTool[] {
     input: z.strictObject({
       service: Service,
       reason: z.string().min(3).max(200),
-      request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+      request_id: RequestIdSchema,
     }),
     output: z.object({
       service: z.string(),

@@ -1,16 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Capability } from '../../capability/capability.js';
-import { type Envelope, isError, isPending, isSuccess } from '../../contract/envelope.js';
-import type { Explorer } from '../../discover/explorers/explorer.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   MEMBER_NOTE_SCRIPT,
   memberLookupPolicy,
   memberLookupTask,
   memberNoteTask,
-} from '../../discover/explorers/member-lookup-script.js';
+} from '../../apps/backoffice/member-lookup-script.js';
+import type { Capability } from '../../capability/capability.js';
+import { type Envelope, isError, isPending, isSuccess } from '../../contract/envelope.js';
+import { LIFT_VERSION } from '../../contract/version.js';
+import type { Explorer } from '../../discover/explorers/explorer.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { type DiscoveryResult, runDiscovery } from '../../discover/run.js';
 import { type BackofficeServer, loadMembers, startBackoffice } from '../../fixtures/backoffice/index.js';
@@ -140,7 +141,7 @@ export const run: Command = async (args, io) => {
       recipe: passwordFormSignIn(fixture.user, { secret: SECRET }),
       secret: (name: string) => secrets.get(name),
     };
-    const liftVersion = '0.1.0';
+    const liftVersion = LIFT_VERSION;
 
     const discover = async (
       task: ReturnType<typeof memberLookupTask>,
@@ -208,7 +209,7 @@ export const run: Command = async (args, io) => {
         outputs: Object.fromEntries(Object.entries(fields).filter(([key]) => key !== 'outcome')),
         ms,
         modelEvents: events.filter(isModelEvent).length,
-        uiActions: events.filter((event) => event.type === 'replay-step').length,
+        uiActions: events.filter((event) => event.type === 'replay-step-end').length,
         runId: envelope.run_id,
         checks: expected
           ? `${checkpoint && matches ? 2 : Number(checkpoint) + Number(matches)}/2`
@@ -275,7 +276,7 @@ export const run: Command = async (args, io) => {
         task: 'write: add note, held then approved',
         model: writeEvents.filter(isModelEvent).length,
         tools: 1,
-        ui: writeEvents.filter((event) => event.type === 'replay-step').length,
+        ui: writeEvents.filter((event) => event.type === 'replay-step-end').length,
         tokens: 0,
         ms: writeMs,
         checks: isSuccess(approved) && approved.ok && landed ? 'approved, 2/2' : 'failed',

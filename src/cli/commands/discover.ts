@@ -1,6 +1,7 @@
 import type { InputSpec, OutputSpec } from '../../capability/capability.js';
 import { FIELD_TYPES, type FieldType } from '../../capability/capability.js';
 import { CapabilityStore } from '../../capability/store.js';
+import { LIFT_VERSION } from '../../contract/version.js';
 import type { Explorer } from '../../discover/explorers/explorer.js';
 import { ModelExplorer } from '../../discover/explorers/model.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
@@ -147,7 +148,7 @@ export const run: Command = async (args, io) => {
         hidden: values.hide ?? [],
         ...(signIn ? { signIn } : {}),
         saveProfile: lease.save,
-        liftVersion: '0.1.0',
+        liftVersion: LIFT_VERSION,
       });
       if (values.json)
         printJson(io, { ...result, capability: undefined, steps: result.capability?.steps.length });

@@ -1,15 +1,18 @@
 import { resolve } from 'node:path';
+import { backofficeDeclaration } from '../../apps/backoffice/tools.js';
+import { loadConfig } from '../../config/load.js';
 import { rungNumber } from '../../contract/effects.js';
 import { Ladder } from '../../ladder/ladder.js';
 import { formatReport, ladderReport } from '../../ladder/report.js';
 import type { Walk } from '../../ladder/store.js';
 import { parse, UsageError } from '../args.js';
-import type { Command } from '../io.js';
+import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 
 const USAGE = `Usage:
   lift ladder declare FILE                 store the operations of a declaration file (YAML or JSON)
+  lift ladder declare --app backoffice     store the operations an enabled app declares
   lift ladder walk OPERATION | --due       walk from the top and record the evidence (--due: schedules and changed doors)
   lift ladder check [OPERATION]            propose step-downs from repeated failures in the run log
   lift ladder step-down OPERATION          accept a proposal: walk again below the failing door
@@ -30,12 +33,27 @@ function describeWalk(walk: Walk): string {
   return lines.join('\n');
 }
 
+/** The operations an enabled app declares for the ladder, and the file that enabled it. */
+async function appDeclaration(io: CliIo, app: string): Promise<[unknown, string]> {
+  if (app !== 'backoffice')
+    throw new UsageError(`No app named '${app}' declares operations. Known: backoffice.`);
+  const config = await loadConfig(io.cwd, io.env);
+  if (config.settings.backoffice === undefined || !config.file) {
+    throw new UsageError(
+      'The backoffice app is not enabled: add "settings": { "backoffice": { "url": "http://127.0.0.1:PORT" } } to lift.config.json.',
+    );
+  }
+  const declaration = backofficeDeclaration(config.settings.backoffice, (spec) => resolve(config.root, spec));
+  return [declaration, config.file];
+}
+
 /** lift ladder: declare operations, walk them, step down on evidence, climb on a schedule, report. */
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, {
     json: { type: 'boolean', default: false },
     due: { type: 'boolean', default: false },
     every: { type: 'string' },
+    app: { type: 'string' },
   });
   const [action, target] = positionals;
   const runtime = await openRuntime(io);
@@ -43,8 +61,10 @@ export const run: Command = async (args, io) => {
     const ladder = new Ladder(runtime);
     switch (action) {
       case 'declare': {
-        if (!target) throw new UsageError(USAGE);
-        const operations = ladder.declare(resolve(io.cwd, target));
+        if (!target && !values.app) throw new UsageError(USAGE);
+        const operations = values.app
+          ? ladder.declareOperations(...(await appDeclaration(io, values.app)))
+          : ladder.declare(resolve(io.cwd, target!));
         if (values.json)
           printJson(
             io,

@@ -48,7 +48,7 @@ export const run: Command = async (args, io) => {
       for (const event of events) {
         const { t, type, duration_ms, ...rest } = event;
         io.out(
-          `  ${t}  ${type.padEnd(12)} ${duration_ms !== undefined ? `${duration_ms} ms` : ''}  ${JSON.stringify(rest)}`,
+          `  ${t}  ${type.padEnd(24)} ${duration_ms !== undefined ? `${duration_ms} ms` : ''}  ${JSON.stringify(rest)}`,
         );
       }
       return 0;

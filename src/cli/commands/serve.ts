@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { LIFT_VERSION } from '../../contract/version.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { originOf } from '../../serve/origin.js';
 import { parse, UsageError } from '../args.js';
@@ -7,13 +7,6 @@ import { openRuntime } from '../open-runtime.js';
 
 const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]...';
 const TOKEN_SECRET = 'serve_token';
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 /** Aborts on the first SIGINT or SIGTERM. */
 function stopSignal(): AbortSignal {
@@ -52,7 +45,7 @@ async function serveOverHttp(
     host,
     token: runtime.store.secrets.get(TOKEN_SECRET),
     origins,
-    version: version(),
+    version: LIFT_VERSION,
   });
   if (!isLoopback(host))
     io.err(`Listening on ${host}: reachable from other machines; every request still needs the token.`);
@@ -83,7 +76,7 @@ export const run: Command = async (args, io) => {
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
       // stdout carries protocol messages only; a signal ends the server like a closed stdin.
-      await serveStdio(runtime, { version: version(), stop });
+      await serveStdio(runtime, { version: LIFT_VERSION, stop });
       process.stdin.destroy();
       return 0;
     }

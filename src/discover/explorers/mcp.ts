@@ -8,6 +8,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CapabilityStore } from '../../capability/store.js';
+import { LIFT_VERSION } from '../../contract/version.js';
 import type { UiPolicy } from '../../rungs/ui/policy.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import {
@@ -27,7 +28,7 @@ import type { DiscoverySignIn } from '../ui-driver.js';
  */
 export function discoveryServer(session: DiscoverySession, task: DiscoveryTask): Server {
   const server = new Server(
-    { name: 'lift-discover', version: '0.1.0' },
+    { name: 'lift-discover', version: LIFT_VERSION },
     {
       capabilities: { tools: {} },
       instructions: `Discovery session. Task: ${task.intent}. Inputs (bound, referred to as {"input":"NAME"}): ${task.inputs.map((input) => input.name).join(', ')}. Outputs to read: ${task.outputs.map((output) => `${output.name}:${output.type}`).join(', ')}. Observe first; call complete when every output is read.`,
@@ -87,7 +88,7 @@ export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promi
       ...(options.signIn ? { signIn: options.signIn } : {}),
       saveProfile: lease.save,
       explorer: 'mcp',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     const server = discoveryServer(session, task);
     const transport = options.transport ?? new StdioServerTransport();

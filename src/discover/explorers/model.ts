@@ -83,7 +83,7 @@ export class ModelExplorer implements Explorer {
       this.usage.calls++;
       this.usage.inputTokens += answer.inputTokens;
       this.usage.outputTokens += answer.outputTokens;
-      session.record('model-call', {
+      session.record('model-called', {
         provider: this.#options.client.provider,
         model: this.#options.client.modelName,
         input_tokens: answer.inputTokens,

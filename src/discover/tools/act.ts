@@ -97,7 +97,7 @@ function reply(
     ...(result.effect ? { effect: result.effect } : {}),
     ...(result.code ? { code: result.code } : {}),
   };
-  context.emit('action', {
+  context.emit('action-performed', {
     ...shared,
     ...(result.blockedBy ? { blocked_by: result.blockedBy } : {}),
     ...(result.risk ? { risk: result.risk } : {}),
@@ -129,7 +129,7 @@ export const actTool = defineExplorerTool({
     // Reads into names the task does not return are refused before anything runs.
     const stray = args.actions.find((action) => action.op === 'read' && !outputs.includes(action.as));
     if (stray?.op === 'read') {
-      context.emit('action', { op: 'read', status: 'rejected', reason: 'undeclared output' });
+      context.emit('action-performed', { op: 'read', status: 'rejected', reason: 'undeclared output' });
       throw context.refuse('BAD_INPUT', `'${stray.as}' is not an output of this task.`, {
         hint: `Read into one of: ${outputs.join(', ')}.`,
         example: { op: 'read', target: stray.target, as: outputs[0] },

@@ -26,7 +26,7 @@ export const observeTool = defineExplorerTool({
       ...(args.find ? { find: args.find } : {}),
     });
     context.record.observationTokens.push(observation.tokens);
-    context.emit('observation', {
+    context.emit('page-observed', {
       tokens: observation.tokens,
       full_tokens: observation.fullTokens,
       truncated: observation.truncated,

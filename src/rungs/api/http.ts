@@ -253,7 +253,7 @@ export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolCon
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason;
       ctx.emit({
-        type: 'http',
+        type: 'http-request-sent',
         method: request.method,
         path: request.template,
         attempt,
@@ -279,7 +279,7 @@ export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolCon
     }
     const body = await readBody(response, forms);
     ctx.emit({
-      type: 'http',
+      type: 'http-request-sent',
       method: request.method,
       path: request.template,
       status: response.status,
@@ -292,7 +292,7 @@ export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolCon
       const wait = retryAfterMs(response.headers.get('retry-after'));
       if (wait !== undefined && Date.now() + wait + 250 < ctx.deadline) {
         waits++;
-        ctx.emit({ type: 'rate-limit-wait', path: request.template, ms: wait });
+        ctx.emit({ type: 'rate-limit-waited', path: request.template, ms: wait });
         await sleep(wait, ctx.signal);
         continue;
       }

@@ -4,6 +4,7 @@ import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool, type ToolErrorSpec, type ToolResult } from '../../contract/define-tool.js';
 import { ERROR_CODES, type ErrorCode, LiftError } from '../../contract/errors.js';
 import type { JsonSchema } from '../../contract/json-schema.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { type SendPolicy, send } from './http.js';
 import { buildRequest, checkSurface, nextPage, project, withPaging } from './request.js';
 import { toZod } from './schema-to-zod.js';
@@ -28,13 +29,6 @@ const origins = new WeakMap<AnyTool, ApiToolOrigin>();
 export function apiOriginOf(tool: AnyTool): ApiToolOrigin | undefined {
   return origins.get(tool);
 }
-
-const RequestIdSchema = z
-  .string()
-  .min(4)
-  .max(100)
-  .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits and . _ : -')
-  .describe('Makes a repeated call the same call: the first result comes back instead of a second write.');
 
 function inputSchemaFor(spec: ApiToolSpec): z.ZodType {
   const shape: Record<string, z.ZodType> = {};

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { actOnWindow, type DesktopStep } from './act.js';
 import { DesktopActionsSchema, MAX_DESKTOP_ACTIONS } from './actions.js';
 import { desktopSession, WindowSelectorShape } from './context.js';
@@ -11,7 +12,7 @@ const input = z.strictObject({
   ...WindowSelectorShape,
   actions: DesktopActionsSchema,
   /** Makes a retried call return the first result instead of acting twice. */
-  request_id: z.string().min(1).max(100).optional(),
+  request_id: RequestIdSchema.optional(),
 });
 
 const StepSchema = z.object({
@@ -80,7 +81,7 @@ async function run(raw: z.infer<typeof input>, ctx: ToolContext) {
   });
   for (const step of steps)
     ctx.emit({
-      type: 'desktop-action',
+      type: 'desktop-action-performed',
       op: step.op,
       status: step.status,
       code: step.code ?? null,

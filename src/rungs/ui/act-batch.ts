@@ -1,3 +1,4 @@
+import type { ToolEvent } from '../../contract/context.js';
 import type { UiAction } from './actions.js';
 import type { StepResult } from './step.js';
 
@@ -32,7 +33,7 @@ export async function runBatch(
 }
 
 /** The event a step leaves in the run log (redacted already: it is built from the step). */
-export function stepEvent(step: StepResult): { type: string; [key: string]: unknown } {
+export function stepEvent(step: StepResult): ToolEvent {
   return {
     type: step.status === 'rejected' ? 'ui-action-rejected' : 'ui-action-executed',
     index: step.index,

@@ -113,7 +113,7 @@ export class PageHarness {
       },
       dialog: (dialog) =>
         this.emit({
-          type: 'ui-dialog-open',
+          type: 'ui-dialog-opened',
           dialog: dialog.type(),
           message: this.redactor.text(dialog.message()),
         }),
@@ -180,7 +180,7 @@ export class PageHarness {
       if (!(error instanceof SignInFailed)) throw error;
       ok = false;
     }
-    this.emit({ type: 'ui-sign-in', ok });
+    this.emit({ type: 'ui-sign-in-end', ok });
     if (!ok) throw this.#signIn.failed();
     await this.#options.saveProfile?.();
   }
@@ -274,7 +274,7 @@ export class PageHarness {
       ],
       hiddenColumns: this.#options.hiddenColumns ?? [],
     });
-    this.emit({ type: 'ui-screenshot', path, masks: shot.masks });
+    this.emit({ type: 'ui-screenshot-taken', path, masks: shot.masks });
     return shot;
   }
 

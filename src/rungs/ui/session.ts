@@ -125,7 +125,7 @@ export class UiSession {
     const { observation, index } = await this.#harness.observe(sequence, find);
     if (observation.state !== 'dialog' && observation.state !== 'file_chooser') this.#index = index;
     this.#emit({
-      type: 'ui-observation',
+      type: 'ui-page-observed',
       sequence,
       state: observation.state,
       tokens: observation.tokens,

@@ -91,7 +91,7 @@ describe('team chat on Prosody', () => {
       retracted: false,
     });
 
-    const audit = me.store.runs.events(done.run_id).find((event) => event.type === 'audit');
+    const audit = me.store.runs.events(done.run_id).find((event) => event.type === 'audit-recorded');
     expect(audit).toMatchObject({
       effect: 'chat_posted',
       approved_by: 'ana (reviewer)',

@@ -130,7 +130,7 @@ describe('email drafts on Dovecot and Postfix', () => {
 
     const audit = runtime.store.runs
       .events(sent.run_id)
-      .find((event) => event.type === 'audit' && event.effect === 'email_sent');
+      .find((event) => event.type === 'audit-recorded' && event.effect === 'email_sent');
     expect(audit).toMatchObject({
       approved_by: 'ana (test)',
       approval_id: held.pending.approval_id,

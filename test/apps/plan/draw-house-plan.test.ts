@@ -44,7 +44,7 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
     expect(drawn.summary).toMatch(/1:125 on A3.*3 attached bath\(s\).*\(checked 17\/17\)/);
     expect(plan.storeys[0]!.rooms.filter((room) => room.kind === 'bedroom')).toHaveLength(3);
     const events = runtime.store.runs.events(drawn.run_id).map((event) => event.type);
-    expect(events).toContain('progress');
+    expect(events).toContain('progress-reported');
   });
 
   it('refuses a scale that does not fit, with the sizes, and changes nothing', async () => {

@@ -59,9 +59,11 @@ describe('API errors map to the catalogue', () => {
     expect(envelope).toMatchObject({ ok: true, fields: { id: 'W-001' } });
     expect(server.seen).toHaveLength(2);
     const events = runtime.store.runs.events((envelope as { run_id: string }).run_id);
-    const wait = events.find((event) => event.type === 'rate-limit-wait');
+    const wait = events.find((event) => event.type === 'rate-limit-waited');
     expect(wait?.ms).toBe(1000);
-    const times = events.filter((event) => event.type === 'http').map((event) => Date.parse(event.t));
+    const times = events
+      .filter((event) => event.type === 'http-request-sent')
+      .map((event) => Date.parse(event.t));
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(900);
   });
 

@@ -75,7 +75,7 @@ const removePackage = defineTool({
       effectStarts: 'confirmation',
       onStarted: () => ctx.markStarted(),
     });
-    ctx.emit({ type: 'answered', questions: result.answered });
+    ctx.emit({ type: 'action-performed', questions: result.answered });
     const history = readFileSync(join(root, 'log', 'history.log'), 'utf8');
     return { fields: { package: input.package, history }, summary: `Removed ${input.package}` };
   },
@@ -115,7 +115,7 @@ describe('apt-get asking to continue', () => {
     const history = String(envelope.fields.history);
     expect(history.match(/Remove: lift-demo/g)).toHaveLength(1);
     const events = lift.store.runs.events(envelope.run_id);
-    expect(events.find((event) => event.type === 'answered')?.questions).toEqual([
+    expect(events.find((event) => event.type === 'action-performed')?.questions).toEqual([
       'Do you want to continue? [Y/n]',
     ]);
   }, 40_000);

@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { builtinTools } from '../../../src/builtin.js';
 import { CapabilityStore } from '../../../src/capability/store.js';
 import type { AnyTool } from '../../../src/contract/define-tool.js';
+import { LIFT_VERSION } from '../../../src/contract/version.js';
 import { addCapabilityTools } from '../../../src/replay/load.js';
 import { Registrations } from '../../../src/replay/registrations.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
@@ -66,7 +67,7 @@ function capability() {
       explorer: 'scripted',
       runId: 'fuzz-1',
       createdAt: '2026-12-01T00:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ToolEvent } from '../../../contract/context.js';
 import { LiftError } from '../../../contract/errors.js';
 import type { DesktopAction } from '../actions.js';
 import { findByLocator, type Locator } from '../locate.js';
@@ -10,7 +11,7 @@ import { bind, type DesktopSkill, type SkillStep } from './format.js';
 export interface SkillReplayOptions {
   session: DesktopSession;
   deadline: number;
-  emit?: (event: { type: string; [key: string]: unknown }) => void;
+  emit?: (event: ToolEvent) => void;
   /** How long the window must hold still before the final read (default 20 ms). */
   quietMs?: number;
 }
@@ -111,7 +112,11 @@ export async function replaySkill(
     window = await session.knownWindow(skill.program, skill.window, deadline);
     return session.read(window, deadline);
   });
-  options.emit?.({ type: 'skill-window', fresh: read.fresh, ms: Math.round(performance.now() - started) });
+  options.emit?.({
+    type: 'skill-window-read',
+    fresh: read.fresh,
+    ms: Math.round(performance.now() - started),
+  });
   if (read.fingerprint !== skill.fingerprint) {
     surfaceChanged(
       `The ${skill.program} window "${skill.window}" has another structure than when the skill was learned.`,
@@ -164,7 +169,7 @@ export async function replaySkill(
     if (unwaited) continue;
     const settled = performed.settled;
     if (!settled) throw new Error('the desktop bridge acted without waiting as asked');
-    options.emit?.({ type: 'skill-step', index, op: step.op, changed: settled.changed, ms: settled.ms });
+    options.emit?.({ type: 'skill-step-end', index, op: step.op, changed: settled.changed, ms: settled.ms });
     if (step.changes && !settled.changed) {
       throw new LiftError('NO_CHANGE', `Step ${index + 1} (${step.op}) changed nothing in the window.`, {
         outcome: 'unknown',

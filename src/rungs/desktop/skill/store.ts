@@ -27,14 +27,8 @@ export class SkillStore {
 
   constructor(db: Db, home: string) {
     this.#db = db;
+    // The desktop_skills table comes with the store's migrations (store/migrations.ts).
     this.#folder = join(home, 'skills');
-    db.exec(`CREATE TABLE IF NOT EXISTS desktop_skills (
-      revision TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      program TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      file TEXT NOT NULL
-    )`);
   }
 
   save(skill: DesktopSkill): { revision: string; file: string } {

@@ -1,4 +1,4 @@
-import type { Script } from './scripted.js';
+import type { Script } from '../../discover/explorers/scripted.js';
 
 const workspace = ['Workspace'];
 

@@ -1,4 +1,4 @@
-import type { DeclarationFile } from '../declaration.js';
+import type { DeclarationFile } from '../../ladder/declaration.js';
 import { TICKET_CLOSE_CAPABILITY } from './ticket-close-script.js';
 
 /**

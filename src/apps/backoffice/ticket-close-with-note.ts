@@ -3,6 +3,7 @@ import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { isError, isPending } from '../../contract/envelope.js';
 import { type ErrorCode, LiftError } from '../../contract/errors.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { type CapabilityToolDeps, capabilityTool } from '../../replay/tool.js';
 import { TICKET_CLOSE_CAPABILITY } from './ticket-close-script.js';
 
@@ -13,6 +14,9 @@ const TicketSchema = z.looseObject({
   closed_at: z.string().nullable(),
 });
 type Ticket = z.infer<typeof TicketSchema>;
+
+/** Why a close was refused as CONFLICT: the ticket is closed already, with another note. */
+export const CLOSED_WITH_OTHER_NOTE = 'closed_with_other_note';
 
 export interface TicketCloseOptions extends CapabilityToolDeps {
   /** The compiled capability that closes a ticket on the pages (default ticket_close_page). */
@@ -68,11 +72,7 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
     input: z.strictObject({
       ticket_id: z.string().regex(/^T-\d{6}$/, 'a ticket ID such as T-000101'),
       resolution_note: z.string().min(1).max(2_000),
-      request_id: z
-        .string()
-        .min(4)
-        .max(100)
-        .regex(/^[A-Za-z0-9._:-]+$/),
+      request_id: RequestIdSchema,
     }),
     output: z.strictObject({
       ticket_id: z.string(),
@@ -84,8 +84,9 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
     verifiedBy: `${readTool} on rung 1: status closed and resolution_note equal to the note`,
     errors: {
       NOT_FOUND: { hint: 'No ticket has this ID. Check it, or find it with ticket_get.' },
-      CLOSED_WITH_OTHER_NOTE: {
-        hint: 'The ticket is already closed with a different note. Read it with ticket_get and decide with a person.',
+      // The general code for a record in another state than the call assumes; details.reason says which.
+      CONFLICT: {
+        hint: 'The ticket is already closed with a different note (details.reason closed_with_other_note). Read it with ticket_get and decide with a person.',
       },
       CAPABILITY_DISABLED: {
         hint: 'The page script failed twice and was switched off. Rediscover it (lift ladder walk --due climbs when it is back).',
@@ -128,11 +129,11 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
       if (before.status === 'closed') {
         if (before.resolution_note !== input.resolution_note) {
           throw new LiftError(
-            'CLOSED_WITH_OTHER_NOTE',
+            'CONFLICT',
             `Ticket ${input.ticket_id} is already closed with a different note.`,
             {
               outcome: 'not_started',
-              details: { closed_at: before.closed_at },
+              details: { reason: CLOSED_WITH_OTHER_NOTE, closed_at: before.closed_at },
             },
           );
         }

@@ -1,0 +1,97 @@
+import { type AnyTool, gateOf } from '../contract/define-tool.js';
+import { type Gate, gateHoldsCall } from '../contract/effects.js';
+import type { Envelope } from '../contract/envelope.js';
+import { LiftError } from '../contract/errors.js';
+import type { Approval } from '../store/approvals.js';
+import { maskInput } from '../store/held-input.js';
+import { asLiftError, type Call } from './call.js';
+import { previewOf } from './preview.js';
+
+/**
+ * Gate: a review or signature gate holds the call for a person, unless this is the approved
+ * call itself, which passes with the approval it carries. A held call keeps no claim on the
+ * ledger; a repeat of it gets the same approval back instead of a second one.
+ */
+export function holdAtGate(call: Call, tool: AnyTool): Envelope | Promise<Envelope> | undefined {
+  const gate = gateOf(tool);
+  const approvalId = call.options.approvalId;
+  if (!gateHoldsCall(gate) || approvalId !== undefined) {
+    const approval = approvalId ? call.runtime.store.approvals.get(approvalId) : undefined;
+    if (approval) {
+      call.approval = {
+        id: approval.id,
+        gate: approval.gate,
+        by: approval.decidedBy ?? 'person',
+        preview: approval.preview,
+        digest: approval.digest,
+      };
+    }
+    call.event(
+      'gate-passed',
+      approval ? { gate, approval_id: approval.id, approved_by: approval.decidedBy } : { gate },
+    );
+    return undefined;
+  }
+  call.releaseClaim('not_started');
+  return hold(call, tool, gate);
+}
+
+async function hold(call: Call, tool: AnyTool, gate: Gate): Promise<Envelope> {
+  let approval: Approval;
+  try {
+    approval = await openApproval(call, tool, gate as Approval['gate']);
+  } catch (error) {
+    return call.fail(asLiftError(error, false));
+  }
+  if (approval.inputHash !== call.inputHash()) {
+    return call.fail(
+      new LiftError(
+        'REQUEST_ID_REUSED',
+        `request_id '${call.requestId}' is already held for approval (${approval.id}) with different input.`,
+        { outcome: 'not_started' },
+      ),
+    );
+  }
+  call.event('gate-held', { gate, approval_id: approval.id });
+  return call.finish({
+    ok: true,
+    tool: tool.name,
+    pending: {
+      approval_id: approval.id,
+      gate: approval.gate,
+      preview: approval.preview,
+      ...(approval.phrase ? { confirmation_phrase: approval.phrase } : {}),
+    },
+    summary: `Held for ${approval.gate}: ${approval.preview}`,
+    run_id: call.runId,
+    ...(call.requestId ? { request_id: call.requestId } : {}),
+  });
+}
+
+/**
+ * The pending approval of an earlier call under the same request id, or a new one with the
+ * preview the tool reads from the system. An earlier call with other input is returned as
+ * it is, for the caller to refuse.
+ */
+async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Promise<Approval> {
+  const { approvals, secrets } = call.runtime.store;
+  const earlier = call.requestId ? approvals.findByRequest(tool.name, call.requestId) : undefined;
+  if (earlier?.state === 'pending') return earlier;
+  const preview = await previewOf(call.runtime, tool, call.input, {
+    runId: call.runId,
+    requestId: call.requestId,
+    signal: call.options.signal,
+    log: call,
+  });
+  return approvals.hold({
+    tool: tool.name,
+    input: maskInput(call.input, secrets),
+    inputHash: call.inputHash(),
+    requestId: call.requestId,
+    gate,
+    preview: secrets.scrub(preview.text),
+    digest: preview.digest,
+    // The last characters of the run id make each phrase differ from the one before.
+    phrase: gate === 'signature' ? `${tool.name} ${call.runId.slice(-6)}` : undefined,
+  });
+}
