@@ -113,7 +113,11 @@ function line(name: string, lift: number, baseline: number, baselineName: string
 }
 
 try {
-  console.log(`load average before: ${loadavg().map((load) => load.toFixed(2)).join(' ')}; ${RUNS} rounds`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}; ${RUNS} rounds`,
+  );
   await untilExit([LIFT, 'tools', 'list']); // creates the home, so no side pays for it
   const cli = await compare([
     { name: 'bare', time: () => untilExit(['-e', '0']) },
@@ -135,7 +139,11 @@ try {
     serve.get('bare') ?? Number.NaN,
     'bare SDK server',
   );
-  console.log(`load average after: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }

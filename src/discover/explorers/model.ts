@@ -1,4 +1,5 @@
-import { jsonSchema, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema } from '@ai-sdk/provider-utils';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { ModelClient } from '../../agent/model-client.js';
 import { LiftError } from '../../contract/errors.js';
 import type { DiscoverySession } from '../session.js';
