@@ -8,6 +8,7 @@ import { readSpec } from '../../rungs/api/openapi.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE = `Usage:
   lift api import SPEC.(json|yaml) [--only OPERATION_ID]... [--out FILE] [--base-url URL] [--json]
@@ -17,13 +18,61 @@ const USAGE = `Usage:
  * lift api import: the chosen OpenAPI operations become one task-shaped tool each, written
  * as a tool file a person reviews and edits. lift api show: the contract cards of a tool file.
  */
+export const spec = defineCommand({
+  name: 'api',
+  summary: 'task-shaped tools from an OpenAPI 3 description, as a file to review',
+  options: {
+    only: {
+      type: 'string',
+      multiple: true,
+      value: 'OPERATION_ID',
+      description: 'import only this operation (repeatable)',
+    },
+    out: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the tool file to write (default: SPEC.lift-api.json)',
+    },
+    'base-url': {
+      type: 'string',
+      value: 'URL',
+      description: "the API's address when the description has no servers",
+    },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: [
+    'lift api import http://127.0.0.1:8080/api/openapi.json --out tickets.lift-api.json',
+    'lift api show tickets.lift-api.json',
+  ],
+  subcommands: {
+    import: {
+      summary:
+        'write one tool per chosen operation into a tool file (list it under "apis" in lift.config.json)',
+      arguments: [
+        { name: 'spec', description: 'an OpenAPI 3 description: a JSON or YAML file, or an http(s) URL' },
+      ],
+      examples: [
+        'lift api import openapi.yaml --only getTicket --only closeTicket',
+        'lift api import http://127.0.0.1:8080/api/openapi.json --out tickets.lift-api.json',
+      ],
+    },
+    show: {
+      summary: 'the contract cards of a tool file',
+      arguments: [
+        { name: 'file', description: 'a tool file written by lift api import' },
+        { name: 'tool', description: 'only this tool', optional: true },
+      ],
+      options: ['base-url', 'json'],
+      examples: [
+        'lift api show tickets.lift-api.json',
+        'lift api show tickets.lift-api.json ticket_get --json',
+      ],
+    },
+  },
+});
+
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    only: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    'base-url': { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values, positionals } = parse(args, spec);
   const [action, target, toolName] = positionals;
   if (!target || (action !== 'import' && action !== 'show')) throw new UsageError(USAGE);
   const file = resolve(io.cwd, target);

@@ -2,13 +2,21 @@ import { parse } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'approvals',
+  summary: 'held calls waiting for a person',
+  options: {
+    all: { type: 'boolean', default: false, description: 'also approved, executed and denied calls' },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: ['lift approvals', 'lift approvals --all --json'],
+});
 
 /** lift approvals [--all]: held calls waiting for a person. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(args, {
-    json: { type: 'boolean', default: false },
-    all: { type: 'boolean', default: false },
-  });
+  const { values } = parse(args, spec);
   const runtime = await openRuntime(io);
   try {
     const states = values.all

@@ -24,6 +24,7 @@ import { isModelEvent } from '../../store/runs.js';
 import { parse } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { defineCommand } from '../spec.js';
 import { modelExplorerFromEnv } from './discover.js';
 
 const SECRET = 'backoffice_password';
@@ -109,12 +110,20 @@ function explorerFor(
   };
 }
 
+export const spec = defineCommand({
+  name: 'demo',
+  summary: 'the end-to-end demonstration: discover, compile, replay with no model, hold a write',
+  options: {
+    keep: { type: 'boolean', default: false, description: "keep the demo's Lift home and say where it is" },
+    json: { type: 'boolean', default: false, description: 'print the results as JSON' },
+  },
+  examples: ['lift demo', 'LIFT_MODEL=openai:gpt-4.1-mini lift demo --json'],
+  notes: 'Without LIFT_MODEL the demo explores with a scripted explorer and says so.',
+});
+
 /** lift demo [--json] [--keep]: discover, compile, replay, hold a write, print the ledger. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(args, {
-    json: { type: 'boolean', default: false },
-    keep: { type: 'boolean', default: false },
-  });
+  const { values } = parse(args, spec);
   const json = values.json;
   const say = (text: string) => {
     if (!json) io.out(text);

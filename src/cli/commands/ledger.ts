@@ -4,6 +4,17 @@ import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'ledger',
+  summary: 'one row per agent task: model calls, tool calls, tokens, seconds, checks',
+  options: {
+    limit: { type: 'string', default: '50', value: 'N', description: 'how many tasks, newest first' },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of the table' },
+  },
+  examples: ['lift ledger', 'lift ledger --limit 5 --json'],
+});
 
 const COLUMNS =
   'task                                      model tools   UI  tokens in  tokens out  seconds  checks  outcome';
@@ -34,11 +45,7 @@ function line(row: TaskRow): string {
 
 /** lift ledger [--limit N]: one row per agent task. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(
-    args,
-    { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '50' } },
-    false,
-  );
+  const { values } = parse(args, spec);
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError('--limit takes a positive whole number.');
   const runtime = await openRuntime(io);

@@ -8,21 +8,48 @@ import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME] [--json]\n' +
   'CAPABILITY is a stored name, revision or prefix, or a capability JSON file.';
 
+export const spec = defineCommand({
+  name: 'replay',
+  summary: 'model-free replay of a capability',
+  arguments: [
+    { name: 'capability', description: 'a stored name, revision or prefix, or a capability JSON file' },
+  ],
+  options: {
+    input: {
+      type: 'string',
+      default: '{}',
+      value: 'JSON',
+      description: "the capability's inputs as a JSON object",
+    },
+    revision: {
+      type: 'string',
+      value: 'SHA256',
+      description: 'refuse to run unless the content hashes to this revision',
+    },
+    'layout-tolerant': {
+      type: 'boolean',
+      default: false,
+      description: 'find moved elements by their labels',
+    },
+    user: { type: 'string', value: 'USER', description: 'sign in as this user first' },
+    secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: [
+    `lift replay member_lookup --input '{"memberId":"M-1002"}'`,
+    `lift replay ./member_lookup.json --input '{"memberId":"M-1002"}' --user clerk --secret backoffice_password --json`,
+  ],
+});
+
 /** lift replay: one model-free replay, its events in a run whose model-event count is zero. */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    input: { type: 'string', default: '{}' },
-    revision: { type: 'string' },
-    'layout-tolerant': { type: 'boolean', default: false },
-    user: { type: 'string' },
-    secret: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values, positionals } = parse(args, spec);
   const reference = positionals[0];
   if (!reference) throw new UsageError(USAGE);
   const input = parseJsonArgument(values.input, '--input');
