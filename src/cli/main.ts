@@ -38,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   session: () => import('./commands/session.js'),
   capabilities: () => import('./commands/capabilities.js'),
   replay: () => import('./commands/replay.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
 function version(): string {
