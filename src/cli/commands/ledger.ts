@@ -3,6 +3,7 @@ import { formatCount } from '../../agent/tokens.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { snakeCaseKeys } from '../json-keys.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
 
@@ -51,7 +52,7 @@ export const run: Command = async (args, io) => {
   const runtime = await openRuntime(io);
   try {
     const rows = new TaskLedger(runtime.store.db).list(limit);
-    if (values.json) printJson(io, rows);
+    if (values.json) printJson(io, rows.map(snakeCaseKeys));
     else if (rows.length === 0) io.out('No agent tasks yet: lift run "REQUEST" adds one.');
     else io.out([COLUMNS, ...rows.map(line)].join('\n'));
     return 0;

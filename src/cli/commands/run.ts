@@ -7,6 +7,7 @@ import { isLiftError } from '../../contract/errors.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { snakeCaseKeys } from '../json-keys.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
 
@@ -121,8 +122,8 @@ export const run: Command = async (args, io) => {
         answer: result.answer,
         ...(result.stoppedBy ? { stopped_by: result.stoppedBy } : {}),
         run_id: result.runId,
-        ledger: result.row,
-        pending: result.pending,
+        ledger: snakeCaseKeys(result.row),
+        pending: result.pending.map(snakeCaseKeys),
       });
     } else io.out(result.answer);
     return EXIT[result.outcome];
