@@ -4,14 +4,14 @@ import { contractCard } from '../../contract/card.js';
 import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import { importOpenApi } from '../../rungs/api/import.js';
 import { loadApiTools } from '../../rungs/api/loader.js';
-import { readSpec } from '../../rungs/api/openapi.js';
+import { loadDescription } from '../api-source.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE = `Usage:
-  lift api import SPEC.(json|yaml) [--only OPERATION_ID]... [--out FILE] [--base-url URL] [--json]
+  lift api import SPEC.(json|yaml)|URL [--only OPERATION_ID]... [--out FILE] [--base-url URL] [--json]
   lift api show FILE [TOOL] [--base-url URL] [--json]`;
 
 /**
@@ -95,12 +95,17 @@ export const run: Command = async (args, io) => {
     return 0;
   }
 
-  const out = resolve(io.cwd, values.out ?? target.replace(/\.(json|ya?ml)$/i, '.lift-api.json'));
+  const description = await loadDescription(target, io.cwd, values['base-url']);
+  const isFile = description.source === file;
+  const defaultOut = isFile
+    ? target.replace(/\.(json|ya?ml)$/i, '.lift-api.json')
+    : `${description.stem}.lift-api.json`;
+  const out = resolve(io.cwd, values.out ?? defaultOut);
   if (out === file) throw new UsageError('--out must differ from the OpenAPI description itself.');
-  const report = importOpenApi(readSpec(file), {
+  const report = importOpenApi(description.document, {
     only: values.only ?? [],
-    specPath: relative(dirname(out), file),
-    ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+    specPath: isFile ? relative(dirname(out), file) : description.source,
+    baseUrl: description.baseUrl,
   });
   writeFileSync(out, `${JSON.stringify(report.file, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   // Loading proves the file turns into valid tools before anyone relies on it.
@@ -124,7 +129,7 @@ export const run: Command = async (args, io) => {
   for (const skip of report.skipped) io.out(`skipped ${skip.operationId}: ${skip.reason}`);
   const auth = report.file.api.auth;
   io.out(
-    `${tools.length} tool(s) written to ${relative(io.cwd, out) || out}; review and edit it, then load it with loadApiTools().`,
+    `${tools.length} tool(s) written to ${relative(io.cwd, out) || out}; review and edit it, then list it under "apis" in lift.config.json.`,
   );
   if (auth.kind !== 'none')
     io.out(`The API wants a credential: store it with  lift secrets set ${auth.secret}`);

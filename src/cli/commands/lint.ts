@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadLintTargets, loadMcpTargets } from '../../lint/load.js';
 import { type Finding, lintTools } from '../../lint/rules.js';
 import { parse, UsageError } from '../args.js';
@@ -37,6 +39,10 @@ export const run: Command = async (args, io) => {
   const file = positionals[0];
   if (!file && !values.mcp)
     throw new UsageError('Usage: lift lint FILE | lift lint --mcp "COMMAND LINE" [--json]');
+  if (file && !values.mcp && !existsSync(resolve(io.cwd, file)))
+    throw new UsageError(
+      `${file}: no such file in ${io.cwd}. Give a tool module (.ts/.js) or a JSON/YAML tool list.`,
+    );
   const targets = values.mcp
     ? await loadMcpTargets(values.mcp, io.cwd)
     : await loadLintTargets(file!, io.cwd);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { LiftError } from '../../contract/errors.js';
 import { type Capability, validateCapability } from '../../discover/capability.js';
 import { CapabilityStore } from '../../discover/capability-store.js';
@@ -7,6 +7,7 @@ import { replayCapability } from '../../replay/engine.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { snakeCaseKeys } from '../json-keys.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
 
@@ -47,6 +48,17 @@ export const spec = defineCommand({
   ],
 });
 
+/** Neither a stored capability nor a file: NOT_FOUND with the names that are stored. */
+function notFound(reference: string, store: CapabilityStore): LiftError {
+  const names = [...new Set(store.list().map((stored) => stored.name))].sort();
+  return new LiftError('NOT_FOUND', `No capability is named '${reference}', and no file has that path.`, {
+    hint: names.length
+      ? `Stored capabilities: ${names.join(', ')} (lift capabilities list).`
+      : 'No capability is stored yet: lift discover or lift capabilities add FILE stores one.',
+    details: { capabilities: names },
+  });
+}
+
 /** lift replay: one model-free replay, its events in a run whose model-event count is zero. */
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, spec);
@@ -63,6 +75,7 @@ export const run: Command = async (args, io) => {
     const stored = store.resolve(reference);
     if (stored) capability = store.load(stored.revision);
     else {
+      if (!existsSync(reference)) throw notFound(reference, store);
       const parsed = validateCapability(parseJsonArgument(readFileSync(reference, 'utf8'), reference));
       if (!parsed.success)
         throw new LiftError(
@@ -93,7 +106,7 @@ export const run: Command = async (args, io) => {
           : {}),
       });
       runtime.store.runs.end(runId, true);
-      if (values.json) printJson(io, { ok: true, run_id: runId, ...result });
+      if (values.json) printJson(io, { ok: true, run_id: runId, ...snakeCaseKeys(result) });
       else {
         io.out(
           `${capability.name} ${result.outcome} in ${result.durationMs} ms (revision ${result.revision.slice(0, 12)}, ${result.stepsRun} steps, run ${runId})`,
