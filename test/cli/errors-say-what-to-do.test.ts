@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { lift } from '../support/cli.js';
+import { LIFT_BIN, lift } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
 const dir = tempDir();
@@ -56,5 +57,18 @@ describe('errors that say what to do', { timeout: 120_000 }, () => {
     const result = await run(['api', 'import', spec, '--out', join(dir.path, 'file.lift-api.json')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--base-url');
+  });
+
+  it('exits quietly when the reader of its output goes away (lift schema | head)', () => {
+    const errors = join(dir.path, 'stderr.txt');
+    const pipeline = `"${process.execPath}" "${LIFT_BIN}" schema --format openai 2>"${errors}" | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const result = spawnSync('bash', ['-c', pipeline], {
+      cwd: dir.path,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(readFileSync(errors, 'utf8')).toBe('');
+    expect(result.stdout.trim()).toBe('0');
   });
 });
