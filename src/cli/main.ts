@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { HelpShown, unknownCommand } from './args.js';
+import { debugLog } from './debug-log.js';
 import { topLevelHelp } from './help.js';
 import type { CliIo, Command } from './io.js';
 import { processIo } from './io.js';
@@ -66,8 +67,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   const load = COMMANDS[name];
   if (!load) throw unknownCommand(name, Object.keys(COMMANDS));
+  const debug = debugLog(io);
   const { run } = await load();
-  return run(args, io);
+  debug(`command ${name} loaded`);
+  const code = await run(args, io);
+  debug(`command ${name} exits ${code}`);
+  return code;
 }
 
 main(process.argv.slice(2)).then(

@@ -71,4 +71,13 @@ describe('errors that say what to do', { timeout: 120_000 }, () => {
     expect(readFileSync(errors, 'utf8')).toBe('');
     expect(result.stdout.trim()).toBe('0');
   });
+
+  it('shows what it does on stderr with LIFT_LOG=debug, and nothing without it', async () => {
+    const debug = await lift(['approvals'], { cwd: dir.path, env: { ...env, LIFT_LOG: 'debug' } });
+    expect(debug.stdout.trim()).toBe('No held calls.');
+    expect(debug.stderr).toMatch(/^lift debug [\d.]+ s {2}config /m);
+    expect(debug.stderr).toMatch(/^lift debug [\d.]+ s {2}command approvals exits 0$/m);
+    const quiet = await run(['approvals']);
+    expect(quiet.stderr).toBe('');
+  });
 });
