@@ -21,6 +21,8 @@ DEBIAN_PACKAGES=(
   blender             # render_plan_3d: background-mode build and render
   libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
+  postfix             # SMTP submission for the email tools' tests (started per test, never as a service)
+  prosody prosody-modules  # XMPP rooms, archives, uploads and moderation for the chat tools' tests (test/support/chat/)
   # The real-app test bed (test/real-apps/): third-party web apps on MariaDB and PHP's own web server
   mariadb-server mariadb-client php-cli php-mysql php-intl php-mbstring php-xml
   wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
@@ -35,6 +37,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
+  # Postfix asks what kind of mail server to be; the tests configure their own, so: none.
+  echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
   # The bed configures its apps itself, in temp folders: no system database or web server setup.
   printf '%s\n' 'phpmyadmin phpmyadmin/dbconfig-install boolean false' \
     'phpmyadmin phpmyadmin/reconfigure-webserver multiselect' \

@@ -14,6 +14,7 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/render3d/tools.js'),
   () => import('./apps/ifc/tools.js'),
   () => import('./apps/cli-tools.js'),
+  () => import('./apps/messaging-tools.js'),
   () => import('./rungs/desktop/tools.js'),
   () => import('./replay/desktop-skills.js'),
 ];

@@ -92,6 +92,24 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
     programs: ['back office', 'backoffice'],
     kinds: {},
   },
+  email: {
+    signals: [
+      { pattern: String.raw`\be-?mails?\b|\bmail\b|\bdrafts?\b|\binbox\b|\bsent folder\b`, weight: 9 },
+      { pattern: String.raw`[\w.+-]+@[\w-]+\.[\w.-]+`, weight: 6 },
+      { pattern: String.raw`\bsend\b|\breply\b|\bcc\b|\battach(?:ed|ment)?s?\b`, weight: 3 },
+    ],
+    programs: ['thunderbird', 'outlook', 'gmail', 'roundcube', 'postfix', 'dovecot'],
+    kinds: {},
+  },
+  chat: {
+    signals: [
+      { pattern: String.raw`\bchat\b|\bxmpp\b|\bjabber\b|\bchannel\b|\broom\b|\bslack\b`, weight: 9 },
+      { pattern: String.raw`(?:^|\s)#[a-z][\w-]*`, weight: 6 },
+      { pattern: String.raw`\bpost(?:ed)?\b|\bundo\b|\bretract\b|\bteam\b`, weight: 4 },
+    ],
+    programs: ['slack', 'prosody', 'conversations', 'gajim'],
+    kinds: {},
+  },
   cad: {
     signals: [
       {

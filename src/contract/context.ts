@@ -7,6 +7,18 @@ export interface ToolEvent {
   [key: string]: unknown;
 }
 
+/** The person's yes that released a held call. */
+export interface ApprovalRecord {
+  id: string;
+  gate: 'review' | 'signature';
+  /** Who said yes (`person`, `mcp client`, a name given to lift approve). */
+  by: string;
+  /** The preview they saw. */
+  preview: string;
+  /** The digest the tool's preview returned with it, if any. */
+  digest: string | undefined;
+}
+
 /**
  * What an implementation gets besides its validated input. Configuration is passed in
  * here; no tool reads process.env.
@@ -20,6 +32,8 @@ export interface ToolContext {
   readonly requestId: string | undefined;
   /** True when a review or signature gate approved this very call. */
   readonly approved: boolean;
+  /** The approval of this very call, when a gate held it and a person said yes. */
+  readonly approval: ApprovalRecord | undefined;
   /** Folder this call may write files to. */
   readonly outputDir: string;
   /**

@@ -95,6 +95,10 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'No held call has that approval id. List held calls with lift approvals.',
   },
+  APPROVAL_STALE: {
+    retry: 'yes',
+    hint: 'What the person approved is no longer what would be done: it changed after the yes. Nothing was done. Call again to show the new preview and ask again.',
+  },
   CONFIRMATION_MISMATCH: {
     retry: 'no',
     hint: 'A signature gate needs the exact confirmation phrase shown in the preview.',

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ToolContext, ToolEvent } from '../contract/context.js';
+import type { ApprovalRecord, ToolContext, ToolEvent } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
@@ -125,7 +125,8 @@ export interface CallParts {
   deadline: number;
   runId: string;
   requestId: string | undefined;
-  approved: boolean;
+  /** The approval that released this call, if a gate held it. */
+  approval: ApprovalRecord | undefined;
   log: CallLog;
 }
 
@@ -139,7 +140,7 @@ export class CallContext implements ToolContext {
   readonly deadline: number;
   readonly runId: string;
   readonly requestId: string | undefined;
-  readonly approved: boolean;
+  readonly approval: ApprovalRecord | undefined;
 
   constructor(runtime: Runtime, parts: CallParts) {
     this.#runtime = runtime;
@@ -147,7 +148,11 @@ export class CallContext implements ToolContext {
     this.deadline = parts.deadline;
     this.runId = parts.runId;
     this.requestId = parts.requestId;
-    this.approved = parts.approved;
+    this.approval = parts.approval;
+  }
+
+  get approved(): boolean {
+    return this.approval !== undefined;
   }
 
   get signal(): AbortSignal {

@@ -1,13 +1,10 @@
+import { type EffectHints, effectHints } from '../contract/annotations.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import { inputPropertyNames } from './to-json-schema.js';
 
-/** MCP tool annotations. Every hint is set explicitly: MCP's defaults assume the worst. */
-export interface ToolAnnotations {
+/** MCP tool annotations: a title and the four hints of the tool's effect. */
+export interface ToolAnnotations extends EffectHints {
   title: string;
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
 }
 
 /** ticket_close_with_note -> "Ticket close with note", when the contract names no title. */
@@ -22,18 +19,7 @@ export function hasRequestIdKey(tool: AnyTool): boolean {
   return inputPropertyNames(tool).includes('request_id');
 }
 
-/**
- * The hints follow the contract's effect: a read is read-only; an irreversible effect is
- * destructive; a request-id repeat key makes a write idempotent; effects that reach people
- * or systems outside the tool's own record (visible, irreversible) are open-world.
- */
+/** The hints follow the contract's effect class and its repeat key (contract/annotations.ts). */
 export function toolAnnotations(tool: AnyTool): ToolAnnotations {
-  const effect = tool.effect.class;
-  return {
-    title: titleOf(tool),
-    readOnlyHint: effect === 'read',
-    destructiveHint: effect === 'irreversible',
-    idempotentHint: hasRequestIdKey(tool),
-    openWorldHint: effect === 'visible' || effect === 'irreversible',
-  };
+  return { title: titleOf(tool), ...effectHints(tool.effect.class, hasRequestIdKey(tool)) };
 }

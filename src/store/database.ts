@@ -87,6 +87,20 @@ export function openDatabase(home: string): Db {
   db.pragma('busy_timeout = 5000');
   db.transaction(() => {
     for (const statement of MIGRATIONS) db.exec(statement);
+    for (const [table, column, type] of ADDED_COLUMNS) addColumn(db, table, column, type);
   })();
   return db;
+}
+
+/** Columns added after a table was first created, so that an older home opens with them too. */
+const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
+  // The digest a tool's preview read from the system (the draft as the person saw it).
+  ['approvals', 'digest', 'TEXT'],
+];
+
+function addColumn(db: Db, table: string, column: string, type: string): void {
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+  if (!columns.some((existing) => existing.name === column)) {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
 }

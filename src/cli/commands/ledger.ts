@@ -1,9 +1,10 @@
 import { TaskLedger, type TaskRow } from '../../agent/task-ledger.js';
-import { formatCount } from '../../agent/tokens.js';
-import { parse, UsageError } from '../args.js';
+import { formatCount } from '../../model/tokens.js';
+import { parse } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { snakeCaseKeys } from '../json-keys.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
 
@@ -47,8 +48,8 @@ function line(row: TaskRow): string {
 /** lift ledger [--limit N]: one row per agent task. */
 export const run: Command = async (args, io) => {
   const { values } = parse(args, spec);
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit <= 0) throw new UsageError('--limit takes a positive whole number.');
+  const limit =
+    numberFlag(values.limit, '--limit', { min: 1, max: 10_000, unit: 'tasks', integer: true }) ?? 50;
   const runtime = await openRuntime(io);
   try {
     const rows = new TaskLedger(runtime.store.db).list(limit);

@@ -17,6 +17,7 @@ import { loadPolicy } from '../../rungs/ui/policy.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
@@ -131,7 +132,7 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
     task,
     policy,
     hidden: values.hide ?? [],
-    idleSeconds: Number(values['idle-s']),
+    idleSeconds: numberFlag(values['idle-s'], '--idle-s', { min: 1, max: 86_400, unit: 'seconds' }) ?? 600,
     ...(values.user ? { user: values.user } : {}),
     ...(values.secret ? { secret: values.secret } : {}),
   };

@@ -1,8 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiKeySecretName, parseModelSpec } from '../../agent/model-provider.js';
+import { CapabilityStore } from '../../capability/store.js';
 import { LiftError } from '../../contract/errors.js';
-import { CapabilityStore } from '../../discover/capability-store.js';
+import { apiKeySecretName, parseModelSpec } from '../../model/model-provider.js';
 import { Registrations } from '../../replay/registrations.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { HomeNotWritable, prepareHome } from '../../store/home.js';

@@ -1,0 +1,78 @@
+import { transformSync } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageFingerprint, readSkeleton } from '../../src/capability/fingerprint.js';
+import { readFacts } from '../../src/replay/classify.js';
+import { launchBrowser } from '../../src/rungs/ui/browser.js';
+
+const FORM = (order: 'normal' | 'reversed', buttonLabel = 'Look up') => {
+  const parts = [
+    '<h2>Member lookup</h2>',
+    '<label>Member ID <input name="id"></label>',
+    `<button>${buttonLabel}</button>`,
+    '<button aria-label="Close panel">×</button>',
+    '<select aria-label="Branch"><option>Harbour</option></select>',
+  ];
+  const ordered = order === 'normal' ? parts : [...parts].reverse();
+  return `<!doctype html><title>Members</title><main><form>${ordered.join('')}</form>
+  <button style="display:none">Hidden</button><div aria-hidden="true"><button>Decoration</button></div>
+  <table><tr><th>Name</th></tr><tr><td>Data is not structure</td></tr></table>
+  <iframe title="Workspace" srcdoc="<h3>Inside</h3><input type=checkbox aria-label='Active'>"></iframe></main>`;
+};
+
+describe('the start page fingerprint', () => {
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  async function show(html: string) {
+    await page.setContent(html, { waitUntil: 'load' });
+    return pageFingerprint(page);
+  }
+
+  it('lists the roles and names a person sees, across frames, and leaves data and hidden things out', async () => {
+    const { skeleton } = await show(FORM('normal'));
+    expect(skeleton).toEqual([
+      'button "Close panel"',
+      'button "Look up"',
+      'checkbox "Active"',
+      'combobox "Branch"',
+      'form',
+      'heading "Inside"',
+      'heading "Member lookup"',
+      'iframe "Workspace"',
+      'textbox "Member ID"',
+    ]);
+  });
+
+  it('is the same when the page is rearranged and differs when a button is renamed', async () => {
+    const normal = await show(FORM('normal'));
+    const reversed = await show(FORM('reversed'));
+    const renamed = await show(FORM('normal', 'Search'));
+    expect(reversed.fingerprint).toBe(normal.fingerprint);
+    expect(renamed.fingerprint).not.toBe(normal.fingerprint);
+  });
+
+  it('reads pages with functions that survive a bundler keeping names (as tsx does)', () => {
+    // A named helper inside a page function becomes __name(...), which the page does not have.
+    for (const pageFunction of [readSkeleton, readFacts]) {
+      const source = pageFunction.toString();
+      const body = source.slice(source.indexOf('{') + 1, source.lastIndexOf('}'));
+      // An anonymous wrapper, so that only names inside the page function count.
+      const { code } = transformSync(`(() => {${body}})();`, { keepNames: true, loader: 'js' });
+      expect(code, pageFunction.name).not.toContain('__name(');
+    }
+    // And the check does catch a named helper.
+    const { code } = transformSync('(() => { const text = (s) => s; return text("x"); })();', {
+      keepNames: true,
+      loader: 'js',
+    });
+    expect(code).toContain('__name(');
+  });
+});
