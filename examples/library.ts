@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { z } from 'zod';
 import { createLiftServer, defineTool, Runtime, runWrapped } from 'lift';
+import { z } from 'zod';
 
 const FOLDER = { family: 'disk', what: 'the folder' };
 
 const diskFree = defineTool({
   name: 'disk_free_read',
-  description: 'Reads the free space of the file system that holds a folder. Returns the free and total kilobytes.',
+  description:
+    'Reads the free space of the file system that holds a folder. Returns the free and total kilobytes.',
   rung: 'cli',
   input: z.strictObject({ folder: z.string().min(1).max(500) }),
   output: z.object({ free_kb: z.number(), total_kb: z.number() }),
@@ -23,9 +24,17 @@ const diskFree = defineTool({
   async run(input, ctx) {
     const folder = ctx.resolvePath(input.folder, FOLDER); // inside the allowed roots, links followed
     // No terminal, a deadline, prompt detection, and no process left behind.
-    const result = await runWrapped({ program: 'df', args: ['-Pk', folder], deadline: ctx.deadline, signal: ctx.signal });
+    const result = await runWrapped({
+      program: 'df',
+      args: ['-Pk', folder],
+      deadline: ctx.deadline,
+      signal: ctx.signal,
+    });
     const [, total = '0', , free = '0'] = result.stdout.head.trim().split('\n').at(-1)?.split(/\s+/) ?? [];
-    return { fields: { free_kb: Number(free), total_kb: Number(total) }, summary: `${free} KB free of ${total} KB` };
+    return {
+      fields: { free_kb: Number(free), total_kb: Number(total) },
+      summary: `${free} KB free of ${total} KB`,
+    };
   },
 });
 
