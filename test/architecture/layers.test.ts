@@ -94,6 +94,20 @@ const RULES: Record<string, Rule> = {
   'fixtures/payroll': { folders: [], packages: [NODE] },
   'fixtures/services': { folders: [], packages: [NODE] },
   // The top: the command line, the built-in tool list and the public API may import any folder.
+  // The demonstration's phases, below the command that runs them.
+  demo: {
+    folders: [
+      'contract',
+      'store',
+      'runtime',
+      'rungs/ui',
+      'capability',
+      'discover',
+      'replay',
+      'fixtures/backoffice',
+    ],
+    packages: [NODE],
+  },
   cli: { folders: ['*'], packages: ['commander', 'yaml', NODE] },
   '.': { folders: ['*'], packages: [] },
 };
