@@ -1,4 +1,4 @@
-import { NoSuchToolError, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import { RUN_CHAIN } from './chain.js';
 
 /** The tool names a call would run: the tool itself, and for run_chain every step's tool. */
@@ -27,6 +27,7 @@ export function unofferedTool(
   const names = namesIn(call).filter((name, index) => index === 0 || exists(name));
   const missing = names.find((name) => !Object.hasOwn(offered, name));
   if (missing === undefined) return undefined;
-  const { message } = new NoSuchToolError({ toolName: missing, availableTools: Object.keys(offered) });
+  // The AI SDK's NoSuchToolError wording, written out so that the agent's modules load without `ai` itself.
+  const message = `Model tried to call unavailable tool '${missing}'. Available tools: ${Object.keys(offered).join(', ')}.`;
   return call.name === missing ? message : `run_chain step: ${message}`;
 }

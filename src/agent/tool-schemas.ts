@@ -1,4 +1,5 @@
-import { jsonSchema, type ToolSet } from 'ai';
+import { jsonSchema } from '@ai-sdk/provider-utils';
+import type { ToolSet } from 'ai';
 import type { AnyTool } from '../contract/define-tool.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
 import { estimateTokens } from '../model/tokens.js';

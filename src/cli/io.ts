@@ -10,7 +10,22 @@ export interface CliIo {
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
 
+/** `lift runs | head -3`: a reader that went away ends lift quietly, as it does for cat or ls. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
+let guarded = false;
+
 export function processIo(): CliIo {
+  if (!guarded) {
+    guarded = true;
+    quietOnClosedPipe(process.stdout);
+    quietOnClosedPipe(process.stderr);
+  }
   return {
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),

@@ -7,6 +7,7 @@ import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
 import { rootsFromSettings } from '../runtime/roots.js';
 import { Runtime } from '../runtime/runtime.js';
+import { debugLog } from './debug-log.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -14,11 +15,16 @@ import type { CliIo } from './io.js';
  * registered capabilities, and the store in LIFT_HOME or .lift.
  */
 export async function openRuntime(io: CliIo): Promise<Runtime> {
+  const debug = debugLog(io);
   const config = await loadConfig(io.cwd, io.env);
+  debug(`config ${config.file ?? '(none: defaults)'}; home ${resolve(io.cwd, config.home ?? '.lift')}`);
   const apiTools = config.apis.flatMap((file) =>
     loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
   );
   const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
+  debug(
+    `${tools.length} tools: built-in, ${config.tools.length} configured module(s), ${apiTools.length} from API files`,
+  );
   const runtime = new Runtime({
     home: resolve(io.cwd, config.home ?? '.lift'),
     env: io.env,
@@ -30,5 +36,7 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
     void runtime.service(`settings:${name}`, () => settings);
   }
   addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
-  return addDesktopSkillTools(addCapabilityTools(runtime));
+  addDesktopSkillTools(addCapabilityTools(runtime));
+  debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
+  return runtime;
 }

@@ -1,4 +1,4 @@
-import { type LanguageModel, type ModelMessage, streamText, type ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { LiftError } from '../contract/errors.js';
 
 /** What the loop sends to the model: the system text, the conversation so far and the tools on offer. */
@@ -49,6 +49,8 @@ export async function attemptOnce(
   );
   const signal = AbortSignal.any([options.signal, deadline.signal]);
   try {
+    // `ai` loads on the first model call, not with Lift, so that loading Lift stays light.
+    const { streamText } = await import('ai');
     const result = streamText({
       model,
       system: request.system,

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError } from '@ai-sdk/provider';
 
 /** Statuses worth a second attempt: timeouts, conflicts, rate limits and server errors. */
 export function isRetryableStatus(status: number): boolean {

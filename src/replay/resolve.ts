@@ -46,9 +46,14 @@ export function resolveReplayTarget(
   }
   const raw = file(reference);
   if (raw === undefined) {
+    const names = deps.registrations
+      .list()
+      .map((entry) => entry.name)
+      .sort();
     throw new LiftError('NOT_FOUND', `No stored capability or capability file matches '${reference}'.`, {
-      hint: 'Give a registered name, a revision (or a unique prefix of one), or a capability JSON file (lift capabilities list).',
+      hint: `Give a registered name (${names.length > 0 ? names.join(', ') : 'none is registered yet'}), a revision (or a unique prefix of one), or a capability JSON file (lift capabilities list).`,
       outcome: 'not_started',
+      details: { capabilities: names },
     });
   }
   const { capability, revision } = deps.capabilities.save(raw);

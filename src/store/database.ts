@@ -1,7 +1,8 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
+import { PRIVATE_FILE_MODE } from '../contract/paths.js';
+import { prepareHome } from './home.js';
 import { migrate } from './migrations.js';
 
 export type Db = Database.Database;
@@ -11,7 +12,7 @@ export type Db = Database.Database;
  * nothing committed, and brings its schema up to date (migrations.ts).
  */
 export function openDatabase(home: string): Db {
-  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  prepareHome(home);
   // Created owner-only before SQLite opens it: its -wal and -shm files take the same mode.
   const file = join(home, 'lift.db');
   closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));

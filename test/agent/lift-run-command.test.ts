@@ -75,6 +75,11 @@ describe('lift run and lift ledger', () => {
     );
     expect(rows[2]).toMatch(/^post plan\.txt to #team +1 +0 +0 .* pending$/);
     expect(ledger.stdout).not.toContain(API_KEY_CANARY);
+    const json = await lift(['ledger', '--json'], { cwd: folder.path, env: env() });
+    const tasks = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    const written = tasks.find((task) => task.outcome === 'answered');
+    expect(written).toMatchObject({ model_calls: 2, tool_calls: 1, checks_passed: 1, checks_total: 1 });
+    expect(tasks.flatMap(Object.keys).filter((key) => /[A-Z]/.test(key))).toEqual([]);
   }, 180_000);
 
   it('says what is missing when LIFT_MODEL is not set', async () => {

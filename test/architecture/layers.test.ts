@@ -56,13 +56,16 @@ const RULES: Record<string, Rule> = {
   },
   discover: {
     folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'model'],
-    packages: ['playwright-core', 'zod', 'ai', '@modelcontextprotocol/sdk', NODE],
+    packages: ['playwright-core', 'zod', 'ai', '@ai-sdk/provider-utils', '@modelcontextprotocol/sdk', NODE],
   },
   ladder: {
     folders: ['contract', 'store', 'runtime', 'rungs', 'capability', 'replay', 'discover'],
     packages: ['yaml', 'zod', NODE],
   },
-  agent: { folders: ['contract', 'store', 'runtime', 'model'], packages: ['ai', 'zod', NODE] },
+  agent: {
+    folders: ['contract', 'store', 'runtime', 'model'],
+    packages: ['ai', '@ai-sdk/provider-utils', 'zod', NODE],
+  },
   serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
   apps: { folders: ['contract', 'store', 'runtime', 'rungs', 'apps'], packages: [NODE] },
   // The ladder's worked example as an app: its discovery scripts, its replayed close, its declaration.
@@ -97,7 +100,21 @@ const RULES: Record<string, Rule> = {
   'fixtures/payroll': { folders: [], packages: [NODE] },
   'fixtures/services': { folders: [], packages: [NODE] },
   // The top: the command line, the built-in tool list and the public API may import any folder.
-  cli: { folders: ['*'], packages: [NODE] },
+  // The demonstration's phases, below the command that runs them.
+  demo: {
+    folders: [
+      'contract',
+      'store',
+      'runtime',
+      'rungs/ui',
+      'capability',
+      'discover',
+      'replay',
+      'fixtures/backoffice',
+    ],
+    packages: [NODE],
+  },
+  cli: { folders: ['*'], packages: ['commander', 'yaml', NODE] },
   '.': { folders: ['*'], packages: [] },
 };
 

@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { ToolContext } from '../../contract/context.js';
 import { isLiftError, LiftError } from '../../contract/errors.js';
 import type { ServerSettings } from './settings.js';
@@ -25,6 +25,8 @@ export async function withImap<T>(
   work: (client: ImapFlow) => Promise<T>,
 ): Promise<T> {
   const password = ctx.secret(login.passwordSecret);
+  // imapflow loads with the first mail call, not with Lift.
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: login.server.host,
     port: login.server.port,

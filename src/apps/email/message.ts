@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type AddressObject, simpleParser } from 'mailparser';
-import MailComposer from 'nodemailer/lib/mail-composer';
+import type { AddressObject } from 'mailparser';
 
 /** The header that names a Lift draft across edits (each edit is a new message with a new UID). */
 export const DRAFT_HEADER = 'X-Lift-Draft';
@@ -23,7 +22,9 @@ export interface Composed {
 }
 
 /** The message as MIME (RFC 5322), built by nodemailer: no file or URL is read while building. */
-export function composeMessage(message: Composed): Promise<Buffer> {
+export async function composeMessage(message: Composed): Promise<Buffer> {
+  // nodemailer and mailparser load with the first message, not with Lift.
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
   const composer = new MailComposer({
     from: message.from.name
       ? { name: message.from.name, address: message.from.address }
@@ -83,6 +84,7 @@ function addresses(field: AddressObject | AddressObject[] | undefined): string[]
 }
 
 export async function readMessage(source: Buffer): Promise<MessageView> {
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true });
   const draftHeader = parsed.headers.get(DRAFT_HEADER.toLowerCase());
   const text = normaliseBody(parsed.text ?? '');

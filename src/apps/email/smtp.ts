@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import { loginOf, type ResolvedEmailSettings } from './settings.js';
@@ -37,6 +36,8 @@ export async function submitMessage(
 ): Promise<Submitted> {
   const { smtp, account } = settings;
   const timeout = Math.max(1_000, ctx.deadline - Date.now());
+  // nodemailer loads with the first send, not with Lift.
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport({
     host: smtp.host,
     port: smtp.port,

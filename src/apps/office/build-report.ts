@@ -17,7 +17,14 @@ const SectionSchema = z.strictObject({
   table: z
     .strictObject({
       columns: z.array(z.string().max(100)).min(1).max(10),
-      rows: z.array(z.array(z.string().max(500)).max(10)).max(300),
+      // A model writes 120 as often as '120': a number becomes its text, as it would be printed.
+      rows: z
+        .array(
+          z
+            .array(z.union([z.string().max(500), z.number().finite()]).transform((cell) => String(cell)))
+            .max(10),
+        )
+        .max(300),
     })
     .optional(),
   page_break_before: z.boolean().default(false),

@@ -77,7 +77,7 @@ export const buildWorkbook = defineTool({
   },
   async run({ plan }, ctx) {
     const layout = layOut(plan);
-    const expected = computeIndependently(layout);
+    const expected = await computeIndependently(layout);
     const name = plan.file_name ?? slug(plan.title);
     const source = ctx.outputFile(`.${name}.${randomUUID().slice(0, 8)}.source.xlsx`);
     const xlsx = ctx.outputFile(`${name}.xlsx`);

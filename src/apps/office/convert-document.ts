@@ -60,7 +60,7 @@ export const convertDocument = defineTool({
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,79}$/i)
       .optional()
-      .describe('Output name without extension; default the source name'),
+      .describe('Output name; the extension is added unless it is already there; default the source name'),
     request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
@@ -91,7 +91,9 @@ export const convertDocument = defineTool({
       throw new LiftError('NOT_FOUND', `No file at ${input.path}.`, { outcome: 'not_started' });
     }
     const { to } = input;
-    const out = ctx.outputFile(`${input.file_name ?? basename(path, extname(path))}.${to}`);
+    // file_name "x.pdf" converted to pdf is x.pdf, not x.pdf.pdf.
+    const stem = (input.file_name ?? basename(path, extname(path))).replace(new RegExp(`\\.${to}$`, 'i'), '');
+    const out = ctx.outputFile(`${stem}.${to}`);
     if (out === path) {
       throw new LiftError('BAD_INPUT', `The converted file would overwrite its source ${path}.`, {
         hint: 'Give a different file_name.',

@@ -1,9 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import PptxGenJSImport from 'pptxgenjs';
+import type PptxGenJSImport from 'pptxgenjs';
 import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
-
-// The package's types describe a CommonJS module; under ESM its default export is the class itself.
-const PptxGenJS = PptxGenJSImport as unknown as typeof PptxGenJSImport.default;
 
 /** One slide as code writes it; the body font size is what auto-fit changes. */
 export interface DeckSlide {
@@ -23,6 +20,8 @@ export const BOX_NAMES = { title: 'Title', body: 'Body' } as const;
 
 /** Writes the slides as .pptx: a title box and a body box per slide, text never auto-shrunk by the file. */
 export async function writePptx(title: string, slides: DeckSlide[], path: string): Promise<void> {
+  // The package's types describe a CommonJS module; under ESM its default export is the class itself.
+  const PptxGenJS = (await import('pptxgenjs')).default as unknown as typeof PptxGenJSImport.default;
   const deck = new PptxGenJS();
   deck.layout = 'LAYOUT_16x9';
   deck.title = title;

@@ -1,5 +1,7 @@
-import { DetailedCellError, HyperFormula } from 'hyperformula';
 import type { WorkbookLayout } from './workbook-layout.js';
+
+/** HyperFormula is heavy: loaded when the first workbook is checked, not when Lift starts. */
+type Engine = typeof import('hyperformula');
 
 /** A computed value as either engine reports it. */
 export type CellValue = { number: number } | { text: string } | { error: string } | { empty: true };
@@ -12,7 +14,7 @@ export interface ExpectedCell {
   value: CellValue;
 }
 
-function fromEngine(value: unknown): CellValue {
+function fromEngine(value: unknown, DetailedCellError: Engine['DetailedCellError']): CellValue {
   if (value instanceof DetailedCellError) return { error: value.value };
   if (typeof value === 'number') return { number: value };
   if (typeof value === 'boolean') return { number: value ? 1 : 0 };
@@ -24,7 +26,8 @@ function fromEngine(value: unknown): CellValue {
  * Computes every formula of the layout with HyperFormula, an engine independent of the
  * office suite: what LibreOffice computes must agree with this.
  */
-export function computeIndependently(layout: WorkbookLayout): ExpectedCell[] {
+export async function computeIndependently(layout: WorkbookLayout): Promise<ExpectedCell[]> {
+  const { DetailedCellError, HyperFormula } = await import('hyperformula');
   const sheets: Record<string, Array<Array<string | number | boolean | null>>> = {};
   for (const laid of layout.sheets) {
     const grid: Array<Array<string | number | boolean | null>> = [];
@@ -46,7 +49,10 @@ export function computeIndependently(layout: WorkbookLayout): ExpectedCell[] {
           row: cell.row,
           column: cell.column,
           label: cell.label ?? '',
-          value: fromEngine(engine.getCellValue({ sheet, row: cell.row, col: cell.column })),
+          value: fromEngine(
+            engine.getCellValue({ sheet, row: cell.row, col: cell.column }),
+            DetailedCellError,
+          ),
         }));
     });
   } finally {

@@ -1,18 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import {
-  BorderStyle,
-  Document,
-  HeadingLevel,
-  Packer,
-  PageBreak,
-  Paragraph,
-  Table,
-  TableCell,
-  TableOfContents,
-  TableRow,
-  TextRun,
-  WidthType,
-} from 'docx';
+import type { Paragraph, Table, TableOfContents } from 'docx';
 import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 
 export interface ReportSection {
@@ -36,9 +23,12 @@ const TEXT_WIDTH = PAGE.width - 2 * PAGE.margin;
 
 export const CONTENTS_TITLE = 'Contents';
 
-const BORDER = { style: BorderStyle.SINGLE, size: 4, color: '888888' };
+/** docx is heavy: loaded when the first report is written, not when Lift starts. */
+type Docx = typeof import('docx');
 
-function table(spec: { columns: string[]; rows: string[][] }): Table {
+function table(docx: Docx, spec: { columns: string[]; rows: string[][] }): Table {
+  const { BorderStyle, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } = docx;
+  const BORDER = { style: BorderStyle.SINGLE, size: 4, color: '888888' };
   const width = Math.floor(TEXT_WIDTH / spec.columns.length);
   const row = (cells: string[], header: boolean) =>
     new TableRow({
@@ -70,6 +60,8 @@ function table(spec: { columns: string[]; rows: string[][] }): Table {
 
 /** Writes the report as .docx: a title, a contents field (filled in by the office suite), and the sections. */
 export async function writeDocx(spec: ReportSpec, path: string): Promise<void> {
+  const docx = await import('docx');
+  const { Document, HeadingLevel, Packer, PageBreak, Paragraph, TableOfContents, TextRun } = docx;
   const body: Array<Paragraph | Table | TableOfContents> = [
     new Paragraph({ heading: HeadingLevel.TITLE, children: [new TextRun(spec.title)] }),
   ];
@@ -93,7 +85,7 @@ export async function writeDocx(spec: ReportSpec, path: string): Promise<void> {
     );
     for (const text of section.paragraphs)
       body.push(new Paragraph({ spacing: { after: 120 }, children: [new TextRun(text)] }));
-    if (section.table) body.push(table(section.table), new Paragraph({ children: [] }));
+    if (section.table) body.push(table(docx, section.table), new Paragraph({ children: [] }));
   });
   const document = new Document({
     title: spec.title,

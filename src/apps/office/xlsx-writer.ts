@@ -1,5 +1,4 @@
 import { writeFile } from 'node:fs/promises';
-import ExcelJS from 'exceljs';
 import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import type { WorkbookLayout } from './workbook-layout.js';
 import type { ColumnType } from './workbook-plan.js';
@@ -14,6 +13,7 @@ const NUMBER_FORMATS: Record<ColumnType, string | undefined> = {
 
 /** Writes the laid-out workbook as .xlsx with live formulas; the office suite computes every value. */
 export async function writeXlsx(layout: WorkbookLayout, title: string, path: string): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.title = title;
   workbook.creator = 'Lift';

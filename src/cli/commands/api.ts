@@ -4,26 +4,75 @@ import { contractCard } from '../../contract/card.js';
 import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import { importOpenApi } from '../../rungs/api/import.js';
 import { loadApiTools } from '../../rungs/api/loader.js';
-import { readSpec } from '../../rungs/api/openapi.js';
+import { loadDescription } from '../api-source.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE = `Usage:
-  lift api import SPEC.(json|yaml) [--only OPERATION_ID]... [--out FILE] [--base-url URL] [--json]
+  lift api import SPEC.(json|yaml)|URL [--only OPERATION_ID]... [--out FILE] [--base-url URL] [--json]
   lift api show FILE [TOOL] [--base-url URL] [--json]`;
 
 /**
  * lift api import: the chosen OpenAPI operations become one task-shaped tool each, written
  * as a tool file a person reviews and edits. lift api show: the contract cards of a tool file.
  */
+export const spec = defineCommand({
+  name: 'api',
+  summary: 'task-shaped tools from an OpenAPI 3 description, as a file to review',
+  options: {
+    only: {
+      type: 'string',
+      multiple: true,
+      value: 'OPERATION_ID',
+      description: 'import only this operation (repeatable)',
+    },
+    out: {
+      type: 'string',
+      value: 'FILE',
+      description: 'the tool file to write (default: SPEC.lift-api.json)',
+    },
+    'base-url': {
+      type: 'string',
+      value: 'URL',
+      description: "the API's address when the description has no servers",
+    },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: [
+    'lift api import http://127.0.0.1:8080/api/openapi.json --out tickets.lift-api.json',
+    'lift api show tickets.lift-api.json',
+  ],
+  subcommands: {
+    import: {
+      summary:
+        'write one tool per chosen operation into a tool file (list it under "apis" in lift.config.json)',
+      arguments: [
+        { name: 'spec', description: 'an OpenAPI 3 description: a JSON or YAML file, or an http(s) URL' },
+      ],
+      examples: [
+        'lift api import openapi.yaml --only getTicket --only closeTicket',
+        'lift api import http://127.0.0.1:8080/api/openapi.json --out tickets.lift-api.json',
+      ],
+    },
+    show: {
+      summary: 'the contract cards of a tool file',
+      arguments: [
+        { name: 'file', description: 'a tool file written by lift api import' },
+        { name: 'tool', description: 'only this tool', optional: true },
+      ],
+      options: ['base-url', 'json'],
+      examples: [
+        'lift api show tickets.lift-api.json',
+        'lift api show tickets.lift-api.json ticket_get --json',
+      ],
+    },
+  },
+});
+
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    only: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    'base-url': { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values, positionals } = parse(args, spec);
   const [action, target, toolName] = positionals;
   if (!target || (action !== 'import' && action !== 'show')) throw new UsageError(USAGE);
   const file = resolve(io.cwd, target);
@@ -46,12 +95,17 @@ export const run: Command = async (args, io) => {
     return 0;
   }
 
-  const out = resolve(io.cwd, values.out ?? target.replace(/\.(json|ya?ml)$/i, '.lift-api.json'));
+  const description = await loadDescription(target, io.cwd, values['base-url']);
+  const isFile = description.source === file;
+  const defaultOut = isFile
+    ? target.replace(/\.(json|ya?ml)$/i, '.lift-api.json')
+    : `${description.stem}.lift-api.json`;
+  const out = resolve(io.cwd, values.out ?? defaultOut);
   if (out === file) throw new UsageError('--out must differ from the OpenAPI description itself.');
-  const report = importOpenApi(readSpec(file), {
+  const report = importOpenApi(description.document, {
     only: values.only ?? [],
-    specPath: relative(dirname(out), file),
-    ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+    specPath: isFile ? relative(dirname(out), file) : description.source,
+    baseUrl: description.baseUrl,
   });
   writeFileSync(out, `${JSON.stringify(report.file, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   // Loading proves the file turns into valid tools before anyone relies on it.
@@ -75,7 +129,7 @@ export const run: Command = async (args, io) => {
   for (const skip of report.skipped) io.out(`skipped ${skip.operationId}: ${skip.reason}`);
   const auth = report.file.api.auth;
   io.out(
-    `${tools.length} tool(s) written to ${relative(io.cwd, out) || out}; review and edit it, then load it with loadApiTools().`,
+    `${tools.length} tool(s) written to ${relative(io.cwd, out) || out}; review and edit it, then list it under "apis" in lift.config.json.`,
   );
   if (auth.kind !== 'none')
     io.out(`The API wants a credential: store it with  lift secrets set ${auth.secret}`);

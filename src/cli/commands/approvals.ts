@@ -3,6 +3,17 @@ import { parse } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'approvals',
+  summary: 'held calls waiting for a person',
+  options: {
+    all: { type: 'boolean', default: false, description: 'also approved, executed and denied calls' },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: ['lift approvals', 'lift approvals --all --json'],
+});
 
 /** What `lift approvals` says of an approved call: who runs it, and whether that process is gone. */
 function inFlight(approval: Approval): { owner_gone: boolean; text: string } | undefined {
@@ -23,10 +34,7 @@ function inFlight(approval: Approval): { owner_gone: boolean; text: string } | u
 
 /** lift approvals [--all]: held calls waiting for a person, and approved calls still in flight. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(args, {
-    json: { type: 'boolean', default: false },
-    all: { type: 'boolean', default: false },
-  });
+  const { values } = parse(args, spec);
   const runtime = await openRuntime(io);
   try {
     const states = values.all

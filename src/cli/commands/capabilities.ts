@@ -10,6 +10,7 @@ import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME] | enable NAME\n' +
@@ -36,14 +37,65 @@ function fail(io: CliIo, error: unknown, json: boolean): number {
   return 1;
 }
 
+const REF = {
+  name: 'ref',
+  description: 'a revision, a unique prefix of one, or a capability name (its newest revision)',
+};
+
+export const spec = defineCommand({
+  name: 'capabilities',
+  summary: 'content-addressed capabilities: list, inspect, compare, register as tools',
+  options: {
+    effect: {
+      type: 'string',
+      value: EFFECT_CLASSES.join('|'),
+      description: 'the side-effect class the reviewer declares for the tool',
+    },
+    user: { type: 'string', value: 'USER', description: 'sign in as this user before each replay' },
+    secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: ['lift capabilities list', 'lift capabilities add member_lookup.json --effect read'],
+  subcommands: {
+    list: {
+      summary: 'stored capabilities and whether each is a registered tool',
+      options: ['json'],
+      examples: ['lift capabilities list', 'lift capabilities list --json'],
+      default: true,
+    },
+    show: {
+      summary: "a capability's inputs, outputs, steps, checkpoint and provenance",
+      arguments: [REF],
+      options: ['json'],
+      examples: ['lift capabilities show member_lookup', 'lift capabilities show 3f2a9c --json'],
+    },
+    diff: {
+      summary: 'what changed between two revisions',
+      arguments: [REF, { ...REF, name: 'other' }],
+      options: ['json'],
+      examples: ['lift capabilities diff 3f2a9c 81b0de'],
+    },
+    add: {
+      summary: 'store a capability file and register it as a tool',
+      arguments: [{ name: 'file', description: 'a capability JSON file' }],
+      options: ['effect', 'user', 'secret', 'json'],
+      examples: [
+        'lift capabilities add member_lookup.json --effect read',
+        'lift capabilities add add_note.json --effect visible --user clerk --secret backoffice_password',
+      ],
+    },
+    enable: {
+      summary: 'switch a capability tool on again after it was disabled for failing',
+      arguments: [{ name: 'name', description: 'the registered capability name' }],
+      options: ['json'],
+      examples: ['lift capabilities enable member_lookup'],
+    },
+  },
+});
+
 /** lift capabilities: what discovery left behind, inspectable, comparable, registrable as tools. */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    json: { type: 'boolean', default: false },
-    effect: { type: 'string' },
-    user: { type: 'string' },
-    secret: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, spec);
   const [action = 'list', first, second] = positionals;
   const runtime = await openRuntime(io);
   try {

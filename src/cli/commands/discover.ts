@@ -17,6 +17,7 @@ import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift discover --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--name NAME]\n' +
@@ -34,17 +35,60 @@ export function modelExplorerFromEnv(env: CliIo['env'], secrets: SecretStore): M
 }
 
 export const DISCOVERY_OPTIONS = {
-  url: { type: 'string' },
-  policy: { type: 'string' },
-  task: { type: 'string' },
-  name: { type: 'string' },
-  input: { type: 'string', multiple: true },
-  output: { type: 'string', multiple: true },
-  hide: { type: 'string', multiple: true },
-  user: { type: 'string' },
-  secret: { type: 'string' },
-  json: { type: 'boolean', default: false },
+  url: { type: 'string', value: 'URL', description: 'the page the task starts on' },
+  policy: {
+    type: 'string',
+    value: 'FILE',
+    description: 'the UI policy (YAML): allowed origins, paths, actions',
+  },
+  task: { type: 'string', value: 'TEXT', description: 'what to do, in words' },
+  name: { type: 'string', value: 'NAME', description: "the capability's name (default: from the task)" },
+  input: {
+    type: 'string',
+    multiple: true,
+    value: 'name[:type]=value',
+    description: 'an input and the value to explore with (repeatable)',
+  },
+  output: {
+    type: 'string',
+    multiple: true,
+    value: 'name:type',
+    description: 'an output to read (repeatable)',
+  },
+  hide: {
+    type: 'string',
+    multiple: true,
+    value: 'COLUMN',
+    description: 'a column the explorer never sees (repeatable)',
+  },
+  user: { type: 'string', value: 'USER', description: 'sign in as this user first' },
+  secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+  json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
 } as const;
+
+export const spec = defineCommand({
+  name: 'discover',
+  summary: 'one exploration through the four explorer tools, compiled into a capability',
+  options: {
+    ...DISCOVERY_OPTIONS,
+    script: {
+      type: 'string',
+      value: 'FILE',
+      description: 'explore with a scripted explorer (a JSON list of tool calls)',
+    },
+    mcp: {
+      type: 'boolean',
+      default: false,
+      description: 'serve the four explorer tools over MCP on stdio instead',
+    },
+  },
+  examples: [
+    'lift discover --url http://127.0.0.1:8080/members --policy policy.yaml --task "look up a member\'s savings balance" --input memberId=M-1001 --output savingsBalance:number --script explore.json',
+    'LIFT_MODEL=openai:gpt-4.1-mini lift discover --url http://127.0.0.1:8080/members --policy policy.yaml --task "look up a member" --input memberId=M-1001 --output name:string',
+  ],
+  notes:
+    'Explores with LIFT_MODEL (LIFT_BASE_URL for OpenAI-compatible endpoints), with --script FILE, or with any MCP client (--mcp).',
+});
 
 function taskName(text: string): string {
   const words = text
@@ -99,11 +143,7 @@ export function taskFromArgs(values: {
 
 /** lift discover: one discovery session to its end, with a model, a script, or (--mcp) any MCP client. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(args, {
-    ...DISCOVERY_OPTIONS,
-    script: { type: 'string' },
-    mcp: { type: 'boolean', default: false },
-  });
+  const { values } = parse(args, spec);
   if (!values.policy) throw new UsageError(USAGE);
   const task = taskFromArgs(values);
   const policy = loadPolicy(values.policy);

@@ -14,6 +14,43 @@ import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'exec',
+  summary: 'any program with no terminal, a deadline, prompt detection and no process left behind',
+  arguments: [
+    { name: 'program', description: 'the program to run (flags after it are its own)' },
+    { name: 'args', description: "the program's arguments", optional: true, variadic: true },
+  ],
+  options: {
+    deadline: {
+      type: 'string',
+      value: 'SECONDS',
+      description: `kill the program's process group after this long (default ${DEFAULT_EXEC_DEADLINE_SECONDS})`,
+    },
+    confirm: {
+      type: 'string',
+      multiple: true,
+      default: [],
+      value: "'REGEX=>ANSWER'",
+      description: 'answer a prompt matching REGEX with ANSWER (repeatable); any other prompt fails fast',
+    },
+    cap: {
+      type: 'string',
+      value: 'BYTES',
+      description: `keep at most this much of each output stream (default ${DEFAULT_EXEC_CAP_BYTES})`,
+    },
+    json: { type: 'boolean', default: false, description: 'print the envelope as JSON' },
+  },
+  passThrough: true,
+  examples: [
+    'lift exec --deadline 5 -- apt-get -s upgrade',
+    "lift exec --confirm 'Proceed\\?=>y' -- ./migrate.sh",
+  ],
+  notes:
+    'Exit status: 0 when the program succeeded, its own status when it failed, 124 on TIMEOUT, 1 otherwise.',
+});
 
 const USAGE =
   "Usage: lift exec [--deadline SECONDS] [--confirm 'REGEX=>ANSWER' ...] [--cap BYTES] [--json] -- PROGRAM ARGS...";
@@ -39,12 +76,7 @@ function confirmation(text: string): Confirmation {
  * program succeeded, its own status when it failed, 124 on TIMEOUT, 1 otherwise.
  */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    deadline: { type: 'string' },
-    confirm: { type: 'string', multiple: true, default: [] },
-    cap: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values, positionals } = parse(args, spec);
   const [program, ...programArgs] = positionals;
   if (!program) throw new UsageError(USAGE);
   const tool = execTool({

@@ -9,6 +9,7 @@ import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE = `Usage:
   lift ladder declare FILE                 store the operations of a declaration file (YAML or JSON)
@@ -47,14 +48,68 @@ async function appDeclaration(io: CliIo, app: string): Promise<[unknown, string]
   return [declaration, config.file];
 }
 
+const OPERATION = { name: 'operation', description: 'a declared operation (lift ladder report)' };
+
+export const spec = defineCommand({
+  name: 'ladder',
+  summary: 'the rung of each operation, with the evidence for it',
+  options: {
+    due: {
+      type: 'boolean',
+      default: false,
+      description: 'walk every operation that is due (schedules, changed doors)',
+    },
+    every: { type: 'string', value: 'N(m|h|d)', description: 'how often to re-walk, e.g. 12h or 7d' },
+    app: {
+      type: 'string',
+      value: 'NAME',
+      description: 'declare the operations an enabled app ships (backoffice)',
+    },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: ['lift ladder declare operations.yaml', 'lift ladder report'],
+  subcommands: {
+    declare: {
+      summary: 'store the operations of a declaration file (YAML or JSON)',
+      arguments: [{ name: 'file', description: 'the declaration file', optional: true }],
+      options: ['app', 'json'],
+      examples: ['lift ladder declare operations.yaml', 'lift ladder declare --app backoffice'],
+    },
+    walk: {
+      summary: 'walk from the top rung down and record the evidence',
+      arguments: [{ ...OPERATION, optional: true }],
+      options: ['due', 'json'],
+      examples: ['lift ladder walk ticket_close', 'lift ladder walk --due'],
+    },
+    check: {
+      summary: 'propose step-downs from repeated failures in the run log',
+      arguments: [{ ...OPERATION, optional: true }],
+      options: ['json'],
+      examples: ['lift ladder check', 'lift ladder check ticket_close --json'],
+    },
+    'step-down': {
+      summary: 'accept a proposal: walk again below the failing door',
+      arguments: [OPERATION],
+      options: ['json'],
+      examples: ['lift ladder step-down ticket_close'],
+    },
+    schedule: {
+      summary: 're-walk on a schedule (run lift ladder walk --due from cron)',
+      arguments: [OPERATION],
+      options: ['every'],
+      examples: ['lift ladder schedule ticket_close --every 7d'],
+    },
+    report: {
+      summary: 'every operation: rung, why higher rungs were ruled out, failures, flags',
+      options: ['json'],
+      examples: ['lift ladder report', 'lift ladder report --json'],
+    },
+  },
+});
+
 /** lift ladder: declare operations, walk them, step down on evidence, climb on a schedule, report. */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    json: { type: 'boolean', default: false },
-    due: { type: 'boolean', default: false },
-    every: { type: 'string' },
-    app: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, spec);
   const [action, target] = positionals;
   const runtime = await openRuntime(io);
   try {

@@ -3,8 +3,20 @@ import { formatCount } from '../../model/tokens.js';
 import { parse } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { snakeCaseKeys } from '../json-keys.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'ledger',
+  summary: 'one row per agent task: model calls, tool calls, tokens, seconds, checks',
+  options: {
+    limit: { type: 'string', default: '50', value: 'N', description: 'how many tasks, newest first' },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of the table' },
+  },
+  examples: ['lift ledger', 'lift ledger --limit 5 --json'],
+});
 
 const COLUMNS =
   'task                                      model tools   UI  tokens in  tokens out  seconds  checks  outcome';
@@ -35,17 +47,13 @@ function line(row: TaskRow): string {
 
 /** lift ledger [--limit N]: one row per agent task. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(
-    args,
-    { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '50' } },
-    false,
-  );
+  const { values } = parse(args, spec);
   const limit =
     numberFlag(values.limit, '--limit', { min: 1, max: 10_000, unit: 'tasks', integer: true }) ?? 50;
   const runtime = await openRuntime(io);
   try {
     const rows = new TaskLedger(runtime.store.db).list(limit);
-    if (values.json) printJson(io, rows);
+    if (values.json) printJson(io, rows.map(snakeCaseKeys));
     else if (rows.length === 0) io.out('No agent tasks yet: lift run "REQUEST" adds one.');
     else io.out([COLUMNS, ...rows.map(line)].join('\n'));
     return 0;

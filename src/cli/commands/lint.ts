@@ -1,8 +1,29 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadLintTargets, loadMcpTargets } from '../../lint/load.js';
 import { type Finding, lintTools } from '../../lint/rules.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'lint',
+  summary: 'findings on tool definitions: Lift modules, OpenAI/Anthropic/MCP lists, a live MCP server',
+  arguments: [
+    { name: 'file', description: 'a tool module (.ts/.js) or a JSON/YAML tool list', optional: true },
+  ],
+  options: {
+    mcp: {
+      type: 'string',
+      value: 'COMMAND',
+      description: 'lint the tools of an MCP server started by this command line',
+    },
+    json: { type: 'boolean', default: false, description: 'print the findings as JSON' },
+  },
+  examples: ['lift lint ./my-tools.ts', 'lift lint --mcp "npx @playwright/mcp --headless"'],
+  notes: 'Exit status: 1 when anything is fix-first or should-fix, so CI can gate on it.',
+});
 
 function format(finding: Finding): string {
   const where = finding.argument ? `${finding.tool}.${finding.argument}` : finding.tool;
@@ -14,13 +35,14 @@ function format(finding: Finding): string {
  * Exit 1 when anything is fix-first or should-fix, so CI can gate on it.
  */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    json: { type: 'boolean', default: false },
-    mcp: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, spec);
   const file = positionals[0];
   if (!file && !values.mcp)
     throw new UsageError('Usage: lift lint FILE | lift lint --mcp "COMMAND LINE" [--json]');
+  if (file && !values.mcp && !existsSync(resolve(io.cwd, file)))
+    throw new UsageError(
+      `${file}: no such file in ${io.cwd}. Give a tool module (.ts/.js) or a JSON/YAML tool list.`,
+    );
   const targets = values.mcp
     ? await loadMcpTargets(values.mcp, io.cwd)
     : await loadLintTargets(file!, io.cwd);

@@ -8,7 +8,9 @@ import { capabilityTool, type ReplayOverrides, unregisteredCapabilityTool } from
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { snakeCaseKeys } from '../json-keys.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME] [--request-id ID] [--json]\n' +
@@ -16,6 +18,48 @@ const USAGE =
   'for approval as lift call holds it; a file nobody registered is treated as irreversible unless none of its\n' +
   'steps can change state.';
 
+export const spec = defineCommand({
+  name: 'replay',
+  summary: 'model-free replay of a capability',
+  arguments: [
+    {
+      name: 'capability',
+      description: 'a registered name, a stored revision or prefix, or a capability JSON file',
+    },
+  ],
+  options: {
+    input: {
+      type: 'string',
+      default: '{}',
+      value: 'JSON',
+      description: "the capability's inputs as a JSON object",
+    },
+    revision: {
+      type: 'string',
+      value: 'SHA256',
+      description: 'refuse to run unless the content hashes to this revision',
+    },
+    'layout-tolerant': {
+      type: 'boolean',
+      default: false,
+      description: 'find moved elements by their labels',
+    },
+    user: { type: 'string', value: 'USER', description: 'sign in as this user first' },
+    secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+    'request-id': {
+      type: 'string',
+      value: 'ID',
+      description: 'makes a retried write the same write (the ledger)',
+    },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: [
+    `lift replay member_lookup --input '{"memberId":"M-1002"}'`,
+    `lift replay ./member_lookup.json --input '{"memberId":"M-1002"}' --user clerk --secret backoffice_password --json`,
+  ],
+});
+
+/** A replay's result as JSON: Lift's own keys in snake_case (duration_ms, steps_run), the outputs as named. */
 function print(io: CliIo, envelope: Envelope, result: ReplayResult | undefined, json: boolean): number {
   if (isPending(envelope)) {
     if (json) printJson(io, envelope);
@@ -34,7 +78,13 @@ function print(io: CliIo, envelope: Envelope, result: ReplayResult | undefined, 
   // Without a result the ledger answered: an earlier call with this request_id already did it.
   const { outcome, ...outputs } = envelope.fields as { outcome: string; [name: string]: unknown };
   const shown = result ?? { outcome, outputs };
-  if (json) printJson(io, { ok: envelope.ok, run_id: envelope.run_id, effect: envelope.effect, ...shown });
+  if (json)
+    printJson(io, {
+      ok: envelope.ok,
+      run_id: envelope.run_id,
+      effect: envelope.effect,
+      ...snakeCaseKeys(shown),
+    });
   else {
     io.out(
       result
@@ -56,15 +106,7 @@ function readCapabilityFile(path: string): unknown | undefined {
  * the gate, the deadline and the run log, whose model-event count is zero.
  */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    input: { type: 'string', default: '{}' },
-    revision: { type: 'string' },
-    'layout-tolerant': { type: 'boolean', default: false },
-    user: { type: 'string' },
-    secret: { type: 'string' },
-    'request-id': { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
+  const { values, positionals } = parse(args, spec);
   const reference = positionals[0];
   if (!reference) throw new UsageError(USAGE);
   const input = parseJsonArgument(values.input, '--input');

@@ -8,13 +8,16 @@ import { modelClientFor } from '../../model/model-settings.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { snakeCaseKeys } from '../json-keys.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
-const USAGE =
-  'Usage: lift run "REQUEST" [--yes] [--max-turns N] [--max-steps N] [--max-seconds N] [--hedge-s S] [--attach FILE]... [--no-shortlist] [--no-chain]\n' +
+const USAGE_NOTES =
   'The model is LIFT_MODEL=provider:model (openai:..., anthropic:..., or any OpenAI-compatible name with LIFT_BASE_URL);\n' +
-  'its key is the secret PROVIDER_api_key (lift secrets set openai_api_key).';
+  'its key is the secret PROVIDER_api_key (lift secrets set openai_api_key).\n' +
+  'Exit status: 0 answered, 1 failed, 3 a budget ran out, 4 a held call is pending.';
+const USAGE = `Usage: lift run "REQUEST" [FLAGS] (lift run --help)\n${USAGE_NOTES}`;
 
 const EXIT = { answered: 0, failed: 1, budget: 3, pending: 4 } as const;
 
@@ -47,19 +50,44 @@ function terminal(io: CliIo, quiet: boolean): Conversation & { close(): void } {
   };
 }
 
+export const spec = defineCommand({
+  name: 'run',
+  summary: 'the agent: few model calls per task, the approval gate in conversation',
+  arguments: [{ name: 'request', description: 'what to do, in words', variadic: true }],
+  options: {
+    yes: { type: 'boolean', default: false, description: 'approve held calls without asking' },
+    'max-turns': { type: 'string', value: 'N', description: 'at most this many model calls' },
+    'max-steps': { type: 'string', value: 'N', description: 'at most this many tool calls' },
+    'max-seconds': { type: 'string', value: 'S', description: 'stop after this many seconds' },
+    'hedge-s': {
+      type: 'string',
+      value: 'S',
+      description: 'send a backup request when the model has not answered after S seconds (0: never)',
+    },
+    attach: {
+      type: 'string',
+      multiple: true,
+      value: 'FILE',
+      description: 'a file the request is about (repeatable)',
+    },
+    'no-shortlist': { type: 'boolean', default: false, description: 'offer every tool, not the shortlist' },
+    'no-chain': { type: 'boolean', default: false, description: 'do not offer run_chain' },
+    json: {
+      type: 'boolean',
+      default: false,
+      description: 'print the outcome, answer and ledger row as JSON',
+    },
+  },
+  examples: [
+    'LIFT_MODEL=openai:gpt-4.1-mini lift run "add 2 Gadgets B-5678 on Shelf 2"',
+    'lift run "restart the worker" --yes --max-turns 4 --json',
+  ],
+  notes: USAGE_NOTES,
+});
+
 /** lift run "REQUEST": the agent loop, a trace line per model and tool call, then the answer. */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    yes: { type: 'boolean', default: false },
-    'max-turns': { type: 'string' },
-    'max-steps': { type: 'string' },
-    'max-seconds': { type: 'string' },
-    'hedge-s': { type: 'string' },
-    attach: { type: 'string', multiple: true },
-    'no-shortlist': { type: 'boolean', default: false },
-    'no-chain': { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  });
+  const { values, positionals } = parse(args, spec);
   const request = positionals.join(' ').trim();
   if (!request) throw new UsageError(USAGE);
   const model = io.env.LIFT_MODEL;
@@ -93,8 +121,8 @@ export const run: Command = async (args, io) => {
         answer: result.answer,
         ...(result.stoppedBy ? { stopped_by: result.stoppedBy } : {}),
         run_id: result.runId,
-        ledger: result.row,
-        pending: result.pending,
+        ledger: snakeCaseKeys(result.row),
+        pending: result.pending.map(snakeCaseKeys),
       });
     } else io.out(result.answer);
     return EXIT[result.outcome];

@@ -4,13 +4,35 @@ import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'runs',
+  summary: 'run records and their events (model events counted)',
+  options: {
+    limit: { type: 'string', default: '20', value: 'N', description: 'how many runs, newest first' },
+    json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
+  },
+  examples: ['lift runs --limit 5', 'lift runs show r_20260101_ab12cd'],
+  subcommands: {
+    list: {
+      summary: 'the newest runs: kind, outcome, events, model events, title',
+      options: ['limit', 'json'],
+      examples: ['lift runs', 'lift runs --limit 5 --json'],
+      default: true,
+    },
+    show: {
+      summary: "one run's events in order",
+      arguments: [{ name: 'id', description: 'the run id (lift runs)' }],
+      options: ['json'],
+      examples: ['lift runs show r_20260101_ab12cd', 'lift runs show r_20260101_ab12cd --json'],
+    },
+  },
+});
 
 /** lift runs [--limit N] | lift runs show ID: run records and their events. */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, {
-    json: { type: 'boolean', default: false },
-    limit: { type: 'string', default: '20' },
-  });
+  const { values, positionals } = parse(args, spec);
   const [action = 'list', id] = positionals;
   const runtime = await openRuntime(io);
   try {

@@ -4,6 +4,7 @@ import { originOf } from '../../serve/origin.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
 
 const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]...';
 const TOKEN_SECRET = 'serve_token';
@@ -57,18 +58,32 @@ async function serveOverHttp(
   return 0;
 }
 
+export const spec = defineCommand({
+  name: 'serve',
+  summary: 'every tool over MCP, on stdio or Streamable HTTP',
+  options: {
+    stdio: { type: 'boolean', default: false, description: 'speak MCP on standard input and output' },
+    http: {
+      type: 'string',
+      value: 'PORT',
+      description: 'serve Streamable HTTP on this port (needs the serve_token secret)',
+    },
+    host: { type: 'string', default: '127.0.0.1', value: 'HOST', description: 'the address for --http' },
+    'allow-origin': {
+      type: 'string',
+      multiple: true,
+      default: [],
+      value: 'ORIGIN',
+      description: 'a web origin allowed to call (repeatable); other origins get 403',
+    },
+  },
+  examples: ['lift serve --stdio', 'lift serve --http 8765 --allow-origin http://localhost:5173'],
+  notes: `HTTP clients send Authorization: Bearer <token>; store it first: lift secrets set ${TOKEN_SECRET}.`,
+});
+
 /** lift serve --stdio | --http PORT [--host H]: Lift's tools as an MCP server. */
 export const run: Command = async (args, io) => {
-  const { values } = parse(
-    args,
-    {
-      stdio: { type: 'boolean', default: false },
-      http: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'allow-origin': { type: 'string', multiple: true, default: [] },
-    },
-    false,
-  );
+  const { values } = parse(args, spec);
   if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
   const runtime = await openRuntime(io);
   const stop = stopSignal();

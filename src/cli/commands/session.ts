@@ -19,6 +19,7 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
 const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME] [--idle-s N]
@@ -29,6 +30,88 @@ const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --i
        lift session complete ID JSON     ({"outputs":[...],"checkpoint":{...}})
        lift session status ID | stop ID`;
 
+const ID = { name: 'id', description: 'the session id lift session start printed' };
+
+export const spec = defineCommand({
+  name: 'session',
+  summary: 'the same exploration step by step, for scripts and people',
+  options: {
+    ...DISCOVERY_OPTIONS,
+    'idle-s': {
+      type: 'string',
+      default: '600',
+      value: 'S',
+      description: 'end the session after S idle seconds',
+    },
+    screenshot: { type: 'boolean', default: false, description: 'attach a masked screenshot' },
+    find: { type: 'string', value: 'TEXT', description: 'look for elements matching this text' },
+    reason: {
+      type: 'string',
+      default: 'A person must act in the browser.',
+      value: 'TEXT',
+      description: 'what the person must do',
+    },
+  },
+  examples: [
+    'lift session start --url http://127.0.0.1:8080/members --policy policy.yaml --task "look up a member" --input memberId=M-1001 --output name:string',
+    'lift session observe s_3f2a9c01de',
+  ],
+  subcommands: {
+    start: {
+      summary: 'start a session (a small daemon keeps the browser) and print its id',
+      options: [...Object.keys(DISCOVERY_OPTIONS), 'idle-s'],
+      examples: [
+        'lift session start --url http://127.0.0.1:8080/members --policy policy.yaml --task "look up a member" --input memberId=M-1001 --output name:string',
+      ],
+    },
+    observe: {
+      summary: 'what the page shows now',
+      arguments: [ID],
+      options: ['screenshot', 'find', 'json'],
+      examples: ['lift session observe s_3f2a9c01de', 'lift session observe s_3f2a9c01de --find Savings'],
+    },
+    act: {
+      summary: 'an action, a list of actions, or {"actions":[...]}',
+      arguments: [ID, { name: 'actions', description: 'the action(s) as JSON' }],
+      options: ['json'],
+      examples: [`lift session act s_3f2a9c01de '{"op":"click","target":{"role":"button","name":"Search"}}'`],
+    },
+    handoff: {
+      summary: 'ask a person to act in the browser; waits until lift session resume',
+      arguments: [ID],
+      options: ['reason'],
+      examples: ['lift session handoff s_3f2a9c01de --reason "enter the second factor"'],
+    },
+    resume: {
+      summary: 'the person is done: the session goes on',
+      arguments: [ID],
+      options: [],
+      examples: ['lift session resume s_3f2a9c01de'],
+    },
+    complete: {
+      summary: 'name the outputs and the checkpoint; compiles the capability',
+      arguments: [ID, { name: 'result', description: '{"outputs":[...],"checkpoint":{...}} as JSON' }],
+      options: ['json'],
+      examples: [`lift session complete s_3f2a9c01de '{"outputs":[],"checkpoint":{}}'`],
+    },
+    status: {
+      summary: "the session's state, running or ended",
+      arguments: [ID],
+      options: [],
+      examples: ['lift session status s_3f2a9c01de'],
+    },
+    stop: {
+      summary: 'end the session',
+      arguments: [ID],
+      options: [],
+      examples: ['lift session stop s_3f2a9c01de'],
+    },
+    daemon: { summary: 'the daemon itself', arguments: [ID], options: [], examples: [], hidden: true },
+  },
+});
+
+type SessionValues = Parsed<typeof spec.options>['values'];
+
 async function homeOf(io: CliIo): Promise<string> {
   const config = await loadConfig(io.cwd, io.env);
   return resolve(io.cwd, config.home ?? '.lift');
@@ -38,8 +121,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
 
-async function start(args: string[], io: CliIo): Promise<number> {
-  const { values } = parse(args, { ...DISCOVERY_OPTIONS, 'idle-s': { type: 'string', default: '600' } });
+async function start(values: SessionValues, io: CliIo): Promise<number> {
   if (!values.policy) throw new UsageError(USAGE);
   const task = taskFromArgs(values);
   const policy = loadPolicy(values.policy);
@@ -122,10 +204,11 @@ function actionsOf(text: string): unknown {
 
 /** lift session: discovery one step at a time, for scripts and people; a small daemon keeps the browser. */
 export const run: Command = async (args, io) => {
-  const [action, ...rest] = args;
+  const { values, positionals } = parse(args, spec);
+  const [action, ...rest] = positionals;
   switch (action) {
     case 'start':
-      return start(rest, io);
+      return start(values, io);
     case 'daemon': {
       const id = rest[0];
       if (!id) throw new UsageError(USAGE);
@@ -141,32 +224,23 @@ export const run: Command = async (args, io) => {
       return 0;
     }
     case 'observe': {
-      const { values, positionals } = parse(rest, {
-        json: { type: 'boolean', default: false },
-        screenshot: { type: 'boolean', default: false },
-        find: { type: 'string' },
-      });
       const args = {
         ...(values.screenshot ? { screenshot: true } : {}),
         ...(values.find ? { find: { match: values.find } } : {}),
       };
-      return send(io, positionals[0], { kind: 'call', tool: 'observe', args }, values.json);
+      return send(io, rest[0], { kind: 'call', tool: 'observe', args }, values.json);
     }
     case 'act':
     case 'complete': {
-      const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false } });
-      const [id, text] = positionals;
+      const [id, text] = rest;
       if (!text) throw new UsageError(USAGE);
       const args = action === 'act' ? actionsOf(text) : parseJsonArgument(text, 'JSON');
       return send(io, id, { kind: 'call', tool: action, args }, values.json || true);
     }
     case 'handoff': {
-      const { positionals, values } = parse(rest, {
-        reason: { type: 'string', default: 'A person must act in the browser.' },
-      });
       return send(
         io,
-        positionals[0],
+        rest[0],
         { kind: 'call', tool: 'request_handoff', args: { reason: values.reason } },
         true,
       );

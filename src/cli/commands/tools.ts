@@ -5,10 +5,30 @@ import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { defineCommand } from '../spec.js';
+
+export const spec = defineCommand({
+  name: 'tools',
+  summary: 'the registered tools and their contracts',
+  options: { json: { type: 'boolean', default: false, description: 'print JSON instead of text' } },
+  examples: ['lift tools list', 'lift tools show build_report'],
+  subcommands: {
+    list: {
+      summary: 'the registered tools: rung, effect, gate, description',
+      examples: ['lift tools list', 'lift tools list --json'],
+      default: true,
+    },
+    show: {
+      summary: "a tool's contract card (inputs, output, errors, side effect, timeout)",
+      arguments: [{ name: 'name', description: 'the tool name, as lift tools list shows it' }],
+      examples: ['lift tools show build_report', 'lift tools show build_report --json'],
+    },
+  },
+});
 
 /** lift tools list | lift tools show NAME */
 export const run: Command = async (args, io) => {
-  const { values, positionals } = parse(args, { json: { type: 'boolean', default: false } });
+  const { values, positionals } = parse(args, spec);
   const [action = 'list', name] = positionals;
   const runtime = await openRuntime(io);
   try {

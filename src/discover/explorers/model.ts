@@ -1,4 +1,5 @@
-import { jsonSchema, type ModelMessage, type ToolSet } from 'ai';
+import { jsonSchema } from '@ai-sdk/provider-utils';
+import type { ModelMessage, ToolSet } from 'ai';
 import { LiftError } from '../../contract/errors.js';
 import type { ModelClient } from '../../model/model-client.js';
 import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema } from '../explorer-tools.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -27,6 +27,8 @@ export interface LaunchOptions {
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
+  // playwright-core takes a second to load: only a call that opens a browser pays for it.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: options.executablePath ?? CHROMIUM_PATH,
     headless: !options.headed,

@@ -27,7 +27,8 @@ const REPORT = {
         columns: ['Region', 'Sales', 'Growth'],
         rows: [
           ['North', '120', '4%'],
-          ['South', '98', '2%'],
+          // Numbers are taken as cells too, as a model often writes them.
+          ['South', 98, '2%'],
         ],
       },
     },

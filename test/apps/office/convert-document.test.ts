@@ -42,8 +42,11 @@ describe('convert_document', () => {
     );
   });
 
-  it('converts a document to PDF and counts its pages', async () => {
-    const envelope = success(await office.runtime.invoke('convert_document', { path: html, to: 'pdf' }));
+  it('converts a document to PDF and counts its pages, named as asked (x.pdf, not x.pdf.pdf)', async () => {
+    const envelope = success(
+      await office.runtime.invoke('convert_document', { path: html, to: 'pdf', file_name: 'memo-out.pdf' }),
+    );
+    expect(envelope.files.pdf).toMatch(/convert_document\/memo-out\.pdf$/);
     expect(envelope.ok, JSON.stringify(envelope.checks)).toBe(true);
     expect(envelope.fields).toMatchObject({ format: 'pdf', kind: 'writer', pages: 1 });
   });

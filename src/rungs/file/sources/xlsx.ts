@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import type { Cell } from '../columns.js';
 import type { Scanner } from './scan.js';
 
@@ -24,6 +23,8 @@ function cellOf(value: unknown): Cell {
  */
 export function xlsxScanner(sheetId?: number): Scanner {
   return async (path, handlers, signal) => {
+    // exceljs is heavy: loaded when an XLSX export is first read, not when Lift starts.
+    const { default: ExcelJS } = await import('exceljs');
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
       sharedStrings: 'cache',
       hyperlinks: 'ignore',
