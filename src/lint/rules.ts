@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../contract/json-schema.js';
+import { allowedOnRung, NEVER_INPUT_RULES, neverInputKind } from './never-inputs.js';
 import type { LintTarget } from './normalize.js';
 
 export type Severity = 'fix-first' | 'should-fix' | 'consider';
@@ -118,6 +119,13 @@ export function lintTool(target: LintTarget): Finding[] {
         message: `'${path}' asks the model for a credential.`,
         fix: 'Remove the argument; the wrapper reads the credential from its secret store by name.',
       });
+      return;
+    }
+    const kind = neverInputKind(name, property);
+    // A lone pass-through argument already has its finding; one per argument reads best.
+    if (kind && !allowedOnRung(kind, target.lift?.rung) && !(passThrough && path === only?.[0])) {
+      const { rule, what, fix } = NEVER_INPUT_RULES[kind];
+      add({ severity: 'fix-first', rule, argument: path, message: `'${path}' ${what}.`, fix });
       return;
     }
     if (type === 'string' && !isBoundedString(property)) {
