@@ -16,7 +16,7 @@ export interface Finding {
 const PASS_THROUGH_NAMES =
   /^(command|cmd|command_line|commandline|args|arguments|argv|query|sql|script|code|shell|bash|url|uri|expression|expr|input|request|payload|body|raw)$/i;
 const CREDENTIAL_NAMES =
-  /(password|passwd|passphrase|secret|token|api[_-]?key|apikey|credential|private[_-]?key|access[_-]?key|\bpin\b)/i;
+  /(password|passwd|passphrase|secret|token(?!s)|api[_-]?key|apikey|credential|private[_-]?key|access[_-]?key|\bpin\b)/i;
 const ALLOW_LIST_NAMES =
   /^(status|state|type|kind|mode|format|environment|env|priority|level|severity|unit|currency|category|sort|order|direction|method|region|role|visibility|channel)$/i;
 const REQUEST_ID_NAMES = /^(request_id|requestid|idempotency_key|idempotencykey|client_request_id)$/i;

@@ -108,6 +108,26 @@ describe('arguments that are never inputs (code, shell commands, selectors, coor
   });
 });
 
+describe('credential-input', () => {
+  it('reads a token budget as a number, and an access token as a credential', () => {
+    const [target] = fromJsonToolList([
+      {
+        name: 'page_read',
+        description: 'Reads the page. Returns its text.',
+        input_schema: {
+          type: 'object',
+          properties: {
+            max_tokens: { type: 'integer', minimum: 1, maximum: 4000 },
+            access_token: { type: 'string', maxLength: 200 },
+          },
+        },
+      },
+    ]);
+    const credentials = lintTools([target!]).filter((finding) => finding.rule === 'credential-input');
+    expect(credentials.map((finding) => finding.argument)).toEqual(['access_token']);
+  });
+});
+
 describe('lift lint prints findings grouped by rule', () => {
   it('gives each rule one heading with its count, its fix once, and where it applies', async () => {
     const result = await lift(['lint', PLAYWRIGHT_MCP], { cwd: FIXTURES });
