@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelClient } from '../../src/agent/model-client.js';
+import { behaviourHints } from '../../src/contract/hints.js';
 import { CapabilityStore } from '../../src/discover/capability-store.js';
 import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import {
@@ -14,6 +15,7 @@ import {
 import { explorerToolSet, ModelExplorer } from '../../src/discover/explorers/model.js';
 import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { openDiscovery, runDiscovery } from '../../src/discover/run.js';
+import { EXPLORER_TOOLS, type ExplorerToolName } from '../../src/discover/tools.js';
 import { parsePolicy, type UiPolicyInput } from '../../src/rungs/ui/policy.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { launchChromium, startBackoffice, tempHome } from '../replay/helpers.js';
@@ -317,6 +319,17 @@ describe('the MCP explorer', () => {
         'observe',
         'request_handoff',
       ]);
+      // Titles and hints come from the one declaration of each tool, as for every tool Lift serves.
+      for (const tool of listed.tools) {
+        const declared = EXPLORER_TOOLS[tool.name as ExplorerToolName];
+        expect(tool.annotations).toEqual({
+          title: declared.title,
+          ...behaviourHints(declared.effect, false),
+        });
+      }
+      const hints = Object.fromEntries(listed.tools.map((tool) => [tool.name, tool.annotations]));
+      expect(hints.observe).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(hints.act).toMatchObject({ readOnlyHint: false, openWorldHint: true, idempotentHint: false });
       await expect(client.callTool({ name: 'browser_evaluate', arguments: {} })).rejects.toThrow(
         /Unknown tool/,
       );

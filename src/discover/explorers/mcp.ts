@@ -12,7 +12,13 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { CapabilityStore } from '../capability-store.js';
 import { openDiscovery } from '../run.js';
 import type { DiscoverySession, DiscoveryTask } from '../session.js';
-import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema, isExplorerTool } from '../tools.js';
+import {
+  EXPLORER_TOOL_NAMES,
+  EXPLORER_TOOLS,
+  explorerToolAnnotations,
+  explorerToolJsonSchema,
+  isExplorerTool,
+} from '../tools.js';
 import type { SignIn } from '../ui-driver.js';
 
 /**
@@ -30,8 +36,10 @@ export function discoveryServer(session: DiscoverySession, task: DiscoveryTask):
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: EXPLORER_TOOL_NAMES.map((name) => ({
       name,
+      title: EXPLORER_TOOLS[name].title,
       description: EXPLORER_TOOLS[name].description,
       inputSchema: explorerToolJsonSchema(name) as { type: 'object'; [key: string]: unknown },
+      annotations: explorerToolAnnotations(name),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
