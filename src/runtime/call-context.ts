@@ -3,6 +3,7 @@ import type { ToolContext, ToolEvent } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
+import type { RunEvent } from '../store/runs.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -114,6 +115,8 @@ export class Stop {
 export interface CallLog {
   event(type: string, data?: Record<string, unknown>): void;
   markStarted(): void;
+  /** Who hears the call's events as they happen (calls made through ctx.call are heard too). */
+  readonly onEvent: ((event: RunEvent, runId: string) => void) | undefined;
 }
 
 export interface CallParts {
@@ -181,7 +184,12 @@ export class CallContext implements ToolContext {
   }
 
   call(toolName: string, input: unknown): Promise<Envelope> {
-    return this.#runtime.invoke(toolName, input, { runId: this.runId });
+    const { onEvent } = this.#parts.log;
+    return this.#runtime.invoke(
+      toolName,
+      input,
+      onEvent ? { runId: this.runId, onEvent } : { runId: this.runId },
+    );
   }
 
   fail(

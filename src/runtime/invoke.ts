@@ -25,6 +25,11 @@ export interface InvokeOptions {
   signal?: AbortSignal;
   /** Set by Runtime.approve only: the approval that releases this held call. */
   approvalId?: string;
+  /**
+   * Hears each event of the call as the run log records it, before secrets are scrubbed (the
+   * listener scrubs what it passes on). For progress and log lines while the call runs.
+   */
+  onEvent?: (event: RunEvent, runId: string) => void;
 }
 
 let lastMs = 0;
@@ -77,12 +82,15 @@ class Call implements CallLog {
     readonly toolName: string,
     readonly runId: string,
     readonly ownRun: boolean,
+    readonly onEvent: ((event: RunEvent, runId: string) => void) | undefined,
   ) {}
 
   event(type: string, data?: Record<string, unknown>): void {
     const at = performance.now();
-    this.events.push({ t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data });
+    const event = { t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data };
+    this.events.push(event);
     this.last = at;
+    this.onEvent?.(event, this.runId);
   }
 
   markStarted(): void {
@@ -170,7 +178,7 @@ export async function invoke(
   const { runs, ledger, approvals, secrets } = runtime.store;
   const ownRun = options.runId === undefined;
   const runId = options.runId ?? runs.newId();
-  const call = new Call(runtime, tool, toolName, runId, ownRun);
+  const call = new Call(runtime, tool, toolName, runId, ownRun, options.onEvent);
   let requestId = requestIdOf(rawInput, options);
   call.requestId = requestId;
   let claimed = false;
