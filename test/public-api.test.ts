@@ -67,6 +67,7 @@ describe('the public API', () => {
         'serveHttp',
         'serveStdio',
         'serviceTools',
+        'toAiSdkTools',
         'toAnthropicTools',
         'toMcpTools',
         'toOpenAiArguments',
