@@ -16,7 +16,16 @@ DEBIAN_PACKAGES=(
   git procps util-linux iproute2 python3  # ss finds processes holding a pipe; Debian python for the fixtures
   xvfb dbus at-spi2-core libatk-adaptor python3-gi gir1.2-atspi-2.0 gir1.2-gtk-3.0  # the desktop rung's display, buses and bridge
   python3-pyatspi gnome-calculator gucharmap xclip  # the desktop bench's baseline, the programs its tests drive, the clipboard
+  imagemagick fonts-dejavu-core  # compose_layered_image: reads the PSD back; the poster font
+  librecad            # draw_house_plan: dxf2pdf prints the DXF at true scale
+  blender             # render_plan_3d: background-mode build and render
+  libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
+  postfix             # SMTP submission for the email tools' tests (started per test, never as a service)
+  prosody prosody-modules  # XMPP rooms, archives, uploads and moderation for the chat tools' tests (test/support/chat/)
+  # The real-app test bed (test/real-apps/): third-party web apps on MariaDB and PHP's own web server
+  mariadb-server mariadb-client php-cli php-mysql php-intl php-mbstring php-xml
+  wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
 )
 
 missing=()
@@ -28,6 +37,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
+  # Postfix asks what kind of mail server to be; the tests configure their own, so: none.
+  echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
+  # The bed configures its apps itself, in temp folders: no system database or web server setup.
+  printf '%s\n' 'phpmyadmin phpmyadmin/dbconfig-install boolean false' \
+    'phpmyadmin phpmyadmin/reconfigure-webserver multiselect' \
+    'roundcube-core roundcube/dbconfig-install boolean false' \
+    'roundcube-core roundcube/reconfigure-webserver multiselect' | $SUDO debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 

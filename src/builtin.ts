@@ -9,7 +9,12 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/hledger/tools.js'),
   () => import('./apps/payroll/tools.js'),
   () => import('./apps/office/tools.js'),
+  () => import('./apps/image/tools.js'),
+  () => import('./apps/plan/tools.js'),
+  () => import('./apps/render3d/tools.js'),
+  () => import('./apps/ifc/tools.js'),
   () => import('./apps/cli-tools.js'),
+  () => import('./apps/messaging-tools.js'),
   () => import('./rungs/desktop/tools.js'),
   () => import('./replay/desktop-skills.js'),
 ];

@@ -10,12 +10,13 @@ export { TaskLedger } from './agent/task-ledger.js';
 // Lifted programs: tool factories for other deployments than the built-in defaults.
 export { gitTools, inventoryTools, postgresTools, serviceTools } from './apps/cli-tools.js';
 export { hledgerTools } from './apps/hledger/tools.js';
+export { type ChatSettings, chatTools, type EmailSettings, emailTools } from './apps/messaging-tools.js';
 export { ColdOffice, WarmOffice } from './apps/office/worker.js';
 export { payrollTools } from './apps/payroll/tools.js';
 // The contract: one declaration per tool, its envelope, its error codes.
 export { contractCard } from './contract/card.js';
-export type { ToolContext, ToolEvent } from './contract/context.js';
-export type { AnyTool, ToolDefinition, ToolErrorSpec, ToolResult } from './contract/define-tool.js';
+export type { ApprovalRecord, ToolContext, ToolEvent } from './contract/context.js';
+export type { AnyTool, Preview, ToolDefinition, ToolErrorSpec, ToolResult } from './contract/define-tool.js';
 export { defineTool, gateOf } from './contract/define-tool.js';
 export type { Effect, EffectClass, Gate, Rung } from './contract/effects.js';
 export { DEFAULT_GATE, EFFECT_CLASSES, EFFECTS, GATES, RUNGS } from './contract/effects.js';
@@ -30,6 +31,7 @@ export { describeEnvelope, isError, isPending, isSuccess } from './contract/enve
 export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';
 export { inputSchemaOf, outputSchemaOf } from './contract/json-schema.js';
+export type { PathScope } from './contract/paths.js';
 // Discovery, capabilities and model-free replay.
 export { type Capability, CapabilitySchema, revisionOf, validateCapability } from './discover/capability.js';
 export { CapabilityStore } from './discover/capability-store.js';

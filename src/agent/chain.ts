@@ -61,7 +61,7 @@ function declaredFields(tool: AnyTool): Set<string> | undefined {
 }
 
 /** Rejects the chain before anything runs: unknown tools, repeated ids, references that name nothing. */
-function validate(steps: ChainStep[], lookup: (name: string) => AnyTool | undefined): void {
+function validate(steps: ChainStep[], lookup: (name: string) => AnyTool | undefined): Map<string, AnyTool> {
   const seen = new Map<string, AnyTool>();
   const reject = (message: string, hint: string): never => {
     throw new LiftError('BAD_INPUT', message, { hint, outcome: 'not_started' });
@@ -76,9 +76,29 @@ function validate(steps: ChainStep[], lookup: (name: string) => AnyTool | undefi
         `Step '${step.id}' calls '${step.tool}', which is not a tool.`,
         'Use only the tools you were given.',
       );
-    for (const reference of referencesIn(step.args)) checkReference(step, reference, seen, reject);
+    const references = referencesIn(step.args);
+    for (const reference of references) checkReference(step, reference, seen, reject);
+    if (references.length === 0) checkArguments(step, tool!, reject);
     seen.set(step.id, tool!);
   }
+  return seen;
+}
+
+/**
+ * A step whose arguments take nothing from earlier steps is checked against its tool's input
+ * now, so that a bad argument in a later step stops the chain before an earlier step runs.
+ */
+function checkArguments(
+  step: ChainStep,
+  tool: AnyTool,
+  reject: (message: string, hint: string) => never,
+): void {
+  const parsed = tool.input.safeParse(step.args);
+  if (parsed.success) return;
+  reject(
+    `Step '${step.id}' gives ${tool.name} input it refuses:\n${z.prettifyError(parsed.error)}`,
+    `Fix the arguments of step '${step.id}'; a correct call of ${tool.name}: ${JSON.stringify(tool.example)}.`,
+  );
 }
 
 function checkReference(
@@ -168,7 +188,13 @@ export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
       ],
     },
     async run(input, ctx) {
-      validate(input.steps, lookup ?? ((name) => ctx.tool(name)));
+      const tools = validate(input.steps, lookup ?? ((name) => ctx.tool(name)));
+      // Paths named outright are held to their roots before the first step runs.
+      for (const step of input.steps) {
+        const tool = tools.get(step.id)!;
+        if (!tool.paths || referencesIn(step.args).length > 0) continue;
+        for (const { path, scope } of tool.paths(tool.input.parse(step.args))) ctx.resolvePath(path, scope);
+      }
       const done = new Map<string, SuccessEnvelope>();
       const fields: ChainFields = { steps: [], not_run: [] };
       const checks: Check[] = [];

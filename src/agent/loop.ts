@@ -8,6 +8,7 @@ import { type ChainFields, createRunChain, RUN_CHAIN } from './chain.js';
 import { envelopeText } from './envelope-text.js';
 import { type Conversation, type GateDecision, type HeldCall, settleHeld } from './gate.js';
 import type { ModelClient, ModelClientEvent } from './model-client.js';
+import { unofferedTool } from './offered.js';
 import { describeScores, Shortlist, type ShortlistChoice } from './shortlist.js';
 import { Tally } from './tally.js';
 import { TaskLedger, type TaskOutcome, type TaskRow } from './task-ledger.js';
@@ -191,6 +192,19 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
 
       const results: ToolResultPart[] = [];
       for (const call of reply.toolCalls) {
+        // Only what this model call offered may run: the registry holds more than the shortlist.
+        const refused = unofferedTool(call, toolSet, (name) => runtime.registry.get(name) !== undefined);
+        if (refused) {
+          log('tool-call-refused', { tool: call.name, reason: 'not offered' });
+          conversation.say(toolLine(0, `${call.name}: refused, it was not offered`));
+          results.push({
+            type: 'tool-result',
+            toolCallId: call.id,
+            toolName: call.name,
+            output: { type: 'error-text', value: secrets.scrub(`${refused} Nothing ran.`) },
+          });
+          continue;
+        }
         const steps = call.name === RUN_CHAIN ? chainLength(call.input) : 1;
         if (counters.toolCalls + steps > budgets.steps) throw new BudgetExceeded('steps');
         if (remainingMs() <= 0) throw new BudgetExceeded('seconds');

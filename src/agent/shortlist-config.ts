@@ -92,6 +92,58 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
     programs: ['back office', 'backoffice'],
     kinds: {},
   },
+  email: {
+    signals: [
+      { pattern: String.raw`\be-?mails?\b|\bmail\b|\bdrafts?\b|\binbox\b|\bsent folder\b`, weight: 9 },
+      { pattern: String.raw`[\w.+-]+@[\w-]+\.[\w.-]+`, weight: 6 },
+      { pattern: String.raw`\bsend\b|\breply\b|\bcc\b|\battach(?:ed|ment)?s?\b`, weight: 3 },
+    ],
+    programs: ['thunderbird', 'outlook', 'gmail', 'roundcube', 'postfix', 'dovecot'],
+    kinds: {},
+  },
+  chat: {
+    signals: [
+      { pattern: String.raw`\bchat\b|\bxmpp\b|\bjabber\b|\bchannel\b|\broom\b|\bslack\b`, weight: 9 },
+      { pattern: String.raw`(?:^|\s)#[a-z][\w-]*`, weight: 6 },
+      { pattern: String.raw`\bpost(?:ed)?\b|\bundo\b|\bretract\b|\bteam\b`, weight: 4 },
+    ],
+    programs: ['slack', 'prosody', 'conversations', 'gajim'],
+    kinds: {},
+  },
+  cad: {
+    signals: [
+      {
+        pattern: String.raw`\bmarlas?\b|\bkanals?\b|\bhouse plans?\b|\bfloor plans?\b|\bdxf\b|\bbedrooms?\b`,
+        weight: 10,
+      },
+      { pattern: String.raw`\bhouse\b|\bplot\b|\bkitchen\b|\broom\b|\bsheet\b|\bscale 1:\d+`, weight: 5 },
+    ],
+    programs: ['autocad', 'librecad'],
+    kinds: {},
+  },
+  three: {
+    signals: [
+      { pattern: String.raw`\b3d\b|\bthree[- ]d\b|\bblender\b`, weight: 10 },
+      { pattern: String.raw`\brender(?:ing)?\b|\bfront view\b`, weight: 6 },
+    ],
+    programs: ['blender'],
+    kinds: {},
+  },
+  bim: {
+    signals: [
+      { pattern: String.raw`\bifc4?\b|\bbim\b|\bbuilding models?\b|\brevit\b|\barchicad\b`, weight: 10 },
+    ],
+    programs: ['revit', 'archicad'],
+    kinds: {},
+  },
+  image: {
+    signals: [
+      { pattern: String.raw`\bpsd\b|\bphotoshop\b|\blayers?\b|\bposter\b|\bflyer\b`, weight: 8 },
+      { pattern: String.raw`\blogo\b|\btitle\b|\bbackground\b`, weight: 4 },
+    ],
+    programs: ['photoshop', 'gimp', 'photopea'],
+    kinds: { image: 6 },
+  },
   inventory: {
     signals: [
       { pattern: String.raw`\binventory\b|\bstock\b|\bskus?\b|\bwarehouse\b`, weight: 8 },

@@ -1,5 +1,7 @@
 import { extname } from 'node:path';
 import type { AnyTool } from '../contract/define-tool.js';
+import { isLiftError } from '../contract/errors.js';
+import { linearPattern, type TextPattern } from '../contract/pattern.js';
 import {
   BUILTIN_EXTENSIONS,
   BUILTIN_GROUPS,
@@ -27,7 +29,7 @@ export interface ShortlistChoice {
 }
 
 interface CompiledGroup {
-  signals: Array<{ pattern: RegExp; source: string; weight: number }>;
+  signals: Array<{ pattern: TextPattern; source: string; weight: number }>;
   programs: Array<{ pattern: RegExp; name: string }>;
   kinds: Record<string, number>;
 }
@@ -37,11 +39,13 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 function compile(name: string, group: GroupSignals): CompiledGroup {
   return {
     signals: group.signals.map(({ pattern, weight }) => {
+      // An operator's pattern, so RE2 runs it: no signal can stall the request it scores.
       try {
-        return { pattern: new RegExp(pattern, 'i'), source: pattern, weight };
+        return { pattern: linearPattern(pattern, { ignoreCase: true }), source: pattern, weight };
       } catch (error) {
+        const reason = isLiftError(error) ? `${error.message} ${error.hint ?? ''}` : String(error);
         throw new Error(
-          `lift.config shortlist: group '${name}' has an invalid pattern ${pattern}: ${String(error)}`,
+          `lift.config shortlist: group '${name}' has an invalid pattern ${pattern}: ${reason}`,
         );
       }
     }),

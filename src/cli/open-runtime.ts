@@ -4,6 +4,7 @@ import { loadConfig, loadConfiguredTools } from '../config/load.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
+import { rootsFromSettings } from '../runtime/roots.js';
 import { Runtime } from '../runtime/runtime.js';
 import type { CliIo } from './io.js';
 
@@ -17,7 +18,13 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
     loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
   );
   const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
-  const runtime = new Runtime({ home: resolve(io.cwd, config.home ?? '.lift'), env: io.env, tools });
+  const runtime = new Runtime({
+    home: resolve(io.cwd, config.home ?? '.lift'),
+    env: io.env,
+    tools,
+    workingDir: io.cwd,
+    roots: rootsFromSettings(config.settings, config.root),
+  });
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }

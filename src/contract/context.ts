@@ -1,9 +1,22 @@
 import type { LiftError } from './errors.js';
+import type { PathScope } from './paths.js';
 
 /** An event a tool adds to its run's log (actions it performed, things it read back). */
 export interface ToolEvent {
   type: string;
   [key: string]: unknown;
+}
+
+/** The person's yes that released a held call. */
+export interface ApprovalRecord {
+  id: string;
+  gate: 'review' | 'signature';
+  /** Who said yes (`person`, `mcp client`, a name given to lift approve). */
+  by: string;
+  /** The preview they saw. */
+  preview: string;
+  /** The digest the tool's preview returned with it, if any. */
+  digest: string | undefined;
 }
 
 /**
@@ -19,8 +32,18 @@ export interface ToolContext {
   readonly requestId: string | undefined;
   /** True when a review or signature gate approved this very call. */
   readonly approved: boolean;
+  /** The approval of this very call, when a gate held it and a person said yes. */
+  readonly approval: ApprovalRecord | undefined;
   /** Folder this call may write files to. */
   readonly outputDir: string;
+  /**
+   * The real location of a path the tool was given (symlinks followed, a file not yet there
+   * included), or BAD_INPUT naming the roots when it leads outside them or into Lift's home.
+   * Every tool that takes a path, from its input or its settings, resolves it here first.
+   */
+  resolvePath(path: string, scope: PathScope): string;
+  /** A file in this call's output folder (created owner-only), refused if a link leads it elsewhere. */
+  outputFile(name: string): string;
   /** The value of a named secret; throws AUTH_REQUIRED when it is not stored. */
   secret(name: string): string;
   /** Whether a named secret is stored, without reading it. */

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { ToolContext } from './context.js';
+import { deadlineInRange, MAX_DEADLINE_MS } from './duration.js';
 import { DEFAULT_GATE, type Effect, type EffectClass, type Gate, type Rung } from './effects.js';
 import type { Check } from './envelope.js';
 import type { ErrorCode, RetryAdvice } from './errors.js';
+import type { PathScope } from './paths.js';
 
 export interface ToolErrorSpec {
   retry?: RetryAdvice;
@@ -21,6 +23,17 @@ export interface ToolResult<O> {
   asOf?: string;
   truncated?: boolean;
   narrow?: string;
+}
+
+/**
+ * What a person approves when the preview is read from the system rather than the input (the
+ * saved draft itself, the file as it is now). The digest is stored with the approval; the
+ * approved call finds it in `ctx.approval.digest` and refuses to act when the system no
+ * longer matches it (APPROVAL_STALE).
+ */
+export interface Preview {
+  text: string;
+  digest?: string;
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -55,8 +68,19 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
     settle?: string;
   };
   session?: { secret: string; onExpiry: string };
-  /** Exact description of what would be done, shown to the person who approves. */
-  preview?: (input: z.infer<I>) => string;
+  /**
+   * The paths an input names, with the roots each must stay in. The runtime resolves them
+   * (symlinks followed) right after validation, before the ledger and the gate: a path outside
+   * its roots is BAD_INPUT, and nobody is asked to approve it. The implementation still takes
+   * each through ctx.resolvePath and works on the real path that returns.
+   */
+  paths?: (input: z.infer<I>) => Array<{ path: string; scope: PathScope }>;
+  /**
+   * Exact description of what would be done, shown to the person who approves. The gate calls it
+   * under the tool's deadline; a tool may read the system through `ctx` (a read only: nothing
+   * may change before the yes), and an error it throws ends the call instead of holding it.
+   */
+  preview?: (input: z.infer<I>, ctx: ToolContext) => string | Preview | Promise<string | Preview>;
   /** Known confirmations the tool answers only after its gate approved the call. */
   confirmations?: string[];
   run: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>>>;
@@ -87,8 +111,10 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
       `Tool name '${definition.name}' must be snake_case with at least two words (verb_object).`,
     );
   }
-  if (definition.timeout.deadlineMs <= 0) {
-    throw new Error(`Tool '${definition.name}' needs a positive deadline.`);
+  if (!deadlineInRange(definition.timeout.deadlineMs)) {
+    throw new Error(
+      `Tool '${definition.name}' needs a deadline from 1 to ${MAX_DEADLINE_MS} ms (a day), not ${definition.timeout.deadlineMs}.`,
+    );
   }
   return Object.freeze(definition);
 }

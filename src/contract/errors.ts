@@ -95,6 +95,10 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'No held call has that approval id. List held calls with lift approvals.',
   },
+  APPROVAL_STALE: {
+    retry: 'yes',
+    hint: 'What the person approved is no longer what would be done: it changed after the yes. Nothing was done. Call again to show the new preview and ask again.',
+  },
   CONFIRMATION_MISMATCH: {
     retry: 'no',
     hint: 'A signature gate needs the exact confirmation phrase shown in the preview.',
@@ -124,6 +128,10 @@ export const ERROR_CODES = {
   CLOSED_WITH_OTHER_NOTE: {
     retry: 'no',
     hint: 'The ticket is already closed with a different note. Read it with ticket_get and decide with a person.',
+  },
+  REQUEST_REFUSED: {
+    retry: 'no',
+    hint: 'Doing this would break a rule of the tool, so nothing was changed. The message says why; the hint names what would work instead.',
   },
   CANCELLED: { retry: 'after_check', hint: 'The caller cancelled the call. Settle before trying again.' },
   INTERNAL_ERROR: { retry: 'no', hint: 'Lift itself failed; this is a bug. The run log has the details.' },

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LiftError } from '../contract/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { sha256 } from '../runtime/canonical.js';
 import type { Db } from '../store/database.js';
 import { type Capability, canonicalCapability, revisionOf, validateCapability } from './capability.js';
@@ -70,10 +71,10 @@ export class CapabilityStore {
     const capability = result.data;
     const revision = revisionOf(capability);
     const file = join(this.#folder, `${revision}.json`);
-    mkdirSync(this.#folder, { recursive: true });
+    mkdirSync(this.#folder, { recursive: true, mode: PRIVATE_DIR_MODE });
     if (!existsSync(file)) {
       const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, canonicalCapability(capability));
+      writeFileSync(partial, canonicalCapability(capability), { mode: PRIVATE_FILE_MODE });
       renameSync(partial, file);
     }
     this.#db

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { CapabilityStore } from './capability-store.js';
@@ -85,7 +86,7 @@ export function request(socket: string, message: DaemonRequest, timeoutMs = 120_
  */
 export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise<void> {
   const home = runtime.home;
-  mkdirSync(sessionsDir(home), { recursive: true });
+  mkdirSync(sessionsDir(home), { recursive: true, mode: PRIVATE_DIR_MODE });
   const socket = socketPath(home, config.id);
   rmSync(socket, { force: true });
   const state: DaemonState = { id: config.id, pid: process.pid, socket, ready: false };

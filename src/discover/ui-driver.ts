@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, FileChooser, Frame, Page, Response } from 'playwright-core';
+import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 import { showsSignIn, signInWithForm } from '../replay/sign-in.js';
 import { type ActEnvironment, performAction, type StepResult } from '../rungs/ui/act.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
@@ -73,7 +74,7 @@ export class PageDriver implements UiDriver {
       this.#status.set(response.frame(), response.status());
       if (response.status() >= 500) this.#serverErrors.push({ status: response.status(), at: Date.now() });
     });
-    mkdirSync(options.outputDir, { recursive: true });
+    mkdirSync(options.outputDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   /** Installs the policy on every request of the page's context, then returns the driver. */

@@ -17,6 +17,8 @@ export interface LintTarget {
     holdsForPerson: boolean;
     errorHints: boolean;
     deadlineMs: number;
+    /** Whether the tool declares the paths its input names (defineTool `paths`). */
+    declaresPaths: boolean;
   };
 }
 
@@ -34,6 +36,7 @@ export function fromLiftTool(tool: AnyTool): LintTarget {
       holdsForPerson: gate === 'review' || gate === 'signature',
       errorHints: Object.values(tool.errors ?? {}).every((spec) => Boolean(spec?.hint)),
       deadlineMs: tool.timeout.deadlineMs,
+      declaresPaths: tool.paths !== undefined,
     },
   };
 }

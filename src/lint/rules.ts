@@ -31,6 +31,7 @@ const RETURNS =
   /\b(return|returns|returned|gives back|comes back|responds with|reports|yields|answers with|outputs)\b/i;
 const ERRORS = /\b(error|errors|fails|failure|not found|refuse|refuses|rejected)\b/i;
 const ERROR_CODE = /\b[A-Z]{3,}(_[A-Z]+)+\b/;
+const PATH_NAMES = /(^|_)(path|paths|file|filename|dir|directory|folder|image)$/i;
 const TIMEOUT = /\b(timeout|time out|times out|deadline|within \d+|\d+\s?(s|ms|seconds|minutes))\b/i;
 
 function properties(schema: JsonSchema): Array<[string, JsonSchema]> {
@@ -111,6 +112,15 @@ export function lintTool(target: LintTarget): Finding[] {
 
   walk(target.parameters, (path, name, property) => {
     const type = typeOf(property);
+    if (target.lift && !target.lift.declaresPaths && type === 'string' && PATH_NAMES.test(name)) {
+      add({
+        severity: 'fix-first',
+        rule: 'path-without-roots',
+        argument: path,
+        message: `'${path}' looks like a path, and the tool declares no roots for it: it could reach any file, Lift's secrets included.`,
+        fix: 'Declare paths: (input) => [{ path: input.X, scope: { family, what } }] in defineTool, and open the file at ctx.resolvePath(input.X, scope).',
+      });
+    }
     if (CREDENTIAL_NAMES.test(name)) {
       add({
         severity: 'fix-first',

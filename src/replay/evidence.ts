@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import type { Capability } from '../discover/capability.js';
 
 /**
@@ -28,9 +29,10 @@ export async function maskedScreenshot(
   }
   for (const value of Object.values(inputs)) masks.push(page.getByText(String(value)));
   try {
-    mkdirSync(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
     const file = join(folder, `${label}-${Date.now()}.png`);
-    await page.screenshot({ path: file, mask: masks, maskColor: '#000000', timeout: 5_000 });
+    const image = await page.screenshot({ mask: masks, maskColor: '#000000', timeout: 5_000 });
+    writeFileSync(file, image, { mode: PRIVATE_FILE_MODE });
     return file;
   } catch {
     return undefined;

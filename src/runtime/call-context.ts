@@ -1,9 +1,12 @@
-import { join } from 'node:path';
-import type { ToolContext, ToolEvent } from '../contract/context.js';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ApprovalRecord, ToolContext, ToolEvent } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
+import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
 import type { RunEvent } from '../store/runs.js';
+import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -125,7 +128,8 @@ export interface CallParts {
   deadline: number;
   runId: string;
   requestId: string | undefined;
-  approved: boolean;
+  /** The approval that released this call, if a gate held it. */
+  approval: ApprovalRecord | undefined;
   log: CallLog;
 }
 
@@ -139,7 +143,7 @@ export class CallContext implements ToolContext {
   readonly deadline: number;
   readonly runId: string;
   readonly requestId: string | undefined;
-  readonly approved: boolean;
+  readonly approval: ApprovalRecord | undefined;
 
   constructor(runtime: Runtime, parts: CallParts) {
     this.#runtime = runtime;
@@ -147,7 +151,11 @@ export class CallContext implements ToolContext {
     this.deadline = parts.deadline;
     this.runId = parts.runId;
     this.requestId = parts.requestId;
-    this.approved = parts.approved;
+    this.approval = parts.approval;
+  }
+
+  get approved(): boolean {
+    return this.approval !== undefined;
   }
 
   get signal(): AbortSignal {
@@ -156,6 +164,16 @@ export class CallContext implements ToolContext {
 
   get outputDir(): string {
     return join(this.#runtime.outputDir, this.#parts.tool.name);
+  }
+
+  resolvePath(path: string, scope: PathScope): string {
+    return resolveInRoots(this.#runtime.paths, path, scope);
+  }
+
+  outputFile(name: string): string {
+    const file = resolveOutput(this.#runtime.paths, join(this.outputDir, name));
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    return file;
   }
 
   secret(name: string): string {

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import type { Scrubber } from '../store/secrets.js';
 
 export const DEFAULT_CAP_CHARS = 4_000;
@@ -98,8 +99,8 @@ export function capFields(
     if (size(current) > chars) current = shortenStrings(current);
   }
   if (!truncated) return { fields, truncated: false };
-  mkdirSync(options.overflowDir, { recursive: true });
+  mkdirSync(options.overflowDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const overflowFile = join(options.overflowDir, `${options.runId}.json`);
-  writeFileSync(overflowFile, options.secrets.scrubbedJson(fields, 2));
+  writeFileSync(overflowFile, options.secrets.scrubbedJson(fields, 2), { mode: PRIVATE_FILE_MODE });
   return { fields: current as Record<string, unknown>, truncated: true, overflowFile };
 }

@@ -14,6 +14,8 @@ import { validateInput } from './bad-input.js';
 import { CallContext, type CallLog, Stop } from './call-context.js';
 import { hashValue } from './canonical.js';
 import { capFields } from './cap.js';
+import { previewOf, type ReadPreview } from './preview.js';
+import { refuseEscapingPaths } from './roots.js';
 import type { Runtime } from './runtime.js';
 
 export interface InvokeOptions {
@@ -197,6 +199,7 @@ export async function invoke(
   let input: unknown;
   try {
     input = validateInput(tool, withRequestId(tool, rawInput, options.requestId));
+    refuseEscapingPaths(runtime.paths, tool, input);
   } catch (error) {
     return call.fail(asLiftError(error, false));
   }
@@ -255,19 +258,29 @@ export async function invoke(
   if (gateHoldsCall(gate) && options.approvalId === undefined) {
     if (claimed && requestId) ledger.forget(tool.name, requestId);
     const earlier = requestId ? approvals.findByRequest(tool.name, requestId) : undefined;
-    const approval =
-      earlier && earlier.state === 'pending'
-        ? earlier
-        : approvals.hold({
-            tool: tool.name,
-            input,
-            requestId,
-            gate: gate as 'review' | 'signature',
-            preview: secrets.scrub(
-              tool.preview ? tool.preview(input) : `${tool.name} ${JSON.stringify(input)}`,
-            ),
-            phrase: gate === 'signature' ? `${tool.name} ${approvalsPhraseSuffix(runId)}` : undefined,
-          });
+    let approval = earlier?.state === 'pending' ? earlier : undefined;
+    if (!approval) {
+      let preview: ReadPreview;
+      try {
+        preview = await previewOf(runtime, tool, input, {
+          runId,
+          requestId,
+          signal: options.signal,
+          log: call,
+        });
+      } catch (error) {
+        return call.fail(asLiftError(error, false));
+      }
+      approval = approvals.hold({
+        tool: tool.name,
+        input,
+        requestId,
+        gate: gate as 'review' | 'signature',
+        preview: secrets.scrub(preview.text),
+        digest: preview.digest,
+        phrase: gate === 'signature' ? `${tool.name} ${approvalsPhraseSuffix(runId)}` : undefined,
+      });
+    }
     call.event('gate', { gate, held: true, approval_id: approval.id });
     const pending: PendingEnvelope = {
       ok: true,
@@ -284,10 +297,11 @@ export async function invoke(
     };
     return call.finish(pending);
   }
+  const approval = options.approvalId ? approvals.get(options.approvalId) : undefined;
   call.event('gate', {
     gate,
     held: false,
-    ...(options.approvalId ? { approval_id: options.approvalId } : {}),
+    ...(approval ? { approval_id: approval.id, approved_by: approval.decidedBy } : {}),
   });
 
   const deadline = Date.now() + tool.timeout.deadlineMs;
@@ -299,7 +313,13 @@ export async function invoke(
     deadline,
     runId,
     requestId,
-    approved: options.approvalId !== undefined,
+    approval: approval && {
+      id: approval.id,
+      gate: approval.gate,
+      by: approval.decidedBy ?? 'person',
+      preview: approval.preview,
+      digest: approval.digest,
+    },
     log: call,
   });
 

@@ -5,6 +5,7 @@ import { LiftError } from '../contract/errors.js';
 import { openStore, type Store } from '../store/store.js';
 import { type InvokeOptions, invoke } from './invoke.js';
 import { Registry } from './registry.js';
+import type { PathPolicy } from './roots.js';
 
 export interface RuntimeOptions {
   /** Where Lift keeps its database, secrets, run logs and files (default `.lift` of the working folder). */
@@ -14,6 +15,10 @@ export interface RuntimeOptions {
   tools?: Iterable<AnyTool>;
   /** Folder tools write their files to (default `<home>/out`). */
   outputDir?: string;
+  /** The working folder: relative paths resolve here, and it is the default root of every tool family. */
+  workingDir?: string;
+  /** Folders tools of a family may reach, by family (lift.config `settings.<family>.roots`). */
+  roots?: Readonly<Record<string, readonly string[]>>;
 }
 
 interface Closable {
@@ -27,6 +32,8 @@ export class Runtime {
   readonly outputDir: string;
   /** Where results too large for a tool's cap are written in full. */
   readonly overflowDir: string;
+  /** Where tools may reach with the paths they are given (see runtime/roots). */
+  readonly paths: PathPolicy;
   readonly #services = new Map<string, Promise<unknown>>();
 
   constructor(options: RuntimeOptions = {}) {
@@ -35,6 +42,12 @@ export class Runtime {
     this.registry = new Registry(options.tools ?? []);
     this.outputDir = resolve(options.outputDir ?? join(home, 'out'));
     this.overflowDir = join(this.store.home, 'overflow');
+    this.paths = {
+      workingDir: resolve(options.workingDir ?? process.cwd()),
+      home: this.store.home,
+      outputDir: this.outputDir,
+      families: { ...options.roots },
+    };
   }
 
   get home(): string {

@@ -16,6 +16,13 @@ export function canElicit(capabilities: ClientCapabilities | undefined): boolean
   return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
 }
 
+/** Instead of a yes or a no, the person may say what to change: the call is dropped and the words go back. */
+const CHANGE = {
+  type: 'string',
+  title: 'Or say what to change instead',
+  description: 'Leave empty to decide on the call as shown.',
+} as const;
+
 function requestFor(pending: PendingEnvelope): ElicitRequestFormParams {
   const { gate, preview, confirmation_phrase } = pending.pending;
   const message = `${pending.tool} is held for ${gate}. It will do exactly this:\n${preview}`;
@@ -27,8 +34,8 @@ function requestFor(pending: PendingEnvelope): ElicitRequestFormParams {
         type: 'object',
         properties: {
           phrase: { type: 'string', title: 'Confirmation phrase', description: confirmation_phrase },
+          change: CHANGE,
         },
-        required: ['phrase'],
       },
     };
   }
@@ -37,10 +44,19 @@ function requestFor(pending: PendingEnvelope): ElicitRequestFormParams {
     message,
     requestedSchema: {
       type: 'object',
-      properties: { approve: { type: 'boolean', title: 'Run this call now', default: false } },
+      properties: {
+        approve: { type: 'boolean', title: 'Run this call now', default: false },
+        change: CHANGE,
+      },
       required: ['approve'],
     },
   };
+}
+
+/** The change the person asked for, if they wrote one. */
+function changeIn(content: Record<string, unknown>): string | undefined {
+  const change = typeof content.change === 'string' ? content.change.trim() : '';
+  return change.length > 0 ? change.slice(0, 2_000) : undefined;
 }
 
 function errorFrom(pending: PendingEnvelope, error: LiftError): ErrorEnvelope {
@@ -78,6 +94,18 @@ export async function askApproval(
     return pending;
   }
   const content = answer.content ?? {};
+  const change = answer.action === 'accept' ? changeIn(content) : undefined;
+  if (change !== undefined && runtime.deny(id, 'mcp client (asked for a change)')) {
+    const words = runtime.store.secrets.scrub(change);
+    return errorFrom(
+      pending,
+      new LiftError(
+        'APPROVAL_DENIED',
+        `The person asked for a change before ${pending.tool} runs: "${words}". The held call was dropped (approval ${id}).`,
+        { hint: 'Make the change, then make a new call; the person is asked again.' },
+      ),
+    );
+  }
   const declined = answer.action === 'decline' || (answer.action === 'accept' && content.approve === false);
   if (declined && runtime.deny(id, 'mcp client')) {
     return errorFrom(

@@ -7,6 +7,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { BoundedEventStore } from './event-store.js';
 import { FileResources } from './file-resources.js';
 import { createLiftServer, type LiftServer, type LiftServerOptions } from './mcp-server.js';
+import { allowedOrigins, originAllowed } from './origin.js';
 
 export interface HttpServeOptions extends LiftServerOptions {
   /** 0 picks a free port. */
@@ -15,6 +16,11 @@ export interface HttpServeOptions extends LiftServerOptions {
   host?: string;
   /** Every request must carry `Authorization: Bearer <token>`. */
   token: string;
+  /**
+   * Web origins whose pages may call the server (`http://localhost:5173`). Requests without an
+   * Origin header (every non-browser client) are served; any other Origin gets 403.
+   */
+  origins?: readonly string[];
   /** A session no request touched for this long is closed (default 30 minutes). */
   idleMs?: number;
 }
@@ -69,12 +75,13 @@ interface Session {
 
 /**
  * Serves the runtime's tools over Streamable HTTP with stateful sessions (elicitation needs
- * the server to know each client's capabilities). A request without the bearer token gets
- * 401 before anything is parsed or run.
+ * the server to know each client's capabilities). A request from a web origin not allowed gets
+ * 403, and one without the bearer token 401, before anything is parsed or run.
  */
 export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const expected = digest(options.token);
+  const origins = allowedOrigins(options.origins ?? []);
   const resources = options.resources ?? new FileResources();
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] | undefined;
@@ -98,6 +105,15 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    // The transport rules ask for this on every request, before anything else is answered.
+    if (!originAllowed(request, origins)) {
+      request.resume();
+      return reply(
+        response,
+        403,
+        `Forbidden: requests from the web origin ${JSON.stringify(request.headers.origin)} are not accepted. Only clients that send no Origin, or an origin the operator allowed (lift serve --allow-origin), may call this server.`,
+      );
+    }
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== PATH) return reply(response, 404, `Not found: the MCP endpoint is ${PATH}.`);
     if (!authorised(request, expected)) {

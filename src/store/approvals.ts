@@ -10,6 +10,8 @@ export interface Approval {
   requestId: string | undefined;
   gate: 'review' | 'signature';
   preview: string;
+  /** What the tool's preview read from the system, hashed; the approved call checks it still holds. */
+  digest: string | undefined;
   phrase: string | undefined;
   state: ApprovalState;
   envelope: string | undefined;
@@ -25,6 +27,7 @@ interface ApprovalRow {
   request_id: string | null;
   gate: 'review' | 'signature';
   preview: string;
+  digest: string | null;
   phrase: string | null;
   state: ApprovalState;
   envelope: string | null;
@@ -41,6 +44,7 @@ function fromRow(row: ApprovalRow): Approval {
     requestId: row.request_id ?? undefined,
     gate: row.gate,
     preview: row.preview,
+    digest: row.digest ?? undefined,
     phrase: row.phrase ?? undefined,
     state: row.state,
     envelope: row.envelope ?? undefined,
@@ -64,13 +68,14 @@ export class Approvals {
     requestId: string | undefined;
     gate: 'review' | 'signature';
     preview: string;
+    digest?: string | undefined;
     phrase: string | undefined;
   }): Approval {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     this.#db
       .prepare(
-        `INSERT INTO approvals (id, tool, input, request_id, gate, preview, phrase, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO approvals (id, tool, input, request_id, gate, preview, digest, phrase, state, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
       )
       .run(
         id,
@@ -79,6 +84,7 @@ export class Approvals {
         entry.requestId ?? null,
         entry.gate,
         entry.preview,
+        entry.digest ?? null,
         entry.phrase ?? null,
         new Date().toISOString(),
       );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { ByteBuffer } from './byte-buffer.js';
 import type { Db } from './database.js';
 import { isModelEvent, type RunEvent } from './run-event.js';
@@ -102,7 +103,7 @@ export class CallBatches {
       `calls-${Date.now().toString(36)}-${process.pid}-${this.#tag}.jsonl`,
     );
     if (this.#fd === undefined) {
-      this.#fd = openSync(this.#segment, 'a');
+      this.#fd = openSync(this.#segment, 'a', PRIVATE_FILE_MODE);
       this.#size = fstatSync(this.#fd).size;
     }
     return this.#segment;

@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 
 export type Db = Database.Database;
 
@@ -75,13 +76,30 @@ const MIGRATIONS: string[] = [
 
 /** Opens (and creates) Lift's embedded database in `home`, in WAL mode so a kill -9 loses nothing committed. */
 export function openDatabase(home: string): Db {
-  mkdirSync(home, { recursive: true });
-  const db = new Database(join(home, 'lift.db'));
+  mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // Created owner-only before SQLite opens it: its -wal and -shm files take the same mode.
+  const file = join(home, 'lift.db');
+  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.transaction(() => {
     for (const statement of MIGRATIONS) db.exec(statement);
+    for (const [table, column, type] of ADDED_COLUMNS) addColumn(db, table, column, type);
   })();
   return db;
+}
+
+/** Columns added after a table was first created, so that an older home opens with them too. */
+const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
+  // The digest a tool's preview read from the system (the draft as the person saw it).
+  ['approvals', 'digest', 'TEXT'],
+];
+
+function addColumn(db: Db, table: string, column: string, type: string): void {
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+  if (!columns.some((existing) => existing.name === column)) {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
 import { isModelEvent, type RunEvent } from './run-event.js';
@@ -103,7 +104,7 @@ export class RunLog {
     this.#db = db;
     this.#folder = join(home, 'runs');
     this.#secrets = secrets;
-    mkdirSync(this.#folder, { recursive: true });
+    mkdirSync(this.#folder, { recursive: true, mode: PRIVATE_DIR_MODE });
     this.#calls = new CallBatches(db, this.#folder, secrets);
     this.#insert = db.prepare('INSERT INTO runs (id, kind, title, started_at, file) VALUES (?, ?, ?, ?, ?)');
     this.#count = db.prepare(
@@ -236,7 +237,7 @@ export class RunLog {
     this.#rows = [];
     this.#texts = new Map();
     // Lines before rows: a row never names lines that are not written yet.
-    for (const [file, lines] of texts) appendFileSync(file, lines.join(''));
+    for (const [file, lines] of texts) appendFileSync(file, lines.join(''), { mode: PRIVATE_FILE_MODE });
     const indexCalls = this.#calls.write();
     if (indexCalls) rows.push(indexCalls);
     if (rows.length === 0) return;

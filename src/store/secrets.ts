@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LiftError } from '../contract/errors.js';
+import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 
 const ENV_PREFIX = 'LIFT_SECRET_';
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -66,7 +67,7 @@ export class SecretStore implements Scrubber {
       ? (JSON.parse(readFileSync(this.#file, 'utf8')) as Record<string, string>)
       : {};
     stored[normalise(name)] = value;
-    mkdirSync(dirname(this.#file), { recursive: true });
+    mkdirSync(dirname(this.#file), { recursive: true, mode: PRIVATE_DIR_MODE });
     writeFileSync(this.#file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
     chmodSync(this.#file, 0o600);
   }

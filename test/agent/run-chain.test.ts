@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRunChain } from '../../src/agent/chain.js';
 import { type Harness, startHarness } from './harness.js';
+import { testTools } from './tools.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -34,6 +36,20 @@ describe('run_chain', () => {
     for (const id of ['note', 'count', 'sum']) {
       expect(harness.lines.some((line) => new RegExp(`^tool .*<- ${id}: ok`).test(line))).toBe(true);
     }
+  });
+
+  it('refuses a bad argument of a later step before the first step runs', async () => {
+    harness = await startHarness({ tools: [...testTools, createRunChain()] });
+    const { runtime } = harness;
+    const envelope = await runtime.invoke('run_chain', {
+      steps: [
+        { id: 'note', tool: 'write_note', args: { title: 'Groceries', text: 'milk eggs' } },
+        { id: 'count', tool: 'count_words', args: { path: 42 } },
+      ],
+    });
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'BAD_INPUT', outcome: 'not_started' } });
+    expect(JSON.stringify(envelope)).toContain("Step 'count' gives count_words input it refuses");
+    expect(existsSync(join(runtime.outputDir, 'write_note', 'groceries.txt'))).toBe(false);
   });
 
   it('stops at the first failed check and names the step', async () => {
@@ -120,10 +136,12 @@ describe('run_chain', () => {
       },
       { kind: 'answer', text: 'Posted summary.txt to #team (checked).' },
     );
+    // Every tool on offer: a chain may only call tools the model call offered.
     const result = await harness.run(
       'write a note, count its words, summarise, and post the summary to #team',
       {
         replies: ['yes'],
+        shortlist: false,
       },
     );
 

@@ -109,3 +109,29 @@ describe('lift lint --mcp', () => {
     );
   });
 });
+
+describe('path-without-roots', () => {
+  const reader = (paths?: boolean) =>
+    defineTool({
+      name: 'report_read',
+      description: 'Reads a report file and returns its text. Errors: NOT_FOUND when it is missing.',
+      rung: 'file',
+      input: z.strictObject({ report_path: z.string().max(500) }),
+      output: z.object({ text: z.string() }),
+      effect: { class: 'read' },
+      timeout: { deadlineMs: 5_000 },
+      ...(paths
+        ? {
+            paths: (input: { report_path: string }) => [
+              { path: input.report_path, scope: { family: 'docs', what: 'report_path' } },
+            ],
+          }
+        : {}),
+      run: async () => ({ fields: { text: '' }, summary: 'read' }),
+    });
+
+  it('flags a Lift tool that takes a path and declares no roots for it, and not one that does', () => {
+    expect(rules(lintTools([fromLiftTool(reader())]))).toContain('path-without-roots');
+    expect(rules(lintTools([fromLiftTool(reader(true))]))).not.toContain('path-without-roots');
+  });
+});

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiftError } from '../../src/contract/errors.js';
 import type { Capability } from '../../src/discover/capability.js';
@@ -99,6 +100,7 @@ describe('replay on the back-office fixture', () => {
     const { error } = await replayIn('?scenario=app_error', 'M-1001');
     expect(error?.code).toBe('APP_ERROR');
     expect(String(error?.details?.screenshot)).toMatch(/\.png$/);
+    expect(statSync(String(error?.details?.screenshot)).mode & 0o777).toBe(0o600);
   });
 
   it('stops on an undeclared dialog instead of clicking through it', async () => {

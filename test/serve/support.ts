@@ -86,9 +86,9 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real `lift serve --http 0` and waits for the address it prints. */
-export function startHttp(ws: Workspace): Promise<HttpServer> {
-  const child = spawn(process.execPath, [LIFT, 'serve', '--http', '0'], {
+/** Starts the real `lift serve --http 0` (with any further arguments) and waits for the address it prints. */
+export function startHttp(ws: Workspace, extraArgs: string[] = []): Promise<HttpServer> {
+  const child = spawn(process.execPath, [LIFT, 'serve', '--http', '0', ...extraArgs], {
     cwd: ws.cwd,
     env: childEnv(ws),
     stdio: ['ignore', 'ignore', 'pipe'],

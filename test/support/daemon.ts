@@ -85,6 +85,39 @@ export async function waitForGreeting(
   }
 }
 
+/** Waits until 127.0.0.1:`port` takes connections (for protocols where the client speaks first). */
+export async function waitForPort(
+  daemon: Daemon | undefined,
+  port: number,
+  options: { timeoutMs?: number; log: string },
+): Promise<void> {
+  const until = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    const death = daemon?.death();
+    if (death) throw new Error(death);
+    if (await accepts(port)) return;
+    if (Date.now() > until) {
+      throw new Error(`Nothing listened on 127.0.0.1:${port} within the bound.\n${tail(options.log)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(2_000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+  });
+}
+
 function greets(port: number, greeting: RegExp): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });

@@ -11,7 +11,10 @@ import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 const ASKPASS = fileURLToPath(new URL('../../../src/apps/git/askpass.sh', import.meta.url));
 
 export interface GitSettings {
-  /** Repositories must live under one of these folders (default: anywhere). */
+  /**
+   * Repositories must live under one of these folders, symlinks followed (default: the working
+   * folder; lift.config `settings.git.roots` overrides both).
+   */
   allowedRoots?: readonly string[];
   /** Secrets holding the HTTP username and password (or token) for remotes that ask. */
   credentials?: { usernameSecret: string; passwordSecret: string };
@@ -40,21 +43,24 @@ const AUTH_PATTERNS: ErrorPattern[] = [
   },
 ];
 
-function repoPath(settings: GitSettings) {
-  return z
-    .string()
-    .min(1)
-    .max(4_096)
-    .refine(
-      (path) => isAbsolute(path) && normalize(path) === path.replace(/\/$/, '') && !path.includes('..'),
-      'an absolute, normalised path',
-    )
-    .refine(
-      (path) =>
-        !settings.allowedRoots ||
-        settings.allowedRoots.some((root) => path === root || path.startsWith(`${root}/`)),
-      'a repository under an allowed folder',
-    );
+const RepoPath = z
+  .string()
+  .min(1)
+  .max(4_096)
+  .refine(
+    (path) => isAbsolute(path) && normalize(path) === path.replace(/\/$/, '') && !path.includes('..'),
+    'an absolute, normalised path',
+  );
+
+const repoScope = (settings: GitSettings) => ({
+  family: 'git',
+  what: 'repo_path',
+  roots: settings.allowedRoots,
+});
+
+/** The repository's real folder, inside the roots (see ToolContext.resolvePath). */
+function repoIn(settings: GitSettings, ctx: ToolContext, path: string): string {
+  return ctx.resolvePath(path, repoScope(settings));
 }
 
 /** Runs git in a repository with credentials (if any) from the secret store via the askpass helper. */
@@ -90,7 +96,7 @@ function git(
 const COMMIT_LINE = /^(?<sha>[0-9a-f]{40})\x1f(?<author>[^\x1f]*)\x1f(?<date>[^\x1f]*)\x1f(?<subject>.*)$/;
 
 export function gitTools(settings: GitSettings = {}): AnyTool[] {
-  const Repo = repoPath(settings);
+  const Repo = RepoPath;
   const Ref = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/, 'a branch or remote name');
 
   const logTool = defineTool({
@@ -114,9 +120,10 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
     errors: { NOT_FOUND: { retry: 'no', hint: 'Check repo_path: it must be a git repository.' } },
     effect: { class: 'read' },
     timeout: { deadlineMs: 15_000 },
+    paths: (input) => [{ path: input.repo_path, scope: repoScope(settings) }],
     example: { repo_path: '/srv/repos/inventory', max_count: 10 },
     run: async (input, ctx) => {
-      const result = await git(settings, ctx, input.repo_path, [
+      const result = await git(settings, ctx, repoIn(settings, ctx, input.repo_path), [
         'log',
         `--max-count=${input.max_count}`,
         '--format=%H%x1f%an%x1f%aI%x1f%s',
@@ -167,6 +174,7 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
       secret: settings.credentials?.passwordSecret ?? 'none',
       onExpiry: 'AUTH_REQUIRED at once; git is never allowed to ask.',
     },
+    paths: (input) => [{ path: input.repo_path, scope: repoScope(settings) }],
     preview: (input) => `git push ${input.remote} ${input.branch} in ${input.repo_path}`,
     example: {
       repo_path: '/srv/repos/inventory',
@@ -175,11 +183,12 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
       request_id: 'push-5b0c7d11',
     },
     run: async (input, ctx) => {
+      const repo = repoIn(settings, ctx, input.repo_path);
       const local = (
-        await git(settings, ctx, input.repo_path, ['rev-parse', '--verify', `refs/heads/${input.branch}`])
+        await git(settings, ctx, repo, ['rev-parse', '--verify', `refs/heads/${input.branch}`])
       ).stdout.text.trim();
       const remoteSha = async () => {
-        const listed = await git(settings, ctx, input.repo_path, [
+        const listed = await git(settings, ctx, repo, [
           'ls-remote',
           input.remote,
           `refs/heads/${input.branch}`,
@@ -198,7 +207,7 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
       await git(
         settings,
         ctx,
-        input.repo_path,
+        repo,
         ['push', '--porcelain', input.remote, `refs/heads/${input.branch}:refs/heads/${input.branch}`],
         {
           started: true,

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
@@ -32,6 +33,13 @@ const Text = (max: number) =>
 const RequestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 letters, digits, _ or -');
 const CONFIRMATION = /^Create item .+\? \[Y\/n\]$/;
 
+/** The data file is the operator's; a link that leads out of its folder, or into Lift's home, is refused. */
+const dataFileScope = (settings: InventorySettings) => ({
+  family: 'inventory',
+  what: 'the inventory data file',
+  roots: [dirname(settings.dataFile)],
+});
+
 /** Runs one inventory command under runWrapped with the program's exit table. */
 function inventory(
   settings: InventorySettings,
@@ -39,9 +47,10 @@ function inventory(
   args: string[],
   extra: { approved?: boolean } = {},
 ) {
+  const dataFile = ctx.resolvePath(settings.dataFile, dataFileScope(settings));
   return runWrapped({
     program: settings.program ?? INVENTORY_PROGRAM,
-    args: ['--data', settings.dataFile, ...args],
+    args: ['--data', dataFile, ...args],
     deadline: ctx.deadline,
     signal: ctx.signal,
     exitCodes: INVENTORY_EXIT_CODES,
@@ -139,6 +148,7 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
     timeout: { deadlineMs: 20_000, settle: 'inventory_find_items with reference = the request_id' },
     confirmations: ['Create item SKU (NAME, qty N) at LOCATION? [Y/n] -> y'],
     session: { secret: 'none', onExpiry: 'The program runs as the wrapper user; no sign-in.' },
+    paths: () => [{ path: settings.dataFile, scope: dataFileScope(settings) }],
     preview: (input) =>
       `Create inventory item ${input.sku} "${input.name}", qty ${input.qty}, at ${input.location}`,
     example: { sku: 'A-100', name: 'Bolt M4 x 20', qty: 12, location: 'Shelf 1', request_id: 'req-2f9c1a7e' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { rename, rm } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
@@ -23,6 +23,8 @@ const SlideSchema = z.strictObject({
   image: z.string().min(1).max(1000).optional().describe('Path of a local .png, .jpg or .gif'),
   notes: z.string().max(4000).optional(),
 });
+
+const imageScope = (index: number) => ({ family: 'office', what: `slide ${index + 1} image` });
 
 const OutlineSchema = z.strictObject({
   title: z.string().min(1).max(200),
@@ -161,6 +163,10 @@ outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit
     settle:
       'Look in the output folder build_deck/ for the .pptx and .pdf named after the outline (file_name or the title as a slug).',
   },
+  paths: ({ outline }) =>
+    outline.slides.flatMap((slide, index) =>
+      slide.image === undefined ? [] : [{ path: slide.image, scope: imageScope(index) }],
+    ),
   example: {
     outline: {
       title: 'Quarterly review',
@@ -175,12 +181,13 @@ outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit
     },
   },
   async run({ outline }, ctx) {
+    const images = outline.slides.map((slide, index) =>
+      slide.image === undefined ? undefined : ctx.resolvePath(slide.image, imageScope(index)),
+    );
     for (const [index, slide] of outline.slides.entries()) {
-      if (slide.image === undefined) continue;
-      if (
-        !existsSync(slide.image) ||
-        !['.png', '.jpg', '.jpeg', '.gif'].includes(extname(slide.image).toLowerCase())
-      ) {
+      const image = images[index];
+      if (image === undefined) continue;
+      if (!existsSync(image) || !['.png', '.jpg', '.jpeg', '.gif'].includes(extname(image).toLowerCase())) {
         throw new LiftError(
           'BAD_INPUT',
           `Slide ${index + 1}: the image ${slide.image} is not a readable .png, .jpg or .gif file.`,
@@ -192,15 +199,14 @@ outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit
       }
     }
     const name = outline.file_name ?? slug(outline.title);
-    await mkdir(ctx.outputDir, { recursive: true });
-    const pptx = join(ctx.outputDir, `${name}.pptx`);
-    const pdf = join(ctx.outputDir, `${name}.pdf`);
+    const pptx = ctx.outputFile(`${name}.pptx`);
+    const pdf = ctx.outputFile(`${name}.pdf`);
     ctx.markStarted();
 
-    let slides: DeckSlide[] = outline.slides.map((slide) => ({
+    let slides: DeckSlide[] = outline.slides.map((slide, index) => ({
       title: slide.title,
       bullets: slide.bullets,
-      image: slide.image,
+      image: images[index],
       notes: slide.notes,
       bodyPt: outline.body_pt,
     }));

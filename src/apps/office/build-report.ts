@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
@@ -112,10 +111,9 @@ report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{he
       }
     }
     const name = report.file_name ?? slug(report.title);
-    await mkdir(ctx.outputDir, { recursive: true });
-    const source = join(ctx.outputDir, `.${name}.${randomUUID().slice(0, 8)}.source.docx`);
-    const docx = join(ctx.outputDir, `${name}.docx`);
-    const pdf = join(ctx.outputDir, `${name}.pdf`);
+    const source = ctx.outputFile(`.${name}.${randomUUID().slice(0, 8)}.source.docx`);
+    const docx = ctx.outputFile(`${name}.docx`);
+    const pdf = ctx.outputFile(`${name}.pdf`);
     ctx.markStarted();
     await writeDocx(
       {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { FORMULA_HINT } from './formula.js';
@@ -79,10 +78,9 @@ export const buildWorkbook = defineTool({
     const layout = layOut(plan);
     const expected = computeIndependently(layout);
     const name = plan.file_name ?? slug(plan.title);
-    await mkdir(ctx.outputDir, { recursive: true });
-    const source = join(ctx.outputDir, `.${name}.${randomUUID().slice(0, 8)}.source.xlsx`);
-    const xlsx = join(ctx.outputDir, `${name}.xlsx`);
-    const pdf = join(ctx.outputDir, `${name}.pdf`);
+    const source = ctx.outputFile(`.${name}.${randomUUID().slice(0, 8)}.source.xlsx`);
+    const xlsx = ctx.outputFile(`${name}.xlsx`);
+    const pdf = ctx.outputFile(`${name}.pdf`);
     ctx.markStarted();
     await writeXlsx(layout, plan.title, source);
     const office = await officeRunner(ctx);

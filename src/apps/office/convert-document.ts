@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { basename, extname, isAbsolute, join } from 'node:path';
+import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
@@ -50,7 +49,11 @@ export const convertDocument = defineTool({
   group: 'office',
   rung: 'file',
   input: z.strictObject({
-    path: z.string().min(1).max(1000).describe('Absolute path of the document to convert'),
+    path: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe('Path of the document to convert, inside the working folder (or the roots the operator set)'),
     to: z.enum(FORMATS),
     file_name: z
       .string()
@@ -79,13 +82,15 @@ export const convertDocument = defineTool({
     settle:
       'Look in the output folder convert_document/ for the file named after the source with the new extension.',
   },
+  paths: (input) => [{ path: input.path, scope: { family: 'office', what: 'path' } }],
   example: { path: '/home/me/report.docx', to: 'pdf' },
-  async run({ path, to, file_name }, ctx) {
-    if (!isAbsolute(path) || !existsSync(path) || !statSync(path).isFile()) {
-      throw new LiftError('NOT_FOUND', `No file at ${path}.`, { outcome: 'not_started' });
+  async run(input, ctx) {
+    const path = ctx.resolvePath(input.path, { family: 'office', what: 'path' });
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      throw new LiftError('NOT_FOUND', `No file at ${input.path}.`, { outcome: 'not_started' });
     }
-    await mkdir(ctx.outputDir, { recursive: true });
-    const out = join(ctx.outputDir, `${file_name ?? basename(path, extname(path))}.${to}`);
+    const { to } = input;
+    const out = ctx.outputFile(`${input.file_name ?? basename(path, extname(path))}.${to}`);
     if (out === path) {
       throw new LiftError('BAD_INPUT', `The converted file would overwrite its source ${path}.`, {
         hint: 'Give a different file_name.',

@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import PptxGenJSImport from 'pptxgenjs';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 
 // The package's types describe a CommonJS module; under ESM its default export is the class itself.
 const PptxGenJS = PptxGenJSImport as unknown as typeof PptxGenJSImport.default;
@@ -58,5 +60,6 @@ export async function writePptx(title: string, slides: DeckSlide[], path: string
     }
     if (spec.notes) slide.addNotes(spec.notes);
   }
-  await deck.writeFile({ fileName: path });
+  const bytes = (await deck.write({ outputType: 'nodebuffer' })) as Buffer;
+  await writeFile(path, bytes, { mode: PRIVATE_FILE_MODE });
 }

@@ -94,9 +94,14 @@ export class OfficeProcess {
       // Lift's copies are its own; lock files left by a killed process must not block the next open.
       SAL_ENABLE_FILE_LOCKING: '0',
     };
+    // Through a shell that sets umask 077 and execs soffice in its place (same pid, same group):
+    // every file LibreOffice writes, converted documents and PDFs included, is owner-only.
     const office = spawn(
-      programs.soffice,
+      '/bin/sh',
       [
+        '-c',
+        'umask 077 && exec "$0" "$@"',
+        programs.soffice,
         '--headless',
         '--invisible',
         '--nologo',

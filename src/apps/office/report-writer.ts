@@ -13,6 +13,7 @@ import {
   TextRun,
   WidthType,
 } from 'docx';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 
 export interface ReportSection {
   heading: string;
@@ -121,5 +122,5 @@ export async function writeDocx(spec: ReportSpec, path: string): Promise<void> {
       },
     ],
   });
-  await writeFile(path, await Packer.toBuffer(document));
+  await writeFile(path, await Packer.toBuffer(document), { mode: PRIVATE_FILE_MODE });
 }

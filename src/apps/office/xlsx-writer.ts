@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import type { WorkbookLayout } from './workbook-layout.js';
 import type { ColumnType } from './workbook-plan.js';
 
@@ -31,5 +33,5 @@ export async function writeXlsx(layout: WorkbookLayout, title: string, path: str
       if (cell.header) target.font = { bold: true };
     }
   }
-  await workbook.xlsx.writeFile(path);
+  await writeFile(path, Buffer.from(await workbook.xlsx.writeBuffer()), { mode: PRIVATE_FILE_MODE });
 }

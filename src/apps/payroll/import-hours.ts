@@ -14,7 +14,7 @@ import {
   withLock,
   writeFileAtomic,
 } from '../../rungs/file/index.js';
-import { hoursExport, type PayrollSettings, payrollPaths, payrollSettings } from './settings.js';
+import { hoursExport, type PayrollSettings, payrollFile, payrollPaths, payrollSettings } from './settings.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -141,7 +141,9 @@ async function importHours(
     outcome: written || alreadySent ? 'unknown' : 'not_started',
     settle,
   });
-  const rejected = rejectedRows(join(paths.errors, name.replace(/\.csv$/, '.errors.csv')));
+  const rejected = rejectedRows(
+    payrollFile(ctx, settings, join(paths.errors, name.replace(/\.csv$/, '.errors.csv'))),
+  );
   // The first export made after the import is the read-back.
   const exportAfter = await pollUntil(
     () =>

@@ -16,16 +16,39 @@ export interface PayrollSettings {
 /** The runtime service under which an operator may register PayrollSettings for the built-in tools. */
 export const PAYROLL_SETTINGS_SERVICE = 'settings:payroll';
 
+/**
+ * The settings a call works with, the payroll folder and each folder in it resolved to their
+ * real places: a symbolic link that leads out of the payroll folder, or a folder in Lift's home,
+ * is refused before anything is read or written.
+ */
 export async function payrollSettings(
   ctx: ToolContext,
   given: PayrollSettings | undefined,
 ): Promise<PayrollSettings> {
-  if (given) return given;
-  return ctx.service<PayrollSettings>(PAYROLL_SETTINGS_SERVICE, () => {
-    throw new LiftError('NOT_CONFIGURED', 'The payroll folder is not configured.', {
-      hint: "Build the tools with payrollTools({ root: '/path/to/payroll' }) in a tools module listed in lift.config, or register the 'settings:payroll' service on the runtime.",
-      outcome: 'not_started',
-    });
+  const settings =
+    given ??
+    (await ctx.service<PayrollSettings>(PAYROLL_SETTINGS_SERVICE, () => {
+      throw new LiftError('NOT_CONFIGURED', 'The payroll folder is not configured.', {
+        hint: "Build the tools with payrollTools({ root: '/path/to/payroll' }) in a tools module listed in lift.config, or register the 'settings:payroll' service on the runtime.",
+        outcome: 'not_started',
+      });
+    }));
+  const inPayroll = (path: string, what: string) =>
+    ctx.resolvePath(path, { family: 'payroll', what, roots: [], own: [settings.root] });
+  const root = inPayroll(settings.root, 'the payroll folder');
+  for (const [name, folder] of Object.entries(payrollPaths({ ...settings, root }))) {
+    if (name !== 'lock') inPayroll(folder, `the payroll ${name} folder`);
+  }
+  return { ...settings, root };
+}
+
+/** A file the payroll program left in its folder, refused when a link leads it out of there. */
+export function payrollFile(ctx: ToolContext, settings: PayrollSettings, path: string): string {
+  return ctx.resolvePath(path, {
+    family: 'payroll',
+    what: 'a payroll file',
+    roots: [],
+    own: [settings.root],
   });
 }
 

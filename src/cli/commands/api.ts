@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { contractCard } from '../../contract/card.js';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import { importOpenApi } from '../../rungs/api/import.js';
 import { loadApiTools } from '../../rungs/api/loader.js';
 import { readSpec } from '../../rungs/api/openapi.js';
@@ -52,7 +53,7 @@ export const run: Command = async (args, io) => {
     specPath: relative(dirname(out), file),
     ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
   });
-  writeFileSync(out, `${JSON.stringify(report.file, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify(report.file, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   // Loading proves the file turns into valid tools before anyone relies on it.
   const tools = loadApiTools(out);
   if (values.json) {

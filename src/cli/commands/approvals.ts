@@ -30,7 +30,7 @@ export const run: Command = async (args, io) => {
       io.out(
         `${approval.id}  ${approval.state.padEnd(8)}  ${approval.gate.padEnd(9)}  ${approval.tool}  ${approval.createdAt}`,
       );
-      io.out(`    ${approval.preview}`);
+      io.out(`    ${approval.preview.split('\n').join('\n    ')}`);
       if (approval.phrase && approval.state === 'pending')
         io.out(`    to approve, type: lift approve ${approval.id} --phrase "${approval.phrase}"`);
     }

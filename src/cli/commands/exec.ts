@@ -1,37 +1,36 @@
+import { MAX_DEADLINE_MS } from '../../contract/duration.js';
 import { isError, isSuccess } from '../../contract/envelope.js';
+import { isLiftError } from '../../contract/errors.js';
+import { linearPattern } from '../../contract/pattern.js';
 import {
   DEFAULT_EXEC_CAP_BYTES,
   DEFAULT_EXEC_DEADLINE_SECONDS,
   execTool,
+  MAX_EXEC_CAP_BYTES,
 } from '../../rungs/cli/exec-tool.js';
+import type { Confirmation } from '../../rungs/cli/questions.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 
 const USAGE =
   "Usage: lift exec [--deadline SECONDS] [--confirm 'REGEX=>ANSWER' ...] [--cap BYTES] [--json] -- PROGRAM ARGS...";
 
-function positiveNumber(text: string | undefined, fallback: number, what: string): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new UsageError(`${what} must be a positive number, not '${text}'.`);
-  return value;
-}
-
-function confirmation(text: string): { pattern: string; answer: string } {
+/** 'REGEX=>ANSWER', the pattern compiled for the linear-time engine so it cannot stall the deadline. */
+function confirmation(text: string): Confirmation {
   const at = text.lastIndexOf('=>');
   if (at <= 0) throw new UsageError(`--confirm takes 'REGEX=>ANSWER', not '${text}'.`);
-  const pattern = text.slice(0, at);
   try {
-    new RegExp(pattern);
+    return {
+      pattern: linearPattern(text.slice(0, at), { what: '--confirm pattern' }),
+      answer: text.slice(at + 2),
+    };
   } catch (error) {
-    throw new UsageError(
-      `--confirm pattern is not a regular expression: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    if (!isLiftError(error)) throw error;
+    throw new UsageError(`${error.code}: ${error.message}\nhint: ${error.hint}`);
   }
-  return { pattern, answer: text.slice(at + 2) };
 }
 
 /**
@@ -49,9 +48,17 @@ export const run: Command = async (args, io) => {
   const [program, ...programArgs] = positionals;
   if (!program) throw new UsageError(USAGE);
   const tool = execTool({
-    deadlineSeconds: positiveNumber(values.deadline, DEFAULT_EXEC_DEADLINE_SECONDS, '--deadline'),
+    deadlineSeconds:
+      numberFlag(values.deadline, '--deadline', {
+        min: 0,
+        aboveMin: true,
+        max: MAX_DEADLINE_MS / 1_000,
+        unit: 'seconds',
+      }) ?? DEFAULT_EXEC_DEADLINE_SECONDS,
     confirmations: values.confirm.map(confirmation),
-    capBytes: Math.round(positiveNumber(values.cap, DEFAULT_EXEC_CAP_BYTES, '--cap')),
+    capBytes:
+      numberFlag(values.cap, '--cap', { min: 1, max: MAX_EXEC_CAP_BYTES, unit: 'bytes', integer: true }) ??
+      DEFAULT_EXEC_CAP_BYTES,
     path: io.env.PATH,
     home: io.env.HOME,
     cwd: io.cwd,

@@ -90,11 +90,14 @@ export const run: Command = async (args, io) => {
       case 'schedule': {
         const match = /^(\d+)([mhd])$/.exec(values.every ?? '');
         if (!target || !match) throw new UsageError(USAGE);
+        const everyMs = Number(match[1]) * UNITS[match[2]!]!;
+        if (!(everyMs >= UNITS.m! && everyMs <= 366 * UNITS.d!)) {
+          throw new UsageError(`BAD_INPUT: --every takes 1m to 366d, not '${values.every}'.`);
+        }
         if (!ladder.store.operation(target)) {
           io.err(`No operation '${target}' is declared (lift ladder declare FILE).`);
           return 1;
         }
-        const everyMs = Number(match[1]) * UNITS[match[2]!]!;
         ladder.store.schedule(target, everyMs);
         io.out(
           `${target} will be re-walked every ${values.every}; next ${ladder.store.scheduleOf(target)?.nextAt}.`,

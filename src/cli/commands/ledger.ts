@@ -1,8 +1,9 @@
 import { TaskLedger, type TaskRow } from '../../agent/task-ledger.js';
 import { formatCount } from '../../agent/tokens.js';
-import { parse, UsageError } from '../args.js';
+import { parse } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 
 const COLUMNS =
@@ -39,8 +40,8 @@ export const run: Command = async (args, io) => {
     { json: { type: 'boolean', default: false }, limit: { type: 'string', default: '50' } },
     false,
   );
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit <= 0) throw new UsageError('--limit takes a positive whole number.');
+  const limit =
+    numberFlag(values.limit, '--limit', { min: 1, max: 10_000, unit: 'tasks', integer: true }) ?? 50;
   const runtime = await openRuntime(io);
   try {
     const rows = new TaskLedger(runtime.store.db).list(limit);

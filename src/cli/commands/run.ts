@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import type { Budgets } from '../../agent/budgets.js';
 import type { Conversation } from '../../agent/gate.js';
 import { runAgent } from '../../agent/loop.js';
 import { modelClientFor } from '../../agent/model-settings.js';
@@ -7,6 +8,7 @@ import { isLiftError } from '../../contract/errors.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 
 const USAGE =
@@ -16,12 +18,20 @@ const USAGE =
 
 const EXIT = { answered: 0, failed: 1, budget: 3, pending: 4 } as const;
 
-function count(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new UsageError(`${flag} takes a positive number, not '${text}'.`);
-  return value;
+/** Each budget flag and the range it takes: a typo such as 1e9 is refused, not run. */
+const BUDGET_FLAGS = {
+  'max-turns': { name: 'modelCalls', range: { min: 1, max: 1_000, unit: 'model calls', integer: true } },
+  'max-steps': { name: 'steps', range: { min: 1, max: 10_000, unit: 'steps', integer: true } },
+  'max-seconds': { name: 'seconds', range: { min: 0, aboveMin: true, max: 86_400, unit: 'seconds' } },
+} as const;
+
+function budgetsFrom(values: Record<string, unknown>): Partial<Budgets> {
+  const budgets: Partial<Budgets> = {};
+  for (const [flag, { name, range }] of Object.entries(BUDGET_FLAGS)) {
+    const value = numberFlag(values[flag] as string | undefined, `--${flag}`, range);
+    if (value !== undefined) budgets[name] = value;
+  }
+  return budgets;
 }
 
 /** The person at the terminal; a run without a terminal cannot be asked, so held calls stay pending. */
@@ -54,20 +64,9 @@ export const run: Command = async (args, io) => {
   if (!request) throw new UsageError(USAGE);
   const model = io.env.LIFT_MODEL;
   if (!model) throw new UsageError(`LIFT_MODEL is not set.\n${USAGE}`);
-  const hedge = values['hedge-s'] === undefined ? undefined : Number(values['hedge-s']);
-  if (hedge !== undefined && !(hedge >= 0))
-    throw new UsageError(`--hedge-s takes seconds (0 turns hedging off).`);
-  const budgets = {
-    ...(count(values['max-turns'], '--max-turns')
-      ? { modelCalls: count(values['max-turns'], '--max-turns')! }
-      : {}),
-    ...(count(values['max-steps'], '--max-steps')
-      ? { steps: count(values['max-steps'], '--max-steps')! }
-      : {}),
-    ...(count(values['max-seconds'], '--max-seconds')
-      ? { seconds: count(values['max-seconds'], '--max-seconds')! }
-      : {}),
-  };
+  // 0 turns hedging off.
+  const hedge = numberFlag(values['hedge-s'], '--hedge-s', { min: 0, max: 600, unit: 'seconds' });
+  const budgets = budgetsFrom(values);
 
   const config = await loadConfig(io.cwd, io.env);
   const runtime = await openRuntime(io);

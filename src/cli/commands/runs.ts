@@ -2,6 +2,7 @@ import { isModelEvent } from '../../store/runs.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 
 /** lift runs [--limit N] | lift runs show ID: run records and their events. */
@@ -15,7 +16,8 @@ export const run: Command = async (args, io) => {
   try {
     const runs = runtime.store.runs;
     if (action === 'list') {
-      const records = runs.list(Number(values.limit));
+      const limit = numberFlag(values.limit, '--limit', { min: 1, max: 10_000, unit: 'runs', integer: true });
+      const records = runs.list(limit);
       if (values.json) printJson(io, records);
       else {
         for (const record of records) {

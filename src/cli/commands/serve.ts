@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Runtime } from '../../runtime/runtime.js';
+import { originOf } from '../../serve/origin.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 
-const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1]';
+const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]...';
 const TOKEN_SECRET = 'serve_token';
 
 function version(): string {
@@ -36,6 +37,7 @@ async function serveOverHttp(
   io: CliIo,
   port: number,
   host: string,
+  origins: string[],
   stop: AbortSignal,
 ): Promise<number> {
   if (!runtime.store.secrets.has(TOKEN_SECRET)) {
@@ -49,6 +51,7 @@ async function serveOverHttp(
     port,
     host,
     token: runtime.store.secrets.get(TOKEN_SECRET),
+    origins,
     version: version(),
   });
   if (!isLoopback(host))
@@ -69,6 +72,7 @@ export const run: Command = async (args, io) => {
       stdio: { type: 'boolean', default: false },
       http: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
+      'allow-origin': { type: 'string', multiple: true, default: [] },
     },
     false,
   );
@@ -86,7 +90,11 @@ export const run: Command = async (args, io) => {
     const port = Number(values.http);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new UsageError(`--http needs a port number. ${USAGE}`);
-    return await serveOverHttp(runtime, io, port, values.host, stop);
+    const origins = values['allow-origin'];
+    const invalid = origins.find((origin) => !originOf(origin));
+    if (invalid)
+      throw new UsageError(`--allow-origin needs an origin such as http://localhost:5173, not '${invalid}'.`);
+    return await serveOverHttp(runtime, io, port, values.host, origins, stop);
   } finally {
     await runtime.close();
   }

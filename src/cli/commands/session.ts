@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import {
   type DaemonConfig,
   type DaemonRequest,
@@ -16,6 +17,7 @@ import { loadPolicy } from '../../rungs/ui/policy.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
+import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
@@ -48,13 +50,13 @@ async function start(args: string[], io: CliIo): Promise<number> {
     task,
     policy,
     hidden: values.hide ?? [],
-    idleSeconds: Number(values['idle-s']),
+    idleSeconds: numberFlag(values['idle-s'], '--idle-s', { min: 1, max: 86_400, unit: 'seconds' }) ?? 600,
     ...(values.user ? { user: values.user } : {}),
     ...(values.secret ? { secret: values.secret } : {}),
   };
-  mkdirSync(sessionsDir(home), { recursive: true });
+  mkdirSync(sessionsDir(home), { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(sessionsDir(home), `${id}.config.json`), JSON.stringify(config), { mode: 0o600 });
-  const log = openSync(join(sessionsDir(home), `${id}.log`), 'a');
+  const log = openSync(join(sessionsDir(home), `${id}.log`), 'a', PRIVATE_FILE_MODE);
   const child = spawn(process.execPath, [process.argv[1]!, 'session', 'daemon', id], {
     cwd: io.cwd,
     env: { ...io.env, LIFT_HOME: home },

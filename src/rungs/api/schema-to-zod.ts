@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonSchema } from '../../contract/json-schema.js';
+import { linearPattern, type TextPattern } from '../../contract/pattern.js';
 
 /** Bounds written into an input schema when the description gives none: a caller is not a trusted operator. */
 export const DEFAULT_BOUNDS = { maxLength: 2_000, maxItems: 100, minimum: -1e12, maximum: 1e12 } as const;
@@ -75,8 +76,23 @@ function stringSchema(schema: JsonSchema): z.ZodType {
   let text = z.string();
   if (schema.minLength !== undefined) text = text.min(schema.minLength);
   if (schema.maxLength !== undefined) text = text.max(schema.maxLength);
-  if (schema.pattern) text = text.regex(new RegExp(schema.pattern));
-  return text;
+  return schema.pattern ? withPattern(text, schema.pattern) : text;
+}
+
+/**
+ * The description's pattern, checked on RE2 (linear time) so that no description can make a
+ * value's check stall the event loop. A pattern RE2 cannot run (look-around, back-references)
+ * is left to the API to enforce; either way the JSON Schema still shows it.
+ */
+function withPattern(text: z.ZodString, pattern: string): z.ZodType {
+  let compiled: TextPattern | undefined;
+  try {
+    compiled = linearPattern(pattern, { scope: 'whole', what: 'API description pattern' });
+  } catch {
+    compiled = undefined;
+  }
+  const checked = compiled ? text.refine((value) => compiled.test(value), `must match ${pattern}`) : text;
+  return checked.meta({ pattern });
 }
 
 function numberSchema(schema: JsonSchema, integer: boolean): z.ZodType {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
+import { MAX_DEADLINE_MS } from '../../contract/duration.js';
+import type { Confirmation } from './questions.js';
 import { DEFAULT_STREAM_CAP, runWrapped } from './run-wrapped.js';
 
 /** What `lift exec` decides on its command line: the deadline, the answers, the cap, the search path. */
 export interface ExecSettings {
   deadlineSeconds: number;
-  /** `REGEX=>ANSWER` pairs given by whoever ran `lift exec`; giving them is the approval. */
-  confirmations: Array<{ pattern: string; answer: string }>;
+  /** `REGEX=>ANSWER` pairs given by whoever ran `lift exec` (patterns from linearPattern); giving them is the approval. */
+  confirmations: Confirmation[];
   capBytes: number;
   path: string | undefined;
   home: string | undefined;
@@ -14,6 +16,8 @@ export interface ExecSettings {
 }
 
 export const DEFAULT_EXEC_DEADLINE_SECONDS = 60;
+/** Bytes kept of each stream at most (--cap): the envelope holds both streams in memory. */
+export const MAX_EXEC_CAP_BYTES = 64 * 1024 * 1024;
 export { DEFAULT_STREAM_CAP as DEFAULT_EXEC_CAP_BYTES };
 
 const ExecInput = z.strictObject({
@@ -68,7 +72,11 @@ export function execTool(settings: ExecSettings) {
       gate: 'log',
       repeat: 'Runs the program again; nothing is deduplicated.',
     },
-    timeout: { deadlineMs: deadlineMs + 1_000, settle: 'Inspect the system the program acts on.' },
+    // A second more than the program gets, for the wrapper to end it and report.
+    timeout: {
+      deadlineMs: Math.min(deadlineMs + 1_000, MAX_DEADLINE_MS),
+      settle: 'Inspect the system the program acts on.',
+    },
     example: { program: 'git', args: ['log', '-3', '--oneline'] },
     run: async (input, ctx) => {
       const result = await runWrapped({
@@ -79,10 +87,7 @@ export function execTool(settings: ExecSettings) {
         home: settings.home,
         deadline: Math.min(ctx.deadline, Date.now() + deadlineMs),
         signal: ctx.signal,
-        confirmations: settings.confirmations.map(({ pattern, answer }) => ({
-          pattern: new RegExp(pattern),
-          answer,
-        })),
+        confirmations: settings.confirmations,
         approved: true,
         cap: settings.capBytes,
         detailChars: settings.capBytes,

@@ -1,4 +1,5 @@
 import { type ErrorCode, LiftError, type Outcome } from '../../contract/errors.js';
+import type { TextPattern } from '../../contract/pattern.js';
 import type { CapturedStream } from './capture.js';
 import { lastLine } from './questions.js';
 
@@ -7,7 +8,8 @@ export type ExitMeaning = 'ok' | { code: ErrorCode; message: string; hint?: stri
 
 /** A rule read from the error stream, for programs that use one status for many failures. */
 export interface ErrorPattern {
-  pattern: RegExp;
+  /** A RegExp in the tool's code, or a pattern from outside compiled by linearPattern. */
+  pattern: TextPattern;
   code: ErrorCode;
   message: string;
   hint?: string;

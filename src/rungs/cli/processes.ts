@@ -17,7 +17,7 @@ export interface ProcessStat {
   startTime: number;
 }
 
-function readText(path: string): string | undefined {
+export function readText(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {
@@ -25,7 +25,7 @@ function readText(path: string): string | undefined {
   }
 }
 
-function readLink(path: string): string | undefined {
+export function readLink(path: string): string | undefined {
   try {
     return readlinkSync(path);
   } catch {
@@ -118,60 +118,6 @@ export function holdersOf(targets: ReadonlySet<string>): number[] {
     }
   }
   return holders;
-}
-
-const READ_CALLS: Record<string, number[]> = {
-  x64: [0, 17, 19, 295, 327], // read, pread64, readv, preadv, preadv2
-  arm64: [63, 67, 65, 69, 286],
-};
-const WAIT_CALLS: Record<string, number[]> = {
-  x64: [7, 23, 232, 270, 271, 281, 441], // poll, select, epoll_wait, pselect6, ppoll, epoll_pwait, epoll_pwait2
-  arm64: [22, 72, 73, 441],
-};
-
-/**
- * How a process relates to the wrapper's standard input right now:
- *   reading  - asleep in a read of that very input: it waits for a person
- *   waiting  - asleep in poll/select/epoll with that input open: it may wait for a person
- *   busy     - anything else
- */
-export type InputWait = 'reading' | 'waiting' | 'busy';
-
-export function inputWait(pid: number, stdinTarget: string): InputWait {
-  const stat = readStat(pid);
-  if (stat?.state !== 'S') return 'busy';
-  const syscall = readText(`/proc/${pid}/syscall`);
-  if (!syscall) return waitFromWchan(pid, stdinTarget);
-  const [number, firstArgument] = syscall.trim().split(' ');
-  const call = Number(number);
-  if ((READ_CALLS[process.arch] ?? []).includes(call)) {
-    const fd = Number.parseInt(firstArgument ?? '', 16);
-    return fdTarget(pid, fd) === stdinTarget ? 'reading' : 'busy';
-  }
-  if ((WAIT_CALLS[process.arch] ?? []).includes(call)) return holds(pid, stdinTarget) ? 'waiting' : 'busy';
-  return 'busy';
-}
-
-function holds(pid: number, target: string): boolean {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).some((fd) => readLink(`/proc/${pid}/fd/${fd}`) === target);
-  } catch {
-    return false;
-  }
-}
-
-/** Kernel functions a process sleeps in while it reads a pipe or socket, or polls. */
-const WAIT_CHANNELS =
-  /^(unix_stream_read_generic|anon_pipe_read|pipe_read|wait_woken|poll_schedule_timeout|do_select|do_sys_poll|ep_poll)/;
-
-/**
- * Where /proc/PID/syscall is not readable (some containers restrict it), the wait channel
- * still says the process sleeps in a read or a poll. Which descriptor is unknown, so this
- * is only ever `waiting`: the wrapper then also needs a question on a partial line.
- */
-export function waitFromWchan(pid: number, stdinTarget: string): InputWait {
-  const channel = readText(`/proc/${pid}/wchan`) ?? '';
-  return WAIT_CHANNELS.test(channel) && holds(pid, stdinTarget) ? 'waiting' : 'busy';
 }
 
 /**

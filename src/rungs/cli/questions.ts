@@ -1,8 +1,11 @@
+import type { TextPattern } from '../../contract/pattern.js';
+
 /** How the wrapper reads a question a program asked, decided in code, never by a model. */
 
 /** A question the contract knows, and the answer the wrapper writes once after the gate approved. */
 export interface Confirmation {
-  pattern: RegExp;
+  /** A RegExp in the tool's code, or an operator's pattern compiled by linearPattern. */
+  pattern: TextPattern;
   answer: string;
 }
 

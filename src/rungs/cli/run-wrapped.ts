@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { MAX_DEADLINE_MS } from '../../contract/duration.js';
 import { LiftError } from '../../contract/errors.js';
-import { RecentText, StreamCapture } from './capture.js';
+import { CallMark } from './call-mark.js';
+import { StreamCapture } from './capture.js';
 import { quietEnvironment } from './environment.js';
 import { judgeExit, tail } from './exit-status.js';
-import { fdTarget, inputWait, type ProcessStat, peerSocket, processTree, readStat } from './processes.js';
-import { classifyQuestion, lastLine, looksLikeQuestion, partialLine } from './questions.js';
+import { fdTarget, isLive, peerSocket, readStat } from './processes.js';
+import { QuestionWatch } from './question-watch.js';
+import { classifyQuestion } from './questions.js';
 import { TERM_GRACE_MS, terminate } from './terminate.js';
 import type { WrappedCall, WrappedResult } from './wrapped-call.js';
 
@@ -14,8 +17,6 @@ export type { WrappedCall, WrappedResult } from './wrapped-call.js';
 export const DEFAULT_STREAM_CAP = 64 * 1024;
 /** How often the wrapper looks at what the program is doing. */
 const WATCH_MS = 20;
-/** Silence after a question-like partial line before it counts as a prompt. */
-const QUESTION_SILENCE_MS = 60;
 /** How long a program's descendants may keep its streams open after it exited. */
 const LEFTOVER_GRACE_MS = 200;
 
@@ -27,6 +28,14 @@ type Stop = { kind: 'exit' } | { kind: 'error'; error: LiftError };
  * ending named. Resolves on success; throws LiftError for every other ending.
  */
 export function runWrapped(call: WrappedCall): Promise<WrappedResult> {
+  if (!(call.deadline - Date.now() <= MAX_DEADLINE_MS)) {
+    return Promise.reject(
+      new LiftError('BAD_INPUT', `${call.program} was not started: its deadline is not within a day.`, {
+        hint: `Give a deadline (epoch milliseconds) at most ${MAX_DEADLINE_MS} ms from now.`,
+        outcome: 'not_started',
+      }),
+    );
+  }
   if (Date.now() >= call.deadline || call.signal?.aborted) {
     return Promise.reject(
       new LiftError('TIMEOUT', `${call.program} was not started: the deadline had already passed.`, {
@@ -44,19 +53,15 @@ class Wrapped {
   readonly #child: ChildProcess;
   readonly #stdout: StreamCapture;
   readonly #stderr: StreamCapture;
-  readonly #recent = new RecentText();
-  readonly #seen = new Map<number, ProcessStat>();
+  readonly #questions = new QuestionWatch();
+  /** Inherited by every descendant, so that none escapes the end of the call. */
+  readonly #mark = new CallMark();
   readonly #pipes = new Set<string>();
   /** The program ended before its descriptors could be read; its streams are found through our ends. */
   #pipesMissed = false;
   readonly #answered: string[] = [];
   readonly #answeredIndexes = new Set<number>();
   #stdinTarget: string | undefined;
-  #lastOutputAt = Date.now();
-  /** False right after an answer, until the program prints again: the old question is not a new one. */
-  #outputSinceAnswer = true;
-  #readingTicks = 0;
-  #waitingTicks = 0;
   #started = false;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #openStreams = 2;
@@ -77,7 +82,10 @@ class Wrapped {
     });
     this.#child = spawn(call.program, call.args ?? [], {
       ...(call.cwd ? { cwd: call.cwd } : {}),
-      env: quietEnvironment({ path: call.path, home: call.home, extra: call.env }),
+      env: {
+        ...quietEnvironment({ path: call.path, home: call.home, extra: call.env }),
+        ...this.#mark.environment,
+      },
       // A new session: no controlling terminal, so opening /dev/tty fails at once.
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -120,9 +128,7 @@ class Wrapped {
     ] as const) {
       stream?.on('data', (chunk: Buffer) => {
         capture.push(chunk);
-        this.#recent.push(chunk);
-        this.#lastOutputAt = Date.now();
-        this.#outputSinceAnswer = true;
+        this.#questions.printed(chunk);
       });
       stream?.once('close', () => this.#streamClosed());
     }
@@ -169,32 +175,15 @@ class Wrapped {
   #look(): void {
     const pid = this.#child.pid;
     if (pid === undefined || this.#exit || this.#stopping) return;
-    const tree = processTree(pid);
-    let reading = false;
-    let waiting = false;
-    for (const member of tree) {
-      if (!this.#seen.has(member)) {
-        const stat = readStat(member);
-        if (stat) this.#seen.set(member, stat);
-      }
-      if (this.#stdinTarget === undefined || this.#call.input !== undefined) continue;
-      const wait = inputWait(member, this.#stdinTarget);
-      reading ||= wait === 'reading';
-      waiting ||= wait === 'waiting';
-    }
-    // Two looks in a row, so the question printed just before the read has arrived.
-    this.#readingTicks = reading ? this.#readingTicks + 1 : 0;
-    const partial = partialLine(this.#recent.text);
-    const silent = Date.now() - this.#lastOutputAt >= QUESTION_SILENCE_MS;
-    const asking = waiting && silent && this.#outputSinceAnswer && looksLikeQuestion(partial);
-    this.#waitingTicks = asking ? this.#waitingTicks + 1 : 0;
-    if (this.#readingTicks >= 2) this.#question(lastLine(this.#recent.text));
-    else if (this.#waitingTicks >= 2) this.#question(partial.trim());
+    this.#mark.observe();
+    const question = this.#questions.look(
+      pid,
+      this.#call.input === undefined ? this.#stdinTarget : undefined,
+    );
+    if (question !== undefined) this.#question(question);
   }
 
   #question(question: string): void {
-    this.#readingTicks = 0;
-    this.#waitingTicks = 0;
     const call = this.#call;
     const shown = question || '(nothing printed; the program reads its standard input)';
     const verdict = classifyQuestion(question, call.confirmations ?? []);
@@ -213,7 +202,7 @@ class Wrapped {
     if (verdict.kind === 'confirmation' && call.approved && !this.#answeredIndexes.has(verdict.index)) {
       this.#answeredIndexes.add(verdict.index);
       this.#answered.push(question);
-      this.#outputSinceAnswer = false;
+      this.#questions.answered();
       this.#child.stdin?.write(`${verdict.confirmation.answer}\n`);
       this.#markStarted();
       return;
@@ -272,9 +261,13 @@ class Wrapped {
     const pgid = this.#child.pid;
     let leftovers = 0;
     if (this.#pipesMissed && this.#openStreams > 0) this.#findPipesFromOurEnds();
-    if (pgid !== undefined && (stop.kind === 'error' || this.#openStreams > 0 || groupAlive(pgid))) {
-      const targets = { pgid, seen: [...this.#seen.values()], pipes: this.#pipes };
-      const ended = await terminate(targets, stop.kind === 'exit' ? 0 : TERM_GRACE_MS);
+    // Daemons that left the session and closed their streams still carry the call's mark.
+    const marked = this.#mark.holders();
+    const linger = this.#openStreams > 0 || marked.length > 0;
+    if (pgid !== undefined && (stop.kind === 'error' || linger || groupAlive(pgid))) {
+      const seen = [...this.#questions.seen.values(), ...marked.map(readStat).filter(isLive)];
+      const targets = { pgid, seen, pipes: this.#pipes, marked: () => this.#mark.holders() };
+      const ended = await terminate(targets, TERM_GRACE_MS);
       leftovers = ended.found;
     }
     for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) stream?.destroy();

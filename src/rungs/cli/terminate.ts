@@ -26,6 +26,8 @@ export interface TerminateTargets {
   seen: Iterable<ProcessStat>;
   /** /proc names of the wrapper's pipes (`socket:[123]`): whoever still holds one is ours. */
   pipes: ReadonlySet<string>;
+  /** Finds the live processes carrying the call's mark (CallMark), wherever they went. */
+  marked?: () => number[];
 }
 
 /** Live pids of the call's group plus the given pids (cheap: stat reads only, no descriptor scan). */
@@ -43,10 +45,18 @@ export interface Terminated {
   left: number[];
 }
 
+/** Processes outside the group and the tree that are still the call's: pipe holders and marked ones. */
+function strays(targets: TerminateTargets): ProcessStat[] {
+  const pids = new Set([...holdersOf(targets.pipes), ...(targets.marked?.() ?? [])]);
+  pids.delete(process.pid);
+  return [...pids].map(readStat).filter((stat): stat is ProcessStat => isLive(stat));
+}
+
 /**
  * Ends the whole call: SIGTERM to the group and every known descendant, then SIGKILL to
- * whatever is left, including processes that escaped the group but still hold its pipes.
- * The costly scan for pipe holders runs once at the start and once at the end.
+ * whatever is left after the grace, including processes that escaped the group but still
+ * hold its pipes. The costly scan for pipe holders runs once at the start and once at the
+ * end; the marked processes are looked for again at the end, for any a dying one forked.
  */
 export async function terminate(targets: TerminateTargets, graceMs = TERM_GRACE_MS): Promise<Terminated> {
   const holders = holdersOf(targets.pipes)
@@ -72,9 +82,9 @@ export async function terminate(targets: TerminateTargets, graceMs = TERM_GRACE_
       left = stillAlive(targets.pgid, known);
     }
     // Anything that took over a pipe meanwhile (a holder's own child) gets the same end.
-    const late = holdersOf(targets.pipes).filter((pid) => pid !== process.pid);
+    const late = strays(targets).filter((stat) => !known.some((other) => other.pid === stat.pid));
     if (late.length === 0) break;
-    known.push(...late.map(readStat).filter((stat): stat is ProcessStat => isLive(stat)));
+    known.push(...late);
     left = stillAlive(targets.pgid, known);
   }
   return { found, left };

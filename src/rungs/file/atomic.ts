@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import { processIsAlive } from '../../store/processes.js';
 
 export type Chunks = string | Uint8Array | Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
@@ -38,6 +39,7 @@ async function fsyncDirectory(dir: string): Promise<void> {
 }
 
 export interface AtomicWriteOptions {
+  /** The new file's mode (default owner-only; give the old file's mode when replacing one). */
   mode?: number;
   /** Called after the temporary file is complete and synced, just before it becomes visible. */
   beforeRename?: () => void;
@@ -54,7 +56,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<number> {
   const temp = tempNameFor(target);
-  const handle = await open(temp, 'wx', options.mode ?? 0o644);
+  const handle = await open(temp, 'wx', options.mode ?? PRIVATE_FILE_MODE);
   let bytes = 0;
   try {
     for await (const chunk of chunksOf(content)) {

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { LiftError } from '../../contract/errors.js';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 import { processIsAlive } from '../../store/processes.js';
 import { sleep } from './wait.js';
 
@@ -70,7 +71,7 @@ function readRaw(path: string): string | undefined {
 function tryCreate(path: string, owner: LockOwner): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o644);
+    fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;

@@ -1,5 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isWithin } from '../../contract/paths.js';
 import { isTempName } from './atomic.js';
 
 export interface ExportFile {
@@ -11,24 +12,35 @@ export interface ExportFile {
   bytes: number;
 }
 
+/** Whether a symbolic link leads out of the export folder (what it points at is never read). */
+function leadsOut(path: string, dir: string): boolean {
+  try {
+    return !isWithin(realpathSync(path), realpathSync(dir));
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Lists the finished exports in `dir` whose names match, newest first. Dot files and
- * temporary files are never candidates: they are exports still being written.
+ * temporary files are never candidates: they are exports still being written. Neither is a
+ * symbolic link to somewhere outside the folder: what it points at is not an export.
  */
 export function listExports(
   dir: string,
   pattern: RegExp,
   asOfFromName?: (name: string) => Date | undefined,
 ): ExportFile[] {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = readdirSync(dir);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
   const files: ExportFile[] = [];
-  for (const name of names) {
+  for (const entry of entries) {
+    const { name } = entry;
     if (name.startsWith('.') || isTempName(name) || !pattern.test(name)) continue;
     const path = join(dir, name);
     let stat: ReturnType<typeof statSync>;
@@ -37,7 +49,7 @@ export function listExports(
     } catch {
       continue; // Rotated away between readdir and stat.
     }
-    if (!stat.isFile()) continue;
+    if (!stat.isFile() || (entry.isSymbolicLink() && leadsOut(path, dir))) continue;
     const own = asOfFromName?.(name);
     const valid = own !== undefined && !Number.isNaN(own.getTime());
     files.push({

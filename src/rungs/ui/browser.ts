@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -62,7 +63,7 @@ export class BrowserPool {
   private constructor(browser: Browser, options: PoolOptions) {
     this.#browser = browser;
     this.#options = options;
-    mkdirSync(options.profilesDir, { recursive: true });
+    mkdirSync(options.profilesDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     this.#fill();
   }
 
@@ -95,7 +96,7 @@ export class BrowserPool {
     this.#leased.add(context);
     const save = async (): Promise<void> => {
       const state = await context.storageState();
-      mkdirSync(join(this.#options.profilesDir, profile), { recursive: true });
+      mkdirSync(join(this.#options.profilesDir, profile), { recursive: true, mode: PRIVATE_DIR_MODE });
       writeFileSync(stateFile, JSON.stringify(state), { mode: 0o600 });
     };
     return {

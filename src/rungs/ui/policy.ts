@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LiftError } from '../../contract/errors.js';
+import { linearPattern, type TextPattern } from '../../contract/pattern.js';
 import { UI_OPS } from './actions.js';
 
 const Pattern = z.string().min(1).max(300);
@@ -55,17 +56,30 @@ export function loadPolicy(file: string): UiPolicy {
   return parsePolicy(file.endsWith('.json') ? JSON.parse(text) : parseYaml(text));
 }
 
-function globToRegExp(pattern: string, segment: string): RegExp {
+const compiledGlobs = new Map<string, TextPattern>();
+
+/**
+ * A policy glob as a whole-text match on RE2 (linear time): `*` stops at the segment's
+ * characters, `**` does not. A glob with many stars cannot make a URL check backtrack.
+ * Compiled once per glob and segment.
+ */
+function globPattern(pattern: string, segment: string): TextPattern {
+  const key = `${segment}\0${pattern}`;
+  const known = compiledGlobs.get(key);
+  if (known) return known;
   let source = '';
   for (let index = 0; index < pattern.length; index++) {
     const char = pattern[index] as string;
     if (char === '*' && pattern[index + 1] === '*') {
       source += '.*';
       index++;
-    } else if (char === '*') source += `[^${segment}]*`;
+    } else if (char === '*') source += segment ? `[^${segment}]*` : '(?s:.*)';
     else source += char.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${source}$`, 'i');
+  const compiled = linearPattern(`^${source}$`, { ignoreCase: true, scope: 'whole', what: 'policy glob' });
+  if (compiledGlobs.size >= 1_000) compiledGlobs.clear();
+  compiledGlobs.set(key, compiled);
+  return compiled;
 }
 
 export type UrlVerdict = { allowed: true } | { allowed: false; reason: string };
@@ -86,14 +100,14 @@ export function checkUrl(policy: UiPolicy, rawUrl: string, navigation: boolean):
       ? { allowed: false, reason: `${url.protocol} navigations are not allowed` }
       : { allowed: true };
   }
-  if (!policy.origins.some((pattern) => globToRegExp(pattern, ':/').test(url.origin))) {
+  if (!policy.origins.some((pattern) => globPattern(pattern, ':/').test(url.origin))) {
     return { allowed: false, reason: `origin ${url.origin} is not in the policy's origins` };
   }
   if (!navigation) return { allowed: true };
-  if (policy.blockedPaths.some((pattern) => globToRegExp(pattern, '/').test(url.pathname))) {
+  if (policy.blockedPaths.some((pattern) => globPattern(pattern, '/').test(url.pathname))) {
     return { allowed: false, reason: `path ${url.pathname} is blocked by the policy` };
   }
-  if (!policy.paths.some((pattern) => globToRegExp(pattern, '/').test(url.pathname))) {
+  if (!policy.paths.some((pattern) => globPattern(pattern, '/').test(url.pathname))) {
     return { allowed: false, reason: `path ${url.pathname} is not in the policy's paths` };
   }
   return { allowed: true };
@@ -119,5 +133,5 @@ export function blockedName(policy: UiPolicy, name: string): string | undefined 
 export function clickAllowed(policy: UiPolicy, name: string): boolean {
   if (!policy.clickNames) return true;
   const trimmed = name.trim();
-  return policy.clickNames.some((pattern) => globToRegExp(pattern, '').test(trimmed));
+  return policy.clickNames.some((pattern) => globPattern(pattern, '').test(trimmed));
 }

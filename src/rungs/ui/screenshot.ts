@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import type { Frame, Locator, Page } from 'playwright-core';
+import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
 
 export interface MaskRules {
   /** Values to black out wherever they appear as text or in a field (bound inputs, secrets). */
@@ -73,6 +75,12 @@ export async function maskedScreenshot(
     masks.push(...(await columnMasks(frame, rules.hiddenColumns)));
     for (const value of values) masks.push(frame.getByText(value));
   }
-  await page.screenshot({ path, mask: masks, maskColor: '#000000', fullPage: false, timeout: 10_000 });
+  const image = await page.screenshot({
+    mask: masks,
+    maskColor: '#000000',
+    fullPage: false,
+    timeout: 10_000,
+  });
+  writeFileSync(path, image, { mode: PRIVATE_FILE_MODE });
   return { path, masks: masks.length };
 }

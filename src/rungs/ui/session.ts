@@ -18,6 +18,7 @@ import {
 
 export type { BlockedRequest } from './guard.js';
 
+import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
 import { blockedName, checkUrl, clickAllowed, type UiPolicy } from './policy.js';
 import { Redactor } from './redact.js';
 import type { ElementRecord } from './render.js';
@@ -138,7 +139,7 @@ export class UiSession {
 
   /** Leases a warm context, installs the policy on every request, and loads the start URL. */
   static async open(options: UiSessionOptions): Promise<UiSession> {
-    mkdirSync(options.outputDir, { recursive: true });
+    mkdirSync(options.outputDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const lease = await options.pool.acquire(options.profile);
     try {
       const page = await lease.context.newPage();

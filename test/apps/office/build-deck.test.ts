@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, SuccessEnvelope } from '../../../src/contract/envelope.js';
 import { leftBehind, type OfficeRuntime, officeRuntime } from './office-runtime.js';
@@ -46,6 +47,7 @@ describe('build_deck', () => {
     expect(fits?.detail).toMatch(/slide 3: Body text needs \d+ pt, the box has 281 pt/);
     expect(fits?.detail).not.toMatch(/slide [124]:/);
     expect(envelope.fields.pdf_pages).toBe(4);
+    for (const file of Object.values(envelope.files)) expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('shrinks the overflowing text until it fits, and checks again', async () => {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, SuccessEnvelope } from '../../../src/contract/envelope.js';
@@ -15,12 +15,12 @@ describe('convert_document', () => {
   let html: string;
   beforeAll(async () => {
     office = await officeRuntime();
-    csv = join(office.home, 'stock.csv');
+    csv = join(office.work, 'stock.csv');
     writeFileSync(
       csv,
       'Item,Quantity,Warehouse\nLanterns,12,Karachi\nBlankets,40,Lahore\nKettles,7,Quetta\n',
     );
-    html = join(office.home, 'memo.html');
+    html = join(office.work, 'memo.html');
     writeFileSync(
       html,
       '<html><body><h1>Quarterly memo</h1><p>Deliveries to Peshawar resumed on Monday.</p><p>Warehouse staffing remains unchanged.</p></body></html>',
@@ -48,6 +48,12 @@ describe('convert_document', () => {
     expect(envelope.fields).toMatchObject({ format: 'pdf', kind: 'writer', pages: 1 });
   });
 
+  it('writes what LibreOffice converts owner-only, from a readable source too', async () => {
+    const envelope = success(await office.runtime.invoke('convert_document', { path: html, to: 'odt' }));
+    expect(statSync(html).mode & 0o777).toBe(0o644);
+    expect(statSync(envelope.files.odt!).mode & 0o777).toBe(0o600);
+  });
+
   it('refuses a format the document kind cannot be written as, naming the ones it can', async () => {
     const envelope = await office.runtime.invoke('convert_document', { path: csv, to: 'pptx' });
     expect('error' in envelope && envelope.error.code).toBe('BAD_INPUT');
@@ -56,7 +62,7 @@ describe('convert_document', () => {
 
   it('answers NOT_FOUND for a missing file', async () => {
     const envelope = await office.runtime.invoke('convert_document', {
-      path: join(office.home, 'nope.docx'),
+      path: join(office.work, 'nope.docx'),
       to: 'pdf',
     });
     expect('error' in envelope && envelope.error.code).toBe('NOT_FOUND');

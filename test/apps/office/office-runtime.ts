@@ -10,14 +10,17 @@ export interface OfficeRuntime {
   runtime: Runtime;
   office: WarmOffice;
   home: string;
+  /** The runtime's working folder: documents the tools may read go here. */
+  work: string;
   /** Closes the runtime (and with it the office worker) and removes the home folder. */
   close(): Promise<void>;
 }
 
 /** A runtime with the office tools and a warm office worker of its own, already started. */
 export async function officeRuntime(runner?: OfficeRunner): Promise<OfficeRuntime> {
-  const home = mkdtempSync(join(tmpdir(), 'lift-office-test-'));
-  const runtime = new Runtime({ home, tools });
+  const work = mkdtempSync(join(tmpdir(), 'lift-office-test-'));
+  const home = join(work, '.lift');
+  const runtime = new Runtime({ home, tools, workingDir: work });
   const office = new WarmOffice();
   await runtime.service(OFFICE_SERVICE, () => runner ?? office);
   if (!runner) await office.warm();
@@ -25,10 +28,11 @@ export async function officeRuntime(runner?: OfficeRunner): Promise<OfficeRuntim
     runtime,
     office,
     home,
+    work,
     close: async () => {
       await runtime.close();
       if (runner) await office.close();
-      rmSync(home, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
     },
   };
 }

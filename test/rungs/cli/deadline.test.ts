@@ -3,6 +3,23 @@ import { runWrapped } from '../../../src/rungs/cli/run-wrapped.js';
 import { FIXTURES, failure, gone, liveInGroup } from './helpers.js';
 
 describe('the deadline', () => {
+  it('further off than a day is BAD_INPUT before anything runs, not an instant timeout', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      for (const deadline of [Date.now() + 1e12, Number.POSITIVE_INFINITY, Number.NaN]) {
+        const { error } = await failure(runWrapped({ program: 'true', deadline }));
+        expect(error.code).toBe('BAD_INPUT');
+        expect(error.outcome).toBe('not_started');
+        expect(error.hint).toContain('86400000 ms');
+      }
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+
   it('ends sleep 1000 with TIMEOUT within deadline + 1 s and leaves no process of the group', async () => {
     const deadlineMs = 1_500;
     const { error, ms } = await failure(

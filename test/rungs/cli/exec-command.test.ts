@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -110,5 +110,51 @@ describe('lift exec', () => {
     const { code, stderr } = await lift(['exec', '--confirm', 'no-arrow', '--', 'true']);
     expect(code).not.toBe(0);
     expect(stderr).toContain('REGEX=>ANSWER');
+  });
+});
+
+describe('lift exec with a pattern or a number that would defeat its deadline', () => {
+  const forty = 'a'.repeat(40);
+
+  it("answers --confirm '(a+)+$=>y' over 40 a's at once, whether the pattern matches or not", async () => {
+    // The line ends in '!': a backtracking engine tries 2^40 ways and never returns.
+    const asked = await lift([
+      ...['exec', '--json', '--deadline', '5', '--confirm', '(a+)+$=>y', '--'],
+      ...['sh', '-c', `printf '${forty}!'; read answer`],
+    ]);
+    expect(asked.code).toBe(1);
+    const unknown = JSON.parse(asked.stdout);
+    expect(unknown.error.code).toBe('PROMPT_UNEXPECTED');
+    expect(unknown.error.details.duration_ms).toBeLessThan(5_000);
+
+    const matched = await lift([
+      ...['exec', '--json', '--deadline', '5', '--confirm', '(a+)+$=>y', '--'],
+      ...['sh', '-c', `printf '${forty}'; read answer; echo "got $answer"`],
+    ]);
+    expect(matched.code).toBe(0);
+    expect(JSON.parse(matched.stdout).fields).toMatchObject({ answered: [forty], stdout: `${forty}got y\n` });
+  });
+
+  it('refuses a --confirm pattern that needs backtracking with BAD_INPUT, before running anything', async () => {
+    const marker = join(home, 'ran');
+    const { code, stderr } = await lift(['exec', '--confirm', '(?=y)y=>n', '--', 'touch', marker]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('BAD_INPUT');
+    expect(stderr).toContain('linear-time engine');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses --deadline 1e9 (and other out-of-range numbers) with BAD_INPUT naming the range', async () => {
+    for (const deadline of ['1e9', '0', '-1', 'abc', 'Infinity']) {
+      const { code, stderr } = await lift(['exec', `--deadline=${deadline}`, '--', 'true']);
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        `BAD_INPUT: --deadline takes seconds, more than 0 and at most 86400, not '${deadline}'`,
+      );
+      expect(stderr).not.toContain('TimeoutOverflowWarning');
+    }
+    const { code, stderr } = await lift(['exec', '--cap', '1e12', '--', 'true']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('BAD_INPUT: --cap takes a whole number of bytes from 1 to 67108864');
   });
 });

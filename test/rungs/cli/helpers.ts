@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { LiftError } from '../../../src/contract/errors.js';
-import { groupMembers, readStat } from '../../../src/rungs/cli/processes.js';
+import { allPids, groupMembers, readStat } from '../../../src/rungs/cli/processes.js';
 
 /** Runs a promise that must fail and returns its LiftError with the time it took. */
 export async function failure(promise: Promise<unknown>): Promise<{ error: LiftError; ms: number }> {
@@ -40,4 +41,37 @@ export async function startupMs(program: string, args: string[]): Promise<number
     child.once('exit', () => resolve());
   });
   return performance.now() - started;
+}
+
+let daemonCount = 0;
+/**
+ * A sleep length no other process on the machine has (`1000.<pid><n>`): a daemon started with it
+ * can be found in /proc by its command line, whatever pid, session or parent it ends up with.
+ */
+export function uniqueSleep(): string {
+  daemonCount += 1;
+  return `1000.${process.pid}${String(daemonCount).padStart(3, '0')}`;
+}
+
+/** Live processes whose command line holds `token`, read from /proc. */
+export function processesWith(token: string): number[] {
+  return allPids().filter((pid) => {
+    if (pid === process.pid || gone(pid)) return false;
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(token);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Kills, by pid, what a failed test left running under `token`, so it leaks nothing either. */
+export function killLeftovers(token: string): void {
+  for (const pid of processesWith(token)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
 }

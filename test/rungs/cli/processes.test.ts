@@ -1,12 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import {
-  fdTarget,
-  inputWait,
-  peerSocket,
-  processTree,
-  waitFromWchan,
-} from '../../../src/rungs/cli/processes.js';
+import { inputWait, waitFromWchan } from '../../../src/rungs/cli/input-wait.js';
+import { fdTarget, peerSocket, processTree } from '../../../src/rungs/cli/processes.js';
 
 /** Starts a real program with a socket on stdin, lets it settle, and hands its pid and stdin to `look`. */
 async function watch(
@@ -39,6 +34,24 @@ describe('what /proc says about a process', () => {
       expect(inputWait(pid, stdin)).toBe('waiting');
       expect(waitFromWchan(pid, stdin)).toBe('waiting');
     });
+  });
+
+  it('looking deeper, a select, poll or epoll set holding the input is "polling"; a timer wait is not', async () => {
+    const select = 'import select, sys; select.select([sys.stdin], [], [])';
+    const poll = 'import select, sys; p = select.poll(); p.register(sys.stdin, select.POLLIN); p.poll()';
+    const epoll = 'import select, sys; e = select.epoll(); e.register(0, select.EPOLLIN); e.poll()';
+    for (const script of [select, poll, epoll]) {
+      await watch('/usr/bin/python3', ['-c', script], (pid, stdin) =>
+        expect(inputWait(pid, stdin, true)).toBe('polling'),
+      );
+    }
+    const timerOnly = 'import select, time; e = select.epoll(); e.poll(30)';
+    await watch('/usr/bin/python3', ['-c', timerOnly], (pid, stdin) =>
+      expect(inputWait(pid, stdin, true)).toBe('waiting'),
+    );
+    await watch(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], (pid, stdin) =>
+      expect(inputWait(pid, stdin, true)).not.toBe('polling'),
+    );
   });
 
   it('the process tree includes grandchildren', async () => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BackofficeServer } from '../../../src/fixtures/backoffice/index.js';
@@ -232,6 +232,7 @@ describe('policy, safety and sessions on the back office', () => {
     for (const secret of [CANARY_PASSWORD, canaryInput, '12840.55']) expect(everything).not.toContain(secret);
     // The masked screenshot blacks out the field holding the bound value and the balances.
     const png = readFileSync(shot.path);
+    expect(statSync(shot.path).mode & 0o777).toBe(0o600);
     const field = await session.page
       .frameLocator('iframe[title="Workspace"]')
       .getByRole('textbox', { name: 'Note', exact: true })

@@ -102,6 +102,12 @@ service lmtp {
     port = ${ports.lmtp}
   }
 }
+# Nor the penalty that grows with each failure from one address: no anvil-auth-penalty socket.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service auth {
   inet_listener auth {
     address = 127.0.0.1

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LiftError } from '../../../contract/errors.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../../contract/paths.js';
 import { sha256 } from '../../../runtime/canonical.js';
 import type { Db } from '../../../store/database.js';
 import { canonicalSkill, type DesktopSkill, DesktopSkillSchema, skillRevision } from './format.js';
@@ -40,10 +41,10 @@ export class SkillStore {
     const valid = DesktopSkillSchema.parse(skill);
     const revision = skillRevision(valid);
     const file = join(this.#folder, `${revision}.json`);
-    mkdirSync(this.#folder, { recursive: true });
+    mkdirSync(this.#folder, { recursive: true, mode: PRIVATE_DIR_MODE });
     if (!existsSync(file)) {
       const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, canonicalSkill(valid));
+      writeFileSync(partial, canonicalSkill(valid), { mode: PRIVATE_FILE_MODE });
       renameSync(partial, file);
     }
     this.#db

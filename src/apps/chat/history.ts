@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { type AnyTool, defineTool } from '../../contract/define-tool.js';
+import type { ArchivedMessage } from './archive.js';
+import { lastMessages } from './deliver.js';
+import { ChatTarget } from './post.js';
+import { withChat } from './session.js';
+import { chatSettings, type ResolvedChatSettings } from './settings.js';
+import { resolveTarget } from './target.js';
+
+const Input = z.strictObject({
+  to: ChatTarget,
+  limit: z.number().int().min(1).max(100).default(20),
+  message_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Only the message with this id: the server's message_id, or the request_id it was posted with"),
+});
+
+const Message = z.object({
+  id: z.string(),
+  from: z.string(),
+  at: z.string(),
+  body: z.string().optional(),
+  url: z.string().optional(),
+  client_id: z.string().optional(),
+  retracted: z.boolean(),
+  replaces: z.string().optional(),
+  retracts: z.string().optional(),
+});
+
+const Output = z.object({ to: z.string(), kind: z.enum(['room', 'person']), messages: z.array(Message) });
+
+/** How far back a search by id looks when the server cannot filter by id itself. */
+const SEARCH_DEPTH = 200;
+
+function shown(message: ArchivedMessage): z.infer<typeof Message> {
+  return {
+    id: message.id,
+    from: message.from,
+    at: message.stamp,
+    ...(message.body !== undefined ? { body: message.body } : {}),
+    ...(message.url ? { url: message.url } : {}),
+    ...((message.originId ?? message.clientId) ? { client_id: message.originId ?? message.clientId } : {}),
+    retracted: message.retracted,
+    ...(message.replaces ? { replaces: message.replaces } : {}),
+    ...(message.retracts ? { retracts: message.retracts } : {}),
+  };
+}
+
+/** chat_history: the last messages of a room (or of the conversation with a person) from the archive. */
+export function chatHistory(given: ResolvedChatSettings | undefined): AnyTool {
+  return defineTool({
+    name: 'chat_history',
+    title: 'Read a chat room',
+    description:
+      'Reads the last messages of a team chat room ("#team") or of the conversation with a person from the server\'s archive, oldest first, or one message by its id. Returns id, sender, time, text, file link, and whether it was retracted or corrects another.',
+    group: 'chat',
+    rung: 'api',
+    input: Input,
+    output: Output,
+    cap: { chars: 12_000, rows: 100, narrow: 'Lower limit, or ask for one message_id.' },
+    errors: {
+      NOT_FOUND: { hint: 'No such room; check the name.' },
+      UPSTREAM_ERROR: { retry: 'yes', hint: 'The chat server failed; a read may be tried again.' },
+      NOT_CONFIGURED: { hint: 'The operator configures the chat account in lift.config settings.chat.' },
+    },
+    effect: { class: 'read' },
+    timeout: { deadlineMs: given?.deadlineMs ?? 30_000 },
+    session: { secret: 'chat_password', onExpiry: 'AUTH_REQUIRED; a person stores the new password.' },
+    example: { to: '#team', limit: 10 },
+    run: async (input, ctx) => {
+      const settings = await chatSettings(ctx, given);
+      const { target, messages } = await withChat(ctx, settings, async (session) => {
+        const target = await resolveTarget(session, settings, input.to);
+        const messages = await lastMessages(session, target, input.message_id ? SEARCH_DEPTH : input.limit);
+        return { target, messages };
+      });
+      const id = input.message_id;
+      const picked = id
+        ? messages.filter(
+            (message) => message.id === id || message.originId === id || message.clientId === id,
+          )
+        : messages;
+      return {
+        fields: { to: target.jid, kind: target.kind, messages: picked.map(shown) },
+        summary: id
+          ? picked.length > 0
+            ? `Message ${id} is in the archive of ${target.jid}${picked[0]?.retracted ? ' (retracted)' : ''}.`
+            : `No message ${id} among the last ${SEARCH_DEPTH} of ${target.jid}.`
+          : `${picked.length} message(s) from the archive of ${target.jid}.`,
+        verifiedBy: 'MAM archive query (rung 1)',
+      };
+    },
+  });
+}

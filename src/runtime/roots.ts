@@ -1,0 +1,141 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { AnyTool } from '../contract/define-tool.js';
+import { LiftError } from '../contract/errors.js';
+import { isWithin, type PathScope } from '../contract/paths.js';
+
+/** Where a runtime's tools may reach, fixed when the runtime opens. */
+export interface PathPolicy {
+  /** Relative paths resolve here, and it is every family's default root. */
+  workingDir: string;
+  /** Lift's home: never reachable through a tool, except its output folder. */
+  home: string;
+  /** Lift's output folder (the files tools write): always reachable. */
+  outputDir: string;
+  /** Roots configured by tool family (lift.config `settings.<family>.roots`). */
+  families: Readonly<Record<string, readonly string[]>>;
+}
+
+const LINK_DEPTH = 32;
+
+function refused(message: string, hint: string): LiftError {
+  return new LiftError('BAD_INPUT', message, { hint, outcome: 'not_started' });
+}
+
+/**
+ * The real location of a path, symlinks resolved, also for a file that does not exist yet: the
+ * longest existing prefix is resolved and the rest appended. A dangling link is followed to where
+ * it points, since writing through it would create the file there.
+ */
+export function realLocation(path: string, depth = 0): string {
+  if (depth > LINK_DEPTH) throw refused('The path has too many symbolic links.', 'Give a direct path.');
+  const rest: string[] = [];
+  let existing = path;
+  for (;;) {
+    try {
+      return join(realpathSync.native(existing), ...rest);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw refused('The path has too many symbolic links.', 'Give a direct path.');
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        throw refused(`The path cannot be resolved (${code ?? 'error'}).`, 'Give a path the tool can read.');
+      }
+    }
+    const link = lstatOrUndefined(existing);
+    if (link?.isSymbolicLink()) {
+      const target = resolve(dirname(existing), readlinkSync(existing));
+      return realLocation(join(target, ...rest), depth + 1);
+    }
+    const parent = dirname(existing);
+    if (parent === existing) return join(existing, ...rest);
+    rest.unshift(basename(existing));
+    existing = parent;
+  }
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Inside Lift's home and not inside its output folder (checked on both the given and the real path). */
+function inHome(policy: PathPolicy, ...paths: string[]): boolean {
+  const homes = [policy.home, realLocation(policy.home)];
+  const outputs = [policy.outputDir, realLocation(policy.outputDir)];
+  return paths.some(
+    (path) => homes.some((home) => isWithin(path, home)) && !outputs.some((output) => isWithin(path, output)),
+  );
+}
+
+/** The roots a scope allows, resolved to their real locations. */
+export function rootsOf(policy: PathPolicy, scope: Pick<PathScope, 'family' | 'roots' | 'own'>): string[] {
+  const configured = policy.families[scope.family] ?? scope.roots ?? [policy.workingDir];
+  const all = [...configured, ...(scope.own ?? []), policy.outputDir];
+  return [...new Set(all.map((root) => realLocation(resolve(policy.workingDir, root))))];
+}
+
+function checkedLocation(policy: PathPolicy, path: string, what: string): { lexical: string; real: string } {
+  if (path.includes('\0')) throw refused(`${what} contains a NUL character.`, 'Give a plain file path.');
+  const lexical = resolve(policy.workingDir, path);
+  const real = realLocation(lexical);
+  if (inHome(policy, lexical, real)) {
+    throw refused(
+      `${what} leads into Lift's own folder (secrets, database, approvals, run logs), which no tool may read or write.`,
+      "Give a file of your own, outside Lift's home; files tools wrote are in its out/ folder.",
+    );
+  }
+  return { lexical, real };
+}
+
+/**
+ * The real location of a path a tool was given, or BAD_INPUT naming the roots when it (or a
+ * symbolic link on the way) leads outside them. The tool then works on the returned path.
+ */
+export function resolveInRoots(policy: PathPolicy, path: string, scope: PathScope): string {
+  const { real } = checkedLocation(policy, path, scope.what);
+  const roots = rootsOf(policy, scope);
+  if (roots.some((root) => isWithin(real, root))) return real;
+  throw refused(
+    `${scope.what} ${JSON.stringify(path)} is outside the folders ${scope.family} tools may use: ${roots.join(', ')}.`,
+    `Give a path inside one of them (symbolic links are followed). The operator can add folders in lift.config.json: "settings": { "${scope.family}": { "roots": ["/path"] } }.`,
+  );
+}
+
+/** A file in Lift's output folder, refused when a symbolic link makes it land anywhere else. */
+export function resolveOutput(policy: PathPolicy, path: string): string {
+  const { real } = checkedLocation(policy, path, 'The output file');
+  const output = realLocation(policy.outputDir);
+  if (isWithin(real, output)) return real;
+  throw refused(
+    `The output file would land outside Lift's output folder ${output}: a symbolic link leads elsewhere.`,
+    `Remove the link under ${policy.outputDir}, or choose another file_name.`,
+  );
+}
+
+/** Resolves the paths a tool declares its input names, before anything holds or runs the call. */
+export function refuseEscapingPaths(policy: PathPolicy, tool: AnyTool, input: unknown): void {
+  for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope);
+}
+
+const RootsSetting = z.array(z.string().min(1).max(4_096)).max(100);
+
+/** `settings.<family>.roots` of lift.config, relative entries resolved against the config's folder. */
+export function rootsFromSettings(
+  settings: Readonly<Record<string, Record<string, unknown>>>,
+  base: string,
+): Record<string, string[]> {
+  const families: Record<string, string[]> = {};
+  for (const [family, values] of Object.entries(settings)) {
+    if (values.roots === undefined) continue;
+    const parsed = RootsSetting.safeParse(values.roots);
+    if (!parsed.success) {
+      throw new Error(`lift.config settings.${family}.roots must be a list of folder paths.`);
+    }
+    families[family] = parsed.data.map((root) => (isAbsolute(root) ? root : resolve(base, root)));
+  }
+  return families;
+}

@@ -1,0 +1,60 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { startApp, type WordPressApp } from './bed.js';
+import { signIn } from './sign-in.js';
+
+let app: WordPressApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([startApp('wordpress'), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('the WordPress bed', () => {
+  it('signs the administrator in through wp-login.php and shows the dashboard', async () => {
+    const page = await browser.newPage();
+    await signIn(page, app);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: 15_000 });
+    expect(page.url()).toBe(app.startUrl);
+    await page.close();
+  });
+
+  it('reads the seeded posts, users and categories through the REST API', async () => {
+    const post = await app.state.postByTitle('Contact form returns 500');
+    expect(post).toMatchObject({ status: 'publish', authorId: app.seed.users.jdoe });
+    expect((await app.state.postByTitle('Draft: pricing page'))?.status).toBe('draft');
+    expect(await app.state.userByLogin('user')).toMatchObject({
+      roles: ['subscriber'],
+      email: 'user@northwind.test',
+    });
+    expect(await app.state.userByLogin('al')).toMatchObject({ roles: ['contributor'] });
+    const support = (await app.state.categories()).find((category) => category.name === 'Support');
+    expect(support?.count).toBe(2);
+  });
+
+  it('sees a user added through Users > Add New, and forgets it after a reset', async () => {
+    const page = await browser.newPage();
+    await signIn(page, app);
+    await page.goto(`${app.origin}/wp-admin/user-new.php`);
+    await page.getByLabel('Username (required)').fill('carol');
+    await page.getByLabel('Email (required)').fill('carol@northwind.test');
+    await page.getByLabel('Role').selectOption('author');
+    await page.getByRole('button', { name: 'Add New User' }).click();
+    await page.waitForURL(/users\.php/);
+    expect(await app.state.userByLogin('carol')).toMatchObject({
+      roles: ['author'],
+      email: 'carol@northwind.test',
+    });
+    await page.close();
+
+    await app.reset();
+    expect(await app.state.userByLogin('carol')).toBeUndefined();
+    expect(await app.state.userByLogin('jdoe')).toBeDefined();
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { checkUrl, clickAllowed, parsePolicy } from '../../../src/rungs/ui/index.js';
+
+describe("a policy's globs", () => {
+  it('with many stars answer at once on a long name or path (they run on RE2)', () => {
+    const policy = parsePolicy({
+      origins: ['http://127.0.0.1:*'],
+      paths: ['/**a**a**a**a**a**a**b'],
+      clickNames: ['*a*a*a*a*a*a*b'],
+    });
+    const started = performance.now();
+    // A backtracking engine spends seconds on 60 a's here, and minutes on a few more.
+    expect(clickAllowed(policy, 'a'.repeat(60))).toBe(false);
+    expect(checkUrl(policy, `http://127.0.0.1:8080/${'a'.repeat(60)}`, true)).toMatchObject({
+      allowed: false,
+    });
+    expect(clickAllowed(policy, `${'a'.repeat(60)}b`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('keep their meaning: * within a segment, ** across, any case', () => {
+    const policy = parsePolicy({ origins: ['http://127.0.0.1:8080'], paths: ['/app/*/view', '/docs/**'] });
+    expect(checkUrl(policy, 'http://127.0.0.1:8080/APP/m-1/view', true)).toEqual({ allowed: true });
+    expect(checkUrl(policy, 'http://127.0.0.1:8080/app/m/1/view', true)).toMatchObject({ allowed: false });
+    expect(checkUrl(policy, 'http://127.0.0.1:8080/docs/a/b/c', true)).toEqual({ allowed: true });
+  });
+});
