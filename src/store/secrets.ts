@@ -23,6 +23,8 @@ export interface Scrubber {
 export class SecretStore implements Scrubber {
   readonly #file: string;
   readonly #values = new Map<string, string>();
+  /** Values scrubbed like secrets but never handed out by name (a model key from the environment). */
+  readonly #scrubbedOnly = new Map<string, string>();
   #pattern: RegExp | undefined;
   /** Length of the shortest form the pattern looks for: shorter text cannot hold a secret. */
   #shortest = 0;
@@ -75,6 +77,12 @@ export class SecretStore implements Scrubber {
   /** Adds a value known only at run time (a session token) so that it is scrubbed too. */
   remember(name: string, value: string): void {
     this.#values.set(normalise(name), value);
+    this.#pattern = undefined;
+  }
+
+  /** Scrubs a value from all output, without making it a secret that a tool can ask for. */
+  scrubOnly(label: string, value: string): void {
+    this.#scrubbedOnly.set(label, value);
     this.#pattern = undefined;
   }
 
@@ -149,7 +157,7 @@ export class SecretStore implements Scrubber {
   }
 
   #nameOf(match: string): string {
-    for (const [name, value] of this.#values) {
+    for (const [name, value] of [...this.#values, ...this.#scrubbedOnly]) {
       if (value === match || JSON.stringify(value).slice(1, -1) === match) return name;
     }
     return 'redacted';
@@ -158,7 +166,7 @@ export class SecretStore implements Scrubber {
   #buildPattern(): RegExp | undefined {
     if (this.#pattern) return this.#pattern;
     const forms = new Set<string>();
-    for (const value of this.#values.values()) {
+    for (const value of [...this.#values.values(), ...this.#scrubbedOnly.values()]) {
       // Very short values would scrub ordinary text; a secret that short is not a secret.
       if (value.length < 4) continue;
       forms.add(value);
