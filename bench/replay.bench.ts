@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { Capability } from '../src/discover/capability.js';
-import { CapabilityStore } from '../src/discover/capability-store.js';
+import type { Capability } from '../src/capability/capability.js';
+import { CapabilityStore } from '../src/capability/store.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
   memberLookupPolicy,
@@ -26,6 +26,7 @@ import { type BackofficeServer, startBackoffice } from '../src/fixtures/backoffi
 import { replayCapability } from '../src/replay/engine.js';
 import { CHROMIUM_ARGS } from '../src/rungs/ui/browser.js';
 import { parsePolicy } from '../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../src/rungs/ui/sign-in.js';
 import { openStore } from '../src/store/store.js';
 
 const N = Number(process.env.BENCH_REPLAYS ?? 50);
@@ -100,7 +101,7 @@ async function discover(fixture: BackofficeServer, browser: Browser, home: strin
       task: memberLookupTask(fixture.origin, 'M-1001'),
       explorer: new ScriptedExplorer(MEMBER_LOOKUP_SCRIPT),
       hidden: ['Balance'],
-      signIn: { user: fixture.user, password: PASSWORD },
+      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: PASSWORD }) },
       liftVersion: '0.1.0',
     });
     await page.context().close();

@@ -3,8 +3,6 @@
 export { createRunChain } from './agent/chain.js';
 // The agent.
 export { type AgentOptions, type AgentResult, runAgent } from './agent/loop.js';
-export { ModelClient } from './agent/model-client.js';
-export { createLanguageModel, parseModelSpec } from './agent/model-provider.js';
 export { Shortlist } from './agent/shortlist.js';
 export { TaskLedger } from './agent/task-ledger.js';
 // Lifted programs: tool factories for other deployments than the built-in defaults.
@@ -13,6 +11,14 @@ export { hledgerTools } from './apps/hledger/tools.js';
 export { type ChatSettings, chatTools, type EmailSettings, emailTools } from './apps/messaging-tools.js';
 export { ColdOffice, WarmOffice } from './apps/office/worker.js';
 export { payrollTools } from './apps/payroll/tools.js';
+// Discovery, capabilities and model-free replay.
+export {
+  type Capability,
+  CapabilitySchema,
+  revisionOf,
+  validateCapability,
+} from './capability/capability.js';
+export { CapabilityStore } from './capability/store.js';
 // The contract: one declaration per tool, its envelope, its error codes.
 export { contractCard } from './contract/card.js';
 export type { ApprovalRecord, ToolContext, ToolEvent } from './contract/context.js';
@@ -32,15 +38,15 @@ export type { ErrorCode, Outcome, RetryAdvice } from './contract/errors.js';
 export { ERROR_CODES, isLiftError, LiftError } from './contract/errors.js';
 export { inputSchemaOf, outputSchemaOf } from './contract/json-schema.js';
 export type { PathScope } from './contract/paths.js';
-// Discovery, capabilities and model-free replay.
-export { type Capability, CapabilitySchema, revisionOf, validateCapability } from './discover/capability.js';
-export { CapabilityStore } from './discover/capability-store.js';
 export { compileCapability } from './discover/compile.js';
 export { runDiscovery } from './discover/run.js';
 // The per-operation ladder.
 export { Ladder } from './ladder/ladder.js';
 export { formatReport, ladderReport } from './ladder/report.js';
 export { lintTools } from './lint/rules.js';
+// The model client (the agent and the model explorer use it).
+export { ModelClient } from './model/model-client.js';
+export { createLanguageModel, parseModelSpec } from './model/model-provider.js';
 export { replayCapability } from './replay/engine.js';
 export { addCapabilityTools } from './replay/load.js';
 // Rung 1, API.

@@ -1,7 +1,7 @@
 import { jsonSchema, type ToolSet } from 'ai';
 import type { AnyTool } from '../contract/define-tool.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
-import { estimateTokens } from './tokens.js';
+import { estimateTokens } from '../model/tokens.js';
 
 /** The schema text of one tool as a provider receives it (name, description, parameters). */
 function schemaOf(tool: AnyTool) {

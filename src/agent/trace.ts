@@ -1,4 +1,4 @@
-import { formatCount } from './tokens.js';
+import { formatCount } from '../model/tokens.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 

@@ -1,5 +1,3 @@
-import { LiftError } from '../contract/errors.js';
-import type { Target } from '../rungs/ui/locator.js';
 import {
   CAPABILITY_SCHEMA_VERSION,
   type Capability,
@@ -10,7 +8,9 @@ import {
   type Step,
   type Value,
   validateCapability,
-} from './capability.js';
+} from '../capability/capability.js';
+import { LiftError } from '../contract/errors.js';
+import type { Target } from '../rungs/ui/locator.js';
 
 /** One action the session executed (rejected and no-change attempts never get here). */
 export type ExecutedAction =

@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { CapabilityStore } from '../capability/store.js';
 import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { CapabilityStore } from './capability-store.js';
 import { openDiscovery } from './run.js';
 import type { DiscoverySession, DiscoveryTask, SessionStatus } from './session.js';
-import type { SignIn } from './ui-driver.js';
+import type { DiscoverySignIn } from './ui-driver.js';
 
 /** What `lift session start` hands the daemon it spawns (written to a file, mode 600). */
 export interface DaemonConfig {
@@ -91,7 +92,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
   rmSync(socket, { force: true });
   const state: DaemonState = { id: config.id, pid: process.pid, socket, ready: false };
   const save = () => writeFileSync(statePath(home, config.id), JSON.stringify(state), { mode: 0o600 });
-  const { REPLAY_POOL_SERVICE, startReplayPool } = await import('../replay/browser.js');
+  const { PAGE_POOL_SERVICE, startPagePool } = await import('../rungs/ui/page-pool.js');
   let server: Server | undefined;
   let session: DiscoverySession | undefined;
   let release: (() => Promise<void>) | undefined;
@@ -106,12 +107,15 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     idle = setTimeout(() => finished(), config.idleSeconds * 1000);
   };
   try {
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(home));
+    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(home));
     const lease = await pool.fresh(new URL(config.task.startUrl).origin);
     release = lease.release;
-    const signIn: SignIn | undefined =
+    const signIn: DiscoverySignIn | undefined =
       config.user && config.secret
-        ? { user: config.user, password: runtime.store.secrets.get(config.secret) }
+        ? {
+            recipe: passwordFormSignIn(config.user, { secret: config.secret }),
+            secret: (name) => runtime.store.secrets.get(name),
+          }
         : undefined;
     const opened = await openDiscovery({
       store: runtime.store,
@@ -121,6 +125,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
       task: config.task,
       hidden: config.hidden,
       ...(signIn ? { signIn } : {}),
+      saveProfile: lease.save,
       explorer: 'cli',
       attended: true,
       handoff: () =>

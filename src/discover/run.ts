@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { Capability } from '../capability/capability.js';
+import type { CapabilityStore } from '../capability/store.js';
+import type { ToolEvent } from '../contract/context.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { Store } from '../store/store.js';
-import type { Capability } from './capability.js';
-import type { CapabilityStore } from './capability-store.js';
 import type { Explorer } from './explorers/explorer.js';
 import { DiscoverySession, type DiscoveryTask, type SessionStatus } from './session.js';
-import { PageDriver, type SignIn } from './ui-driver.js';
+import { type DiscoverySignIn, PageDriver } from './ui-driver.js';
 
 export interface DiscoveryOptions {
   store: Store;
@@ -17,7 +18,10 @@ export interface DiscoveryOptions {
   explorer: Explorer;
   /** Table columns whose values the explorer never sees. */
   hidden?: string[];
-  signIn?: SignIn;
+  /** The session's own sign-in (passwordFormSignIn for --user/--secret), typed by Lift. */
+  signIn?: DiscoverySignIn;
+  /** Keeps the browser profile (its cookies) after a sign-in. */
+  saveProfile?: () => Promise<void>;
   attended?: boolean;
   handoff?: (reason: string, deadlineMs: number) => Promise<void>;
   handoffDeadlineMs?: number;
@@ -46,14 +50,17 @@ export async function openDiscovery(
 ): Promise<{ session: DiscoverySession; runId: string; driver: PageDriver }> {
   const { store, task, policy } = options;
   const runId = store.runs.start('discovery', `discover ${task.name}`);
+  const emit = (event: ToolEvent) => store.runs.append(runId, [{ t: new Date().toISOString(), ...event }]);
   const driver = await PageDriver.create({
     page: options.page,
     policy,
     bound: task.bound,
     hiddenColumns: options.hidden ?? [],
     ...(options.signIn ? { signIn: options.signIn } : {}),
+    ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
     attended: options.attended ?? false,
     outputDir: join(store.home, 'out', 'discovery', runId),
+    emit,
   });
   const session = new DiscoverySession({
     task,
@@ -63,7 +70,7 @@ export async function openDiscovery(
     ...(options.model ? { model: options.model } : {}),
     runId,
     liftVersion: options.liftVersion,
-    emit: (event) => store.runs.append(runId, [{ t: new Date().toISOString(), ...event }]),
+    emit,
     save: (capability) => {
       const saved = options.capabilities.save(capability);
       return { revision: saved.revision, file: saved.file };
@@ -78,7 +85,7 @@ export async function openDiscovery(
 /** Runs one discovery to its end with the given explorer and records its outcome. */
 export async function runDiscovery(options: DiscoveryOptions): Promise<DiscoveryResult> {
   const t0 = performance.now();
-  const { session, runId } = await openDiscovery({
+  const { session, runId, driver } = await openDiscovery({
     ...options,
     explorer: options.explorer.kind,
     ...(options.explorer.model ? { model: options.explorer.model } : {}),
@@ -97,10 +104,12 @@ export async function runDiscovery(options: DiscoveryOptions): Promise<Discovery
       'failed',
     );
     options.store.runs.end(runId, false);
+    driver.detach();
     throw error;
   }
   const status = session.status();
   options.store.runs.end(runId, status.outcome === 'completed');
+  driver.detach();
   return {
     runId,
     status,

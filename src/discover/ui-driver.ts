@@ -1,21 +1,23 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Dialog, FileChooser, Frame, Page, Response } from 'playwright-core';
-import { PRIVATE_DIR_MODE } from '../contract/paths.js';
-import { showsSignIn, signInWithForm } from '../replay/sign-in.js';
-import { type ActEnvironment, performAction, type StepResult } from '../rungs/ui/act.js';
+import type { Page } from 'playwright-core';
+import { pageFingerprint } from '../capability/fingerprint.js';
+import type { ToolEvent } from '../contract/context.js';
+import { performAction, type StepResult } from '../rungs/ui/act.js';
+import { runBatch } from '../rungs/ui/act-batch.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
-import { type Observation, observePage } from '../rungs/ui/observe.js';
-import { checkUrl, type UiPolicy } from '../rungs/ui/policy.js';
-import { Redactor } from '../rungs/ui/redact.js';
+import { PageHarness } from '../rungs/ui/harness.js';
+import type { Observation } from '../rungs/ui/observe.js';
+import type { BlockedRequest } from '../rungs/ui/page-tracker.js';
+import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
-import { ActivityTracker } from '../rungs/ui/settle.js';
-import { pageFingerprint } from './fingerprint.js';
+import type { SignInRecipe } from '../rungs/ui/sign-in.js';
 import type { UiDriver } from './session.js';
 
-export interface SignIn {
-  user: string;
-  password: string;
+/** How a discovery session signs in: the recipe, and where its secrets are read from. */
+export interface DiscoverySignIn {
+  recipe: SignInRecipe;
+  /** Reads a named secret (the secret store); a recipe of literal values needs none. */
+  secret?: (name: string) => string;
 }
 
 export interface PageDriverOptions {
@@ -25,98 +27,67 @@ export interface PageDriverOptions {
   bound: Record<string, string>;
   /** Columns whose values the explorer never sees (balances). */
   hiddenColumns: string[];
-  /** The session's own credential, from the secret store; typed by Lift, never by a model. */
-  signIn?: SignIn;
+  /** The session's own sign-in; typed by Lift, never by a model. */
+  signIn?: DiscoverySignIn;
+  /** Keeps the browser profile after a sign-in. */
+  saveProfile?: () => Promise<void>;
   attended: boolean;
   outputDir: string;
-  maxTokens?: number;
-  actionTimeoutMs?: number;
-  quietMs?: number;
+  emit?: (event: ToolEvent) => void;
+}
+
+/** After a rejection (or a surprise) the rest of the batch was planned on a wrong assumption. */
+function stopsBatch(step: StepResult): boolean {
+  return step.status === 'rejected' || step.effect === 'unexpected';
 }
 
 /**
- * The structured-UI rung as discovery uses it: one page, the policy enforced on every
- * request before it leaves, observations through the redactor, actions through act-and-verify.
+ * The structured-UI rung as discovery uses it: the one page harness (request guard,
+ * tracker, redactor, sign-in), plus what the compiler needs: raw reads, refs, accepted
+ * dialogs and the start page's fingerprint.
  */
 export class PageDriver implements UiDriver {
-  readonly #options: PageDriverOptions;
-  readonly #page: Page;
-  readonly #redactor: Redactor;
-  readonly #activity: ActivityTracker;
-  readonly #blocked: Array<{ url: string; reason: string; at: number }> = [];
-  readonly #serverErrors: Array<{ status: number; at: number }> = [];
-  readonly #status = new Map<Frame, number>();
+  readonly #harness: PageHarness;
+  readonly #bound: Record<string, string>;
   readonly #reads: Record<string, string> = {};
   readonly #acceptedDialogs: string[] = [];
-  #dialog: Dialog | undefined;
-  #chooser: FileChooser | undefined;
   #refs = new Map<string, ElementRecord>();
   #sequence = 0;
-  #signingIn = false;
 
-  private constructor(options: PageDriverOptions) {
-    this.#options = options;
-    this.#page = options.page;
-    this.#redactor = new Redactor({
-      inputs: options.bound,
-      secrets: options.signIn ? [options.signIn.password] : [],
-      hiddenColumns: options.hiddenColumns,
-    });
-    this.#activity = new ActivityTracker(options.page);
-    this.#page.on('dialog', (dialog) => {
-      this.#dialog = dialog;
-    });
-    this.#page.on('filechooser', (chooser) => {
-      this.#chooser = chooser;
-    });
-    this.#page.on('response', (response: Response) => {
-      if (response.request().resourceType() !== 'document') return;
-      this.#status.set(response.frame(), response.status());
-      if (response.status() >= 500) this.#serverErrors.push({ status: response.status(), at: Date.now() });
-    });
-    mkdirSync(options.outputDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  private constructor(harness: PageHarness, bound: Record<string, string>) {
+    this.#harness = harness;
+    this.#bound = bound;
   }
 
-  /** Installs the policy on every request of the page's context, then returns the driver. */
+  /** Guards the page, then returns the driver. */
   static async create(options: PageDriverOptions): Promise<PageDriver> {
-    const driver = new PageDriver(options);
-    await options.page.context().route('**/*', async (route) => {
-      const request = route.request();
-      const navigation = request.isNavigationRequest();
-      const verdict = checkUrl(options.policy, request.url(), navigation);
-      if (verdict.allowed) return route.continue();
-      driver.#blocked.push({ url: request.url(), reason: verdict.reason, at: Date.now() });
-      return route.abort('blockedbyclient');
+    const harness = await PageHarness.open(options.page, {
+      policy: options.policy,
+      inputs: options.bound,
+      hiddenColumns: options.hiddenColumns,
+      attended: options.attended,
+      outputDir: options.outputDir,
+      ...(options.signIn ? { signIn: options.signIn.recipe } : {}),
+      ...(options.signIn?.secret ? { secret: options.signIn.secret } : {}),
+      ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
+      ...(options.emit ? { emit: options.emit } : {}),
     });
-    return driver;
+    return new PageDriver(harness, options.bound);
   }
 
   get page(): Page {
-    return this.#page;
+    return this.#harness.page;
   }
 
+  /** Opens the start page, signing in first when the page asks and the session can. */
   async open(url: string): Promise<void> {
-    await this.#page.goto(url, { waitUntil: 'load', timeout: 15_000 });
-    if (this.#options.signIn && (await this.#hasPassword())) await this.#signIn(this.#options.signIn);
-    const here = new URL(this.#page.url());
+    await this.#harness.goto(url);
+    if (!this.#harness.canSignIn || (await this.#harness.state()) !== 'auth_required') return;
+    await this.#harness.signIn();
+    const here = new URL(this.#harness.page.url());
     const wanted = new URL(url);
-    if (`${here.pathname}${here.search}` !== `${wanted.pathname}${wanted.search}`) {
-      await this.#page.goto(url, { waitUntil: 'load', timeout: 15_000 });
-    }
-  }
-
-  async #hasPassword(): Promise<boolean> {
-    return showsSignIn(this.#page);
-  }
-
-  /** The session's own sign-in: user and password from the secret store, typed by Lift. */
-  async #signIn(credential: SignIn): Promise<void> {
-    this.#signingIn = true;
-    try {
-      await signInWithForm(this.#page, credential);
-    } finally {
-      this.#signingIn = false;
-    }
+    if (`${here.pathname}${here.search}` !== `${wanted.pathname}${wanted.search}`)
+      await this.#harness.goto(url);
   }
 
   async observe(options: {
@@ -126,69 +97,34 @@ export class PageDriver implements UiDriver {
     observation: Observation;
     screenshotPath?: string;
   }> {
-    this.#sequence++;
+    const sequence = ++this.#sequence;
     const find = options.find
       ? { match: options.find.match, ...(options.find.table ? { table: options.find.table } : {}) }
       : undefined;
-    const { observation, index } = await observePage(this.#page, {
-      redactor: this.#redactor,
-      maxTokens: this.#options.maxTokens ?? 2_000,
-      outputDir: this.#options.outputDir,
-      statusOf: (frame) => this.#status.get(frame),
-      sequence: this.#sequence,
-      ...(find ? { find } : {}),
-    });
-    this.#refs = index.elements;
-    if (this.#dialog)
-      observation.dialog = {
-        type: this.#dialog.type(),
-        message: this.#redactor.text(this.#dialog.message()),
-      };
-    if (!options.screenshot) return { observation };
-    const screenshotPath = join(this.#options.outputDir, `observation-${this.#sequence}.png`);
-    await this.#page.screenshot({
-      path: screenshotPath,
-      mask: [
-        this.#page.locator('input, textarea, td'),
-        this.#page.frameLocator('iframe').locator('input, textarea, td'),
-      ],
-      maskColor: '#000000',
-      timeout: 5_000,
-    });
+    const { observation, index } = await this.#harness.observe(sequence, find);
+    if (!observation.dialog) this.#refs = index.elements;
+    if (!options.screenshot || observation.dialog) return { observation };
+    const screenshotPath = join(this.#harness.outputDir ?? '.', `observation-${sequence}.png`);
+    await this.#harness.screenshot(screenshotPath);
     return { observation, screenshotPath };
   }
 
   async act(actions: UiActionInput[]): Promise<StepResult[]> {
-    const results: StepResult[] = [];
-    for (const [index, raw] of actions.entries()) {
-      const action = UiActionSchema.parse(this.#bindTargets(raw));
-      const dialogBefore = this.#dialog;
-      const result = await performAction(this.#environment(), action, index);
-      if (
-        action.op === 'dialog' &&
-        result.status === 'executed' &&
-        dialogBefore &&
-        action.response === 'accept'
-      ) {
-        this.#acceptedDialogs.push(dialogBefore.message());
-      }
-      results.push(result);
-      // After a rejection the rest of the batch was planned on a wrong assumption.
-      if (result.status === 'rejected' || result.effect === 'unexpected') {
-        for (let skipped = index + 1; skipped < actions.length; skipped++) {
-          const op = (actions[skipped] as { op: StepResult['op'] }).op;
-          results.push({
-            index: skipped,
-            op,
-            status: 'skipped',
-            message: 'Skipped: an earlier action in this call did not go as planned.',
-            durationMs: 0,
-          });
+    const parsed = actions.map((raw) => UiActionSchema.parse(this.#bindTargets(raw)));
+    return runBatch(
+      parsed,
+      async (action, index) => {
+        const dialogBefore = this.#harness.tracker.dialog;
+        const env = this.#harness.actEnvironment(this.#refs, this.#reads);
+        const result = await performAction(env, action, index);
+        const accepted = action.op === 'dialog' && action.response === 'accept';
+        if (accepted && result.status === 'executed' && dialogBefore) {
+          this.#acceptedDialogs.push(dialogBefore.message());
         }
-        break;
-      }
-    }
-    return results;
+        return result;
+      },
+      stopsBatch,
+    );
   }
 
   /**
@@ -200,7 +136,7 @@ export class PageDriver implements UiDriver {
       if (typeof node === 'string') {
         return node.replace(
           /\{\{input\.([A-Za-z][A-Za-z0-9_]*)\}\}/g,
-          (whole, name: string) => this.#options.bound[name] ?? whole,
+          (whole, name: string) => this.#bound[name] ?? whole,
         );
       }
       if (Array.isArray(node)) return node.map(bind);
@@ -213,35 +149,6 @@ export class PageDriver implements UiDriver {
     if (copy.verify && typeof copy.verify === 'object')
       copy.verify = { ...(copy.verify as object), target: bind((copy.verify as { target: unknown }).target) };
     return copy as UiActionInput;
-  }
-
-  #environment(): ActEnvironment {
-    return {
-      page: this.#page,
-      policy: this.#options.policy,
-      redactor: this.#redactor,
-      attended: this.#options.attended,
-      refs: this.#refs,
-      dialog: () => this.#dialog,
-      fileChooser: () => this.#chooser,
-      clearBlocking: () => {
-        this.#dialog = undefined;
-        this.#chooser = undefined;
-      },
-      activity: this.#activity,
-      blockedSince: (time) => this.#blocked.filter((entry) => entry.at >= time),
-      state: async () => {
-        if (this.#dialog) return 'dialog';
-        if (this.#chooser) return 'file_chooser';
-        if (await this.#hasPassword()) return 'auth_required';
-        return [...this.#status.values()].some((status) => status >= 500) ? 'error' : 'ready';
-      },
-      serverErrorSince: (time) => this.#serverErrors.find((entry) => entry.at >= time)?.status,
-      deadline: Date.now() + (this.#options.actionTimeoutMs ?? 8_000),
-      quietMs: this.#options.quietMs ?? 600,
-      signIn: this.#signingIn,
-      reads: this.#reads,
-    };
   }
 
   reads(): Record<string, string> {
@@ -257,12 +164,17 @@ export class PageDriver implements UiDriver {
   }
 
   async fingerprint(): Promise<{ fingerprint: string; url: string }> {
-    const { fingerprint } = await pageFingerprint(this.#page);
-    return { fingerprint, url: this.#page.url() };
+    const { fingerprint } = await pageFingerprint(this.#harness.page);
+    return { fingerprint, url: this.#harness.page.url() };
   }
 
-  /** Dialogs and statuses are per page; a person handing back the page resets nothing else. */
-  blockedRequests(): Array<{ url: string; reason: string }> {
-    return this.#blocked.map(({ url, reason }) => ({ url, reason }));
+  /** Requests the guard stopped during this session: origin and path only. */
+  blockedRequests(): BlockedRequest[] {
+    return this.#harness.blockedRequests();
+  }
+
+  /** Stops the harness's events; the page keeps its guard until it closes. */
+  detach(): void {
+    this.#harness.detach();
   }
 }

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { CapabilityStore } from '../capability/store.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import { type Rung, rungNumber } from '../contract/effects.js';
 import { isSuccess } from '../contract/envelope.js';
 import { outputSchemaOf } from '../contract/json-schema.js';
-import type { CapabilityStore } from '../discover/store.js';
 import { Registrations } from '../replay/registrations.js';
 import { importOpenApi } from '../rungs/api/import.js';
 import { apiOriginOf, loadApiTools, toolsFromApiFile } from '../rungs/api/loader.js';

@@ -1,5 +1,5 @@
+import { CapabilityStore } from '../capability/store.js';
 import { type Rung, rungNumber } from '../contract/effects.js';
-import { CapabilityStore } from '../discover/store.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Candidate, candidateLabel, type DeclaredOperation, readDeclarations } from './declaration.js';
 import { currentFingerprint, type DoorContext, testDoor } from './doors.js';

@@ -1,7 +1,7 @@
 import type { Dialog, Frame, Page } from 'playwright-core';
-import { readSkeleton, skeletonOf } from '../discover/fingerprint.js';
+import { readSkeleton, skeletonOf } from '../capability/fingerprint.js';
+import type { PageTracker } from '../rungs/ui/page-tracker.js';
 import { answerWithin } from '../rungs/ui/settle.js';
-import type { PageWatch } from './page-watch.js';
 
 /** What the page is showing, as far as a replay is concerned. */
 export type PageState =
@@ -90,10 +90,10 @@ const READ_WITH_SKELETON = `(() => ({ ...(${readFacts.toString()})(), skeleton: 
  */
 export class Classifier {
   readonly #page: Page;
-  readonly #watch: PageWatch;
+  readonly #watch: PageTracker;
   readonly #read = new Map<Frame, { loads: number; facts: FrameFacts }>();
 
-  constructor(page: Page, watch: PageWatch) {
+  constructor(page: Page, watch: PageTracker) {
     this.#page = page;
     this.#watch = watch;
   }

@@ -1,8 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { bindPlaceholders, type Capability } from '../capability/capability.js';
+import { LiftError } from '../contract/errors.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
-import type { Capability } from '../discover/capability.js';
+import type { Target } from '../rungs/ui/locator.js';
+import { describeTarget, offered } from './targets.js';
 
 /**
  * A screenshot with every data region blacked out: table cells, form fields, and any
@@ -37,4 +40,27 @@ export async function maskedScreenshot(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * SURFACE_CHANGED with what the screen offers instead of the missing target, and a masked
+ * screenshot: the screen no longer offers what the capability expects.
+ */
+export async function surfaceChanged(
+  page: Page,
+  evidence: { capability: Capability; inputs: Record<string, unknown>; folder: string },
+  message: string,
+  target: Target | undefined,
+  outcome: 'unknown' | 'not_started',
+): Promise<LiftError> {
+  const { capability, inputs, folder } = evidence;
+  const bound = target ? bindPlaceholders(target, inputs) : undefined;
+  return new LiftError('SURFACE_CHANGED', message, {
+    hint: 'The screen no longer offers what the capability expects. Rediscover it (lift discover); do not retry blindly.',
+    outcome,
+    details: {
+      ...(bound ? { expected: describeTarget(bound), offered: await offered(page, bound) } : {}),
+      screenshot: await maskedScreenshot(page, capability, inputs, folder, 'surface-changed'),
+    },
+  });
 }

@@ -1,7 +1,14 @@
-import { CapabilityStore } from '../discover/capability-store.js';
+import { CapabilityStore } from '../capability/store.js';
+import type { AnyTool } from '../contract/define-tool.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { Registrations } from './registrations.js';
-import { type CapabilityToolDeps, registeredCapabilityTools } from './tool.js';
+import { ReplaySignIns } from './sign-ins.js';
+import {
+  type CapabilityToolDeps,
+  registeredCapabilityTools,
+  UNREGISTERED_PREFIX,
+  unregisteredCapabilityTool,
+} from './tool.js';
 
 /** The stores a runtime keeps capabilities and their registrations in. */
 export function capabilityDeps(
@@ -11,13 +18,41 @@ export function capabilityDeps(
   return {
     capabilities: new CapabilityStore(runtime.store.db, runtime.home),
     registrations: new Registrations(runtime.store.db),
+    signIns: new ReplaySignIns(runtime.store.db),
     home: runtime.home,
     ...(handoff ? { handoff } : {}),
   };
 }
 
+/**
+ * The tools of unregistered capabilities a held call waits on (`lift replay FILE` of a
+ * write), so that `lift approve` finds the tool the call was held for. They are not
+ * offered otherwise: nobody reviewed them.
+ */
+function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): AnyTool[] {
+  const names = new Set(
+    runtime.store.approvals
+      .list(['pending', 'approved'])
+      .map((approval) => approval.tool)
+      .filter((name) => name.startsWith(UNREGISTERED_PREFIX)),
+  );
+  const tools: AnyTool[] = [];
+  for (const name of names) {
+    const stored = deps.capabilities.resolve(name.slice(UNREGISTERED_PREFIX.length));
+    if (!stored) continue;
+    try {
+      tools.push(unregisteredCapabilityTool(deps.capabilities.load(stored.revision), stored.revision, deps));
+    } catch {
+      // Tampered since it was held: approving it says UNKNOWN_TOOL, nothing runs.
+    }
+  }
+  return tools;
+}
+
 /** Adds every registered capability to the runtime's tools (lift tools list, lift call, MCP, the agent). */
 export function addCapabilityTools(runtime: Runtime): Runtime {
-  for (const tool of registeredCapabilityTools(capabilityDeps(runtime))) runtime.registry.add(tool);
+  const deps = capabilityDeps(runtime);
+  for (const tool of registeredCapabilityTools(deps)) runtime.registry.add(tool);
+  for (const tool of heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
   return runtime;
 }

@@ -119,6 +119,15 @@ export async function waitVisible(
   }
 }
 
+/** Why a pointer or key action did not reach its element, from Playwright's message. */
+export function blockedReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/not enabled|disabled/i.test(message)) return 'the element is disabled';
+  if (/intercepts pointer events/i.test(message)) return 'another element covers it';
+  if (/outside of the viewport/i.test(message)) return 'it is off screen';
+  return 'it did not become actionable';
+}
+
 export function isStrictViolation(error: unknown): boolean {
   return error instanceof Error && /strict mode violation/i.test(error.message);
 }

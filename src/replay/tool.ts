@@ -1,16 +1,14 @@
-import { join } from 'node:path';
 import { z } from 'zod';
-import type { ToolContext } from '../contract/context.js';
+import type { Capability } from '../capability/capability.js';
+import { unreviewedEffectClass } from '../capability/effects.js';
+import type { CapabilityStore } from '../capability/store.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
-import { LiftError } from '../contract/errors.js';
-import type { Capability } from '../discover/capability.js';
-import type { CapabilityStore } from '../discover/capability-store.js';
+import type { EffectClass } from '../contract/effects.js';
 import { describeLocator } from '../rungs/ui/locator.js';
-import type { ReplayBrowser } from './browser.js';
-import { leasePage, REPLAY_POOL_SERVICE, startReplayPool } from './browser.js';
-import { replayCapability } from './engine.js';
+import type { ReplayResult } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
-import { signInWithForm } from './sign-in.js';
+import { runReplayTool } from './run-tool.js';
+import type { ReplaySignIns } from './sign-ins.js';
 import { inputSchemaOf } from './values.js';
 
 const OUTPUT_TYPES = {
@@ -36,9 +34,37 @@ function exampleInput(capability: Capability): Record<string, unknown> {
 export interface CapabilityToolDeps {
   capabilities: CapabilityStore;
   registrations: Registrations;
+  /** Sign-ins given for unregistered capabilities, so a held call of one runs with it once approved. */
+  signIns?: ReplaySignIns;
   home: string;
   /** Attended runs hand an expired session to a person; unattended ones return AUTH_REQUIRED. */
   handoff?: (reason: string, deadlineMs: number) => Promise<void>;
+}
+
+/** How one run differs from the registration: `lift replay`'s flags, and who hears the result. */
+export interface ReplayOverrides {
+  layoutTolerant?: boolean;
+  /** Sign in as this user with this stored secret, instead of the registration's sign-in. */
+  signIn?: { user: string; secret: string } | undefined;
+  /** Hears the replay's full result (steps, reloads, durations) when one ran. */
+  onResult?: (result: ReplayResult) => void;
+}
+
+/** What a capability tool replays: a registered revision, or a stored one nobody registered. */
+export interface ReplayPlan {
+  name: string;
+  revision: string;
+  effectClass: EffectClass;
+  signIn: { user: string; secret: string } | undefined;
+  /** Registered: the registration is read again on every call (switched off, sign-in). */
+  registered: boolean;
+}
+
+/** Tools of unregistered capabilities are named by revision: replay_<first 12 hex digits>. */
+export const UNREGISTERED_PREFIX = 'replay_';
+
+export function unregisteredToolName(revision: string): string {
+  return `${UNREGISTERED_PREFIX}${revision.slice(0, 12)}`;
 }
 
 /**
@@ -50,139 +76,116 @@ export function capabilityTool(
   capability: Capability,
   registration: Registration,
   deps: CapabilityToolDeps,
+  overrides: ReplayOverrides = {},
 ): AnyTool {
-  const writes = registration.effectClass !== 'read';
+  const plan: ReplayPlan = {
+    name: registration.name,
+    revision: registration.revision,
+    effectClass: registration.effectClass,
+    signIn: registration.signIn,
+    registered: true,
+  };
+  return declare(capability, plan, deps, overrides);
+}
+
+/**
+ * A stored capability nobody registered (a file given to `lift replay`) as a tool under the
+ * same contract: irreversible (a signature) unless none of its steps can change state, so
+ * running it goes through the gate and the ledger exactly as a registered one does.
+ */
+export function unregisteredCapabilityTool(
+  capability: Capability,
+  revision: string,
+  deps: CapabilityToolDeps,
+  overrides: ReplayOverrides = {},
+): AnyTool {
+  const plan: ReplayPlan = {
+    name: unregisteredToolName(revision),
+    revision,
+    effectClass: unreviewedEffectClass(capability),
+    signIn: deps.signIns?.get(revision),
+    registered: false,
+  };
+  return declare(capability, plan, deps, overrides);
+}
+
+function declare(
+  capability: Capability,
+  plan: ReplayPlan,
+  deps: CapabilityToolDeps,
+  overrides: ReplayOverrides,
+): AnyTool {
+  const writes = plan.effectClass !== 'read';
   const baseInput = inputSchemaOf(capability);
   const input = writes ? baseInput.extend({ request_id: z.string().min(1).max(100).optional() }) : baseInput;
-  const output = z.strictObject({
+  // Typed as a record: the fields are the capability's own, known only at run time.
+  const output: z.ZodType<Record<string, unknown>> = z.strictObject({
     outcome: z.enum(capability.outcomes),
     ...Object.fromEntries(capability.outputs.map((spec) => [spec.name, OUTPUT_TYPES[spec.type].optional()])),
   });
   const checkpoint = `final checkpoint: ${describeLocator(capability.checkpoint.target.locator)} equals input ${capability.checkpoint.equals.input}`;
+  const unreviewed = plan.registered
+    ? ''
+    : ' Not registered: treated as its steps allow (lift capabilities add to review it).';
   return defineTool({
-    name: capability.name,
+    name: plan.name,
     title: capability.intent,
-    description: `${capability.intent}. Replays capability ${registration.revision.slice(0, 12)} (${capability.steps.length} steps) without a model; answers outcome ${capability.outcomes.join(' or ')}.`,
+    description: `${capability.intent}. Replays capability ${plan.revision.slice(0, 12)} (${capability.steps.length} steps) without a model; answers outcome ${capability.outcomes.join(' or ')}.${unreviewed}`,
     group: 'capabilities',
     rung: 'script',
     input,
     output,
     verifiedBy: checkpoint,
-    errors: {
-      CAPABILITY_DISABLED: {
-        hint: 'This capability failed twice in a row and was switched off. Rediscover it, or re-enable it (lift capabilities enable NAME).',
-      },
-      REVISION_MISMATCH: {
-        hint: 'The stored capability no longer hashes to its registered revision. Rediscover or register it again.',
-      },
-      NOT_FOUND: { hint: 'The application says the record does not exist.' },
-      APP_ERROR: {
-        hint: 'The application showed an error page; a masked screenshot is in the error details.',
-      },
-      UPSTREAM_ERROR: {
-        retry: 'yes',
-        hint: 'The application kept answering with a server error after one reload. Try again later.',
-      },
-      UNEXPECTED_STATE: {
-        hint: 'An undeclared dialog or state stopped the replay. Look at the page before calling again.',
-      },
-      NO_CHANGE: {
-        hint: 'An element the capability needs is disabled or covered. A person should look at the page.',
-      },
-      CHECK_FAILED: { hint: 'The page did not show the requested record; no output was returned.' },
-    },
+    errors: REPLAY_ERRORS,
     effect: {
-      class: registration.effectClass,
+      class: plan.effectClass,
       ...(writes
         ? { repeat: 'A second call with the same request_id returns the first result without replaying.' }
         : {}),
     },
     timeout: { deadlineMs: 60_000 },
-    ...(registration.signIn
+    ...(plan.signIn
       ? {
           session: {
-            secret: registration.signIn.secret,
+            secret: plan.signIn.secret,
             onExpiry: 'sign in again from the secret store; AUTH_REQUIRED when it is missing',
           },
         }
       : {}),
+    preview: (raw: Record<string, unknown>) =>
+      `${plan.name}: ${capability.intent} (${capability.steps.length} steps on ${capability.preconditions.origin}) with ${JSON.stringify(raw)}`,
     example: exampleInput(capability),
-    run: async (raw, ctx) =>
-      runCapability(registration, deps, raw as Record<string, unknown>, ctx, checkpoint),
+    run: (raw, ctx) =>
+      runReplayTool(plan, deps, raw as Record<string, unknown>, ctx, { verifiedBy: checkpoint, overrides }),
   });
 }
 
-async function runCapability(
-  registration: Registration,
-  deps: CapabilityToolDeps,
-  raw: Record<string, unknown>,
-  ctx: ToolContext,
-  verifiedBy: string,
-) {
-  const current = deps.registrations.get(registration.name);
-  if (!current?.enabled) {
-    throw new LiftError(
-      'CAPABILITY_DISABLED',
-      `${registration.name} is switched off: ${current?.disabledReason ?? 'it was disabled'}.`,
-      {
-        outcome: 'not_started',
-      },
-    );
-  }
-  // Pin: what runs is what the registration names, re-hashed from disk now.
-  const capability = deps.capabilities.load(current.revision);
-  const { request_id: _requestId, ...inputs } = raw;
-  const pool = await ctx.service<ReplayBrowser>(REPLAY_POOL_SERVICE, () => startReplayPool(deps.home));
-  const lease = await leasePage(pool, capability.preconditions.origin);
-  const signIn = current.signIn;
-  try {
-    const result = await replayCapability(capability, inputs, {
-      page: lease.page,
-      revision: current.revision,
-      effectClass: current.effectClass,
-      evidenceDir: join(ctx.outputDir, 'evidence'),
-      emit: (event) => ctx.emit(event),
-      markStarted: () => ctx.markStarted(),
-      ...(deps.handoff ? { handoff: ({ reason, deadlineMs }) => deps.handoff!(reason, deadlineMs) } : {}),
-      ...(signIn && ctx.hasSecret(signIn.secret)
-        ? {
-            signIn: async (page) => {
-              await signInWithForm(page, { user: signIn.user, password: ctx.secret(signIn.secret) });
-              await lease.save();
-            },
-          }
-        : {}),
-    });
-    deps.registrations.recordSurfaceOk(registration.name);
-    const fields = { outcome: result.outcome, ...result.outputs };
-    return {
-      fields,
-      summary:
-        result.outcome === 'found'
-          ? `${capability.name}: ${capability.outputs.map((spec) => spec.name).join(', ')} read in ${result.durationMs} ms, checkpoint passed`
-          : `${capability.name}: the application answered not found`,
-      effect: current.effectClass === 'read' ? ('none' as const) : ('changed' as const),
-      verifiedBy,
-      checks: result.checkpoint
-        ? [
-            {
-              name: 'checkpoint',
-              passed: result.checkpoint.passed,
-              detail: `page shows the requested ${capability.checkpoint.equals.input}`,
-            },
-          ]
-        : [],
-    };
-  } catch (error) {
-    if (error instanceof LiftError && error.code === 'SURFACE_CHANGED') {
-      const disabled = deps.registrations.recordSurfaceChanged(registration.name, error.message);
-      if (disabled) ctx.emit({ type: 'capability-disabled', name: registration.name });
-    }
-    throw error;
-  } finally {
-    await lease.release();
-  }
-}
+const REPLAY_ERRORS = {
+  CAPABILITY_DISABLED: {
+    hint: 'This capability failed twice in a row and was switched off. Rediscover it, or re-enable it (lift capabilities enable NAME).',
+  },
+  REVISION_MISMATCH: {
+    hint: 'The stored capability no longer hashes to its registered revision. Rediscover or register it again.',
+  },
+  NOT_FOUND: { hint: 'The application says the record does not exist.' },
+  APP_ERROR: {
+    hint: 'The application showed an error page; a masked screenshot is in the error details.',
+  },
+  UPSTREAM_ERROR: {
+    retry: 'yes' as const,
+    hint: 'The application kept answering with a server error after one reload. Try again later.',
+  },
+  UNEXPECTED_STATE: {
+    hint: 'An undeclared dialog or state stopped the replay. Look at the page before calling again.',
+  },
+  NO_CHANGE: {
+    hint: 'An element the capability needs is disabled or covered. A person should look at the page.',
+  },
+  CHECK_FAILED: { hint: 'The page did not show the requested record; no output was returned.' },
+  POLICY_BLOCKED: {
+    hint: 'The application sent the page to an origin or path the replay may not reach; nothing was sent there.',
+  },
+};
 
 /** Every registered capability as a tool, each loaded and re-hashed from the store. */
 export function registeredCapabilityTools(deps: CapabilityToolDeps): AnyTool[] {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { Capability, FieldType } from '../capability/capability.js';
+import { parseTypedValue, type TypedValue } from '../capability/typed.js';
 import { LiftError } from '../contract/errors.js';
-import type { Capability, FieldType } from '../discover/capability.js';
-import { parseTypedValue, type TypedValue } from '../discover/typed.js';
 
 const INPUT_TYPES: Record<FieldType, z.ZodType> = {
   string: z.string().min(1).max(500),

@@ -1,9 +1,9 @@
+import { type EffectHints, effectHints } from '../contract/annotations.js';
 import type { AnyTool } from '../contract/define-tool.js';
-import { type BehaviourHints, behaviourHints } from '../contract/hints.js';
 import { inputPropertyNames } from './to-json-schema.js';
 
-/** MCP tool annotations: a title and the four behaviour hints, all derived from the contract. */
-export interface ToolAnnotations extends BehaviourHints {
+/** MCP tool annotations: a title and the four hints of the tool's effect. */
+export interface ToolAnnotations extends EffectHints {
   title: string;
 }
 
@@ -19,6 +19,7 @@ export function hasRequestIdKey(tool: AnyTool): boolean {
   return inputPropertyNames(tool).includes('request_id');
 }
 
+/** The hints follow the contract's effect class and its repeat key (contract/annotations.ts). */
 export function toolAnnotations(tool: AnyTool): ToolAnnotations {
-  return { title: titleOf(tool), ...behaviourHints(tool.effect.class, hasRequestIdKey(tool)) };
+  return { title: titleOf(tool), ...effectHints(tool.effect.class, hasRequestIdKey(tool)) };
 }

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runAgent } from '../../src/agent/loop.js';
-import { modelClientFor } from '../../src/agent/model-settings.js';
 import { defineTool } from '../../src/contract/define-tool.js';
 import { LiftError } from '../../src/contract/errors.js';
+import { modelClientFor } from '../../src/model/model-settings.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { SecretStore } from '../../src/store/secrets.js';
 import { type ScriptedServer, startScriptedOpenAIServer } from '../support/scripted-openai-server.js';
@@ -72,7 +72,8 @@ describe('the model key from OPENAI_API_KEY', () => {
     });
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${CANARY}`);
     // The tool was called and could not see the key by any secret name.
-    const toolMessages = (server.requests[1]?.body.messages as Array<{ role: string; content: unknown }>)
+    const messages = (server.requests[1]?.body.messages ?? []) as Array<{ role: string; content: unknown }>;
+    const toolMessages = messages
       .filter((message) => message.role === 'tool')
       .map((message) => JSON.stringify(message.content));
     expect(toolMessages.join('\n')).toMatch(/has_secret\\?":false/);

@@ -1,50 +1,102 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(import.meta.dirname, '..', '..', 'src');
 
+/** Node's own modules (`node:fs`); allowed wherever a folder lists NODE. */
+const NODE = 'node:*';
+
+interface Rule {
+  /** Folders of src/ the folder may import (its own always), `rungs` meaning every rung. */
+  folders: string[];
+  /** npm packages the folder may import; `@scope/*` allows a whole scope. */
+  packages: string[];
+}
+
 /**
- * What each layer may import from src/. contract <- store <- runtime <- rungs <- discover,
- * replay <- agent, serve <- cli. Fixtures are stand-ins for other people's programs, so
- * they import nothing of Lift.
+ * What each folder may import, as Playwright's DEPS lists say it: the layers point down only,
+ * contract <- store <- runtime <- rungs/* <- (capability, model) <- discover, replay <- ladder,
+ * agent, serve <- cli. `rungs/`, `apps/` and `fixtures/` hold one folder per door, program or
+ * fixture, each a folder of its own here. Fixtures stand in for other people's programs, so
+ * they import nothing of Lift. No exceptions by file: a file that needs more belongs elsewhere.
  */
-const ALLOWED: Record<string, string[]> = {
-  contract: ['contract'],
-  store: ['contract', 'store'],
-  runtime: ['contract', 'store', 'runtime'],
-  config: ['contract', 'config'],
-  lint: ['contract', 'config', 'lint'],
-  fixtures: ['fixtures'],
-  rungs: ['contract', 'store', 'runtime', 'rungs'],
-  apps: ['contract', 'store', 'runtime', 'rungs', 'apps'],
-  // Replay shares the capability format with the compiler, never the explorer side.
-  replay: [
-    'contract',
-    'store',
-    'runtime',
-    'rungs',
-    'replay',
-    'discover/capability',
-    'discover/capability-store',
-    'discover/fingerprint',
-    'discover/typed',
-  ],
-  discover: [
-    'contract',
-    'store',
-    'runtime',
-    'rungs',
-    'discover',
-    'replay',
-    'agent/model-client',
-    'agent/model-provider',
-    'agent/model-settings',
-  ],
-  ladder: ['contract', 'store', 'runtime', 'rungs', 'replay', 'discover', 'ladder'],
-  agent: ['contract', 'store', 'runtime', 'rungs', 'agent', 'config'],
-  serve: ['contract', 'store', 'runtime', 'serve'],
+const RULES: Record<string, Rule> = {
+  contract: { folders: [], packages: ['re2js', 'zod', NODE] },
+  store: { folders: ['contract'], packages: ['better-sqlite3', NODE] },
+  runtime: { folders: ['contract', 'store'], packages: ['canonicalize', 'zod', NODE] },
+  config: { folders: ['contract'], packages: ['tsx', 'zod', NODE] },
+  lint: { folders: ['contract', 'config'], packages: ['@modelcontextprotocol/sdk', 'yaml', NODE] },
+  'rungs/api': { folders: ['contract', 'store', 'runtime'], packages: ['yaml', 'zod', NODE] },
+  'rungs/cli': { folders: ['contract', 'store', 'runtime'], packages: ['csv-parse', 'zod', NODE] },
+  'rungs/file': {
+    folders: ['contract', 'store', 'runtime'],
+    packages: ['csv-parse', 'exceljs', 'zod', NODE],
+  },
+  // The desktop rung runs its bridge as a wrapped program and judges actions with the UI rung's classifier.
+  'rungs/desktop': {
+    folders: ['contract', 'store', 'runtime', 'rungs/cli', 'rungs/ui'],
+    packages: ['yaml', 'zod', NODE],
+  },
+  'rungs/ui': {
+    folders: ['contract', 'store', 'runtime'],
+    packages: ['playwright-core', 'yaml', 'zod', NODE],
+  },
+  capability: {
+    folders: ['contract', 'store', 'runtime', 'rungs/ui'],
+    packages: ['playwright-core', 'zod', NODE],
+  },
+  model: { folders: ['contract', 'store'], packages: ['ai', '@ai-sdk/*', NODE] },
+  // Replay never reaches the model side: no model folder, no model SDK (test/replay/import-graph).
+  replay: {
+    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'rungs/desktop', 'capability'],
+    packages: ['playwright-core', 'zod', NODE],
+  },
+  discover: {
+    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'model'],
+    packages: ['playwright-core', 'zod', 'ai', '@modelcontextprotocol/sdk', NODE],
+  },
+  ladder: {
+    folders: ['contract', 'store', 'runtime', 'rungs', 'capability', 'replay', 'discover'],
+    packages: ['yaml', 'zod', NODE],
+  },
+  agent: { folders: ['contract', 'store', 'runtime', 'model'], packages: ['ai', 'zod', NODE] },
+  serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
+  apps: { folders: ['contract', 'store', 'runtime', 'rungs', 'apps'], packages: [NODE] },
+  'apps/chat': { folders: ['contract', 'rungs'], packages: ['@xmpp/*', 'zod', NODE] },
+  'apps/email': {
+    folders: ['contract', 'rungs'],
+    packages: ['imapflow', 'mailparser', 'nodemailer', 'zod', NODE],
+  },
+  'apps/ifc': { folders: ['contract', 'rungs', 'apps/plan'], packages: ['web-ifc', 'zod', NODE] },
+  'apps/image': { folders: ['contract', 'rungs'], packages: ['@napi-rs/canvas', 'ag-psd', 'zod', NODE] },
+  'apps/plan': { folders: ['contract', 'rungs'], packages: ['@tarikjabiri/dxf', 'dxf-parser', 'zod', NODE] },
+  'apps/render3d': {
+    folders: ['contract', 'rungs', 'apps/plan'],
+    packages: ['@napi-rs/canvas', 'zod', NODE],
+  },
+  'apps/git': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
+  'apps/hledger': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
+  'apps/inventory': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
+  'apps/office': {
+    folders: ['contract', 'store', 'runtime', 'rungs'],
+    packages: ['docx', 'exceljs', 'hyperformula', 'pdfjs-dist', 'pptxgenjs', 'zod', NODE],
+  },
+  'apps/payroll': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
+  'apps/postgres': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
+  'apps/services': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
+  'fixtures/backoffice': { folders: [], packages: [NODE] },
+  'fixtures/inventory': { folders: [], packages: [NODE] },
+  'fixtures/payroll': { folders: [], packages: [NODE] },
+  'fixtures/services': { folders: [], packages: [NODE] },
+  // The top: the command line, the built-in tool list and the public API may import any folder.
+  cli: { folders: ['*'], packages: [NODE] },
+  '.': { folders: ['*'], packages: [] },
 };
+
+/** Folders that hold one folder per door, program or fixture; each of those is a layer of its own. */
+const FAMILIES = new Set(['rungs', 'apps', 'fixtures']);
 
 function files(folder: string): string[] {
   return readdirSync(folder).flatMap((entry) => {
@@ -54,32 +106,120 @@ function files(folder: string): string[] {
   });
 }
 
-function importsOf(file: string): string[] {
+function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [
+  return [
     ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g),
     ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
   ].map((match) => match[1]!);
-  return specifiers.filter((specifier) => specifier.startsWith('.'));
 }
 
-function layerOf(path: string): string {
-  return relative(SRC, path).split('/')[0]!;
+/** The layer a file of src/ belongs to: its top folder, or family/member (rungs/ui). */
+function folderOf(file: string): string {
+  const parts = relative(SRC, file).split('/');
+  if (parts.length === 1) return '.';
+  const [top, member] = parts;
+  return FAMILIES.has(top!) && parts.length > 2 ? `${top}/${member}` : top!;
+}
+
+function packageOf(specifier: string): string {
+  if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) return NODE;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+function folderAllowed(rule: Rule, own: string, target: string): boolean {
+  if (target === own || rule.folders.includes('*')) return true;
+  return rule.folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
+}
+
+function packageAllowed(rule: Rule, name: string): boolean {
+  return rule.packages.some((allowed) =>
+    allowed.endsWith('/*') ? name.startsWith(allowed.slice(0, -1)) : name === allowed,
+  );
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  file: string;
+}
+
+const edges: Edge[] = [];
+const packageUses: Array<{ folder: string; name: string; file: string }> = [];
+for (const file of files(SRC)) {
+  const from = folderOf(file);
+  for (const specifier of specifiers(file)) {
+    if (!specifier.startsWith('.')) {
+      packageUses.push({ folder: from, name: packageOf(specifier), file: relative(SRC, file) });
+      continue;
+    }
+    const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+    edges.push({ from, to: folderOf(target), file: relative(SRC, file) });
+  }
+}
+
+/** A cycle among folders for each back edge a depth-first walk meets, as the path that closes it. */
+function cycles(graph: Array<Pick<Edge, 'from' | 'to'>>): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const edge of graph) {
+    if (edge.from === edge.to) continue;
+    if (!next.has(edge.from)) next.set(edge.from, new Set());
+    next.get(edge.from)!.add(edge.to);
+  }
+  const found: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (folder: string): void => {
+    const at = path.indexOf(folder);
+    if (at >= 0) {
+      found.push([...path.slice(at), folder].join(' -> '));
+      return;
+    }
+    if (done.has(folder)) return;
+    path.push(folder);
+    for (const to of next.get(folder) ?? []) visit(to);
+    path.pop();
+    done.add(folder);
+  };
+  for (const folder of [...next.keys()].sort()) visit(folder);
+  return found;
 }
 
 describe('layers', () => {
-  it('import only from the layers below them', () => {
-    const violations: string[] = [];
-    for (const file of files(SRC)) {
-      const layer = layerOf(file);
-      const allowed = ALLOWED[layer];
-      if (!allowed) continue; // cli/, builtin.ts and index.ts sit on top and may import anything
-      for (const specifier of importsOf(file)) {
-        const target = relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '');
-        const ok = allowed.some((prefix) => target === prefix || target.startsWith(`${prefix}/`));
-        if (!ok) violations.push(`${relative(SRC, file)} imports ${target}`);
-      }
-    }
+  it('every folder of src/ has a rule', () => {
+    const folders = new Set([...edges.map((edge) => edge.from), ...packageUses.map((use) => use.folder)]);
+    expect([...folders].filter((folder) => !RULES[folder]).sort()).toEqual([]);
+  });
+
+  it('import only from the folders below them', () => {
+    const violations = edges
+      .filter((edge) => !folderAllowed(RULES[edge.from] ?? { folders: [], packages: [] }, edge.from, edge.to))
+      .map((edge) => `${edge.file} imports ${edge.to}/`);
     expect(violations).toEqual([]);
+  });
+
+  it('no two folders import each other, directly or through others', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('import only the npm packages their folder lists', () => {
+    const violations = packageUses
+      .filter((use) => !packageAllowed(RULES[use.folder] ?? { folders: [], packages: [] }, use.name))
+      .map((use) => `${use.file} imports ${use.name}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('sees the real graph (the checks above cannot pass on an empty one)', () => {
+    expect(edges.some((edge) => edge.from === 'replay' && edge.to === 'capability')).toBe(true);
+    expect(packageUses.some((use) => use.folder === 'model' && use.name === 'ai')).toBe(true);
+    expect(
+      cycles([
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'c', to: 'a' },
+      ]),
+    ).toEqual(['a -> b -> c -> a']);
   });
 });

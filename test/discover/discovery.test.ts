@@ -3,9 +3,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelClient } from '../../src/agent/model-client.js';
-import { behaviourHints } from '../../src/contract/hints.js';
-import { CapabilityStore } from '../../src/discover/capability-store.js';
+import { CapabilityStore } from '../../src/capability/store.js';
 import { discoveryServer } from '../../src/discover/explorers/mcp.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
@@ -15,8 +13,9 @@ import {
 import { explorerToolSet, ModelExplorer } from '../../src/discover/explorers/model.js';
 import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { openDiscovery, runDiscovery } from '../../src/discover/run.js';
-import { EXPLORER_TOOLS, type ExplorerToolName } from '../../src/discover/tools.js';
+import { ModelClient } from '../../src/model/model-client.js';
 import { parsePolicy, type UiPolicyInput } from '../../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { launchChromium, startBackoffice, tempHome } from '../replay/helpers.js';
 import { startScriptedOpenAIServer } from '../support/scripted-openai-server.js';
@@ -64,7 +63,7 @@ async function discover(
       task: memberLookupTask(fixture.origin, 'M-1001'),
       explorer,
       hidden: ['Balance'],
-      signIn: { user: 'operator', password: CANARY },
+      signIn: { recipe: passwordFormSignIn('operator', { literal: CANARY }) },
       ...(options.handoff ? { handoff: () => options.handoff!(page), attended: true } : {}),
       liftVersion: '0.1.0',
     });
@@ -203,13 +202,19 @@ describe('discovery with the scripted explorer', () => {
       query: '?scenario=session_expires',
       handoff: async (page) => {
         handoffs++;
-        await page.getByLabel('User').fill('operator');
-        await page.getByLabel('Password').fill(CANARY);
-        await page.getByRole('button').click();
-        await page.waitForURL(/\/app/);
+        // The expired session shows its sign-in form where the next page loaded: the workspace frame.
+        const workspaceFrame = page.frameLocator('iframe[title="Workspace"]');
+        await workspaceFrame.getByLabel('User').fill('operator');
+        await workspaceFrame.getByLabel('Password').fill(CANARY);
+        await workspaceFrame.getByRole('button', { name: 'Sign in' }).click();
+        await workspaceFrame.getByLabel('Password').waitFor({ state: 'detached', timeout: 10_000 });
       },
     });
     expect(handoffs).toBe(1);
+    expect(replies.find((entry) => entry.tool === 'request_handoff')?.reply).toMatchObject({
+      ok: true,
+      resumed: true,
+    });
     expect(JSON.stringify(replies)).toContain('AUTH_REQUIRED');
     expect(result.status.outcome).toBe('completed');
     expect(result.capability!.steps).toHaveLength(7);
@@ -303,7 +308,7 @@ describe('the MCP explorer', () => {
         policy: parsePolicy(memberLookupPolicy(fixture.origin)),
         task,
         hidden: ['Balance'],
-        signIn: { user: 'operator', password: CANARY },
+        signIn: { recipe: passwordFormSignIn('operator', { literal: CANARY }) },
         explorer: 'mcp',
         liftVersion: '0.1.0',
       });
@@ -319,17 +324,8 @@ describe('the MCP explorer', () => {
         'observe',
         'request_handoff',
       ]);
-      // Titles and hints come from the one declaration of each tool, as for every tool Lift serves.
-      for (const tool of listed.tools) {
-        const declared = EXPLORER_TOOLS[tool.name as ExplorerToolName];
-        expect(tool.annotations).toEqual({
-          title: declared.title,
-          ...behaviourHints(declared.effect, false),
-        });
-      }
-      const hints = Object.fromEntries(listed.tools.map((tool) => [tool.name, tool.annotations]));
-      expect(hints.observe).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-      expect(hints.act).toMatchObject({ readOnlyHint: false, openWorldHint: true, idempotentHint: false });
+      const observe = listed.tools.find((tool) => tool.name === 'observe');
+      expect(observe?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       await expect(client.callTool({ name: 'browser_evaluate', arguments: {} })).rejects.toThrow(
         /Unknown tool/,
       );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CapabilityStore } from '../../src/discover/capability-store.js';
+import { CapabilityStore } from '../../src/capability/store.js';
 import { loadMembers } from '../../src/fixtures/backoffice/index.js';
 import { openStore } from '../../src/store/store.js';
 import {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CapabilityStore } from '../../src/capability/store.js';
 import type { PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
 import { ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../../src/discover/run.js';
-import { CapabilityStore } from '../../src/discover/store.js';
 import { type BackofficeServer, loadTickets, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { backofficeOperations } from '../../src/ladder/example/operations.js';
 import {
@@ -23,6 +23,7 @@ import { toolsFromApiFile } from '../../src/rungs/api/loader.js';
 import { readSpec } from '../../src/rungs/api/openapi.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { tempDir } from '../support/temp.js';
 import { FIXTURE_SPEC, writeOperations } from './support.js';
@@ -56,7 +57,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
         note: 'Card unblocked after the customer called.',
       }),
       explorer: new ScriptedExplorer(ticketCloseScript('T-000101')),
-      signIn: { user: fixture.user, password: PASSWORD },
+      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: PASSWORD }) },
       liftVersion: '0.1.0',
     });
     await context.close();

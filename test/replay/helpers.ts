@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { Capability } from '../../src/discover/capability.js';
-import { pageFingerprint } from '../../src/discover/fingerprint.js';
+import type { Capability } from '../../src/capability/capability.js';
+import { pageFingerprint } from '../../src/capability/fingerprint.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
@@ -37,6 +37,11 @@ const workspace = ['Workspace'];
 export async function memberLookupCapability(page: Page, origin: string): Promise<Capability> {
   await page.goto(`${origin}/app`);
   const { fingerprint } = await pageFingerprint(page);
+  return memberLookupDefinition(origin, fingerprint);
+}
+
+/** The member lookup for a start page whose fingerprint the caller knows (or makes up, when nothing replays). */
+export function memberLookupDefinition(origin: string, fingerprint: string): Capability {
   return {
     schemaVersion: 1,
     name: 'member_lookup_savings',
@@ -103,3 +108,92 @@ export async function memberLookupCapability(page: Page, origin: string): Promis
 }
 
 export { startBackoffice };
+
+/**
+ * Adding a note to a member (a visible write) as discovery compiles it: look the member up,
+ * type the note, send it, then read the member's status back. `submit` picks how both forms
+ * are sent: clicks on Look up and Add note, or Enter in the fields (the note field is a
+ * one-line input in the note_submit_* scenarios).
+ */
+export async function memberNoteCapability(
+  page: Page,
+  origin: string,
+  submit: 'click' | 'enter' = 'click',
+): Promise<Capability> {
+  await page.goto(`${origin}/app`);
+  return memberNoteDefinition(origin, (await pageFingerprint(page)).fingerprint, submit);
+}
+
+export function memberNoteDefinition(
+  origin: string,
+  fingerprint: string,
+  submit: 'click' | 'enter' = 'click',
+): Capability {
+  const lookup = memberLookupDefinition(origin, fingerprint);
+  const [fillId, clickLookUp] = lookup.steps as [Capability['steps'][number], Capability['steps'][number]];
+  const idField = { frame: workspace, locator: { by: 'label' as const, label: 'Member ID' } };
+  const lookedUp = clickLookUp.expect;
+  const note = { frame: workspace, locator: { by: 'label' as const, label: 'Note' } };
+  const emptied = { kind: 'value' as const, target: note, equals: { literal: '' } };
+  return {
+    ...lookup,
+    name: 'member_note_add',
+    intent: 'Add a note to a member and return the member status',
+    inputs: [
+      { name: 'memberId', type: 'string' },
+      { name: 'note', type: 'string' },
+    ],
+    outputs: [{ name: 'status', type: 'string' }],
+    steps: [
+      fillId,
+      submit === 'click'
+        ? clickLookUp
+        : { version: 1, op: 'press', target: idField, key: 'Enter', expect: lookedUp },
+      {
+        version: 1,
+        op: 'fill',
+        target: note,
+        value: { input: 'note' },
+        expect: { kind: 'value', target: note, equals: { input: 'note' } },
+      },
+      submit === 'click'
+        ? {
+            version: 1,
+            op: 'click',
+            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Add note' } },
+            expect: emptied,
+          }
+        : { version: 1, op: 'press', target: note, key: 'Enter', expect: emptied },
+      {
+        version: 1,
+        op: 'read',
+        target: { frame: workspace, locator: { by: 'cell', row: '{{input.memberId}}', column: 'Status' } },
+        output: 'status',
+        expect: { kind: 'none' },
+      },
+    ],
+  };
+}
+
+/** A capability with no step that can change state: it reads the member page its start URL opens. */
+export async function memberStatusCapability(page: Page, origin: string): Promise<Capability> {
+  await page.goto(`${origin}/app?view=/app/members/M-1001`);
+  const { fingerprint } = await pageFingerprint(page);
+  const lookup = memberLookupDefinition(origin, fingerprint);
+  return {
+    ...lookup,
+    name: 'member_status_read',
+    intent: 'Read the status of the member the start page shows',
+    outputs: [{ name: 'status', type: 'string' }],
+    preconditions: { origin, path: '/app?view=/app/members/M-1001', fingerprint },
+    steps: [
+      {
+        version: 1,
+        op: 'read',
+        target: { frame: workspace, locator: { by: 'cell', row: '{{input.memberId}}', column: 'Status' } },
+        output: 'status',
+        expect: { kind: 'none' },
+      },
+    ],
+  };
+}

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Capability } from '../../src/capability/capability.js';
 import { LiftError } from '../../src/contract/errors.js';
-import type { Capability } from '../../src/discover/capability.js';
 import { loadMembers } from '../../src/fixtures/backoffice/index.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import {

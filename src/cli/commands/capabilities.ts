@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { diffValues, formatDifference } from '../../capability/diff.js';
+import { CapabilityStore } from '../../capability/store.js';
 import { EFFECT_CLASSES, type EffectClass } from '../../contract/effects.js';
 import { LiftError } from '../../contract/errors.js';
-import { CapabilityStore } from '../../discover/capability-store.js';
-import { diffValues, formatDifference } from '../../discover/diff.js';
 import { Registrations } from '../../replay/registrations.js';
 import { describeTarget } from '../../replay/targets.js';
 import type { Runtime } from '../../runtime/runtime.js';

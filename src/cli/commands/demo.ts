@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Capability } from '../../capability/capability.js';
 import { type Envelope, isError, isPending, isSuccess } from '../../contract/envelope.js';
-import type { Capability } from '../../discover/capability.js';
 import type { Explorer } from '../../discover/explorers/explorer.js';
 import {
   MEMBER_LOOKUP_SCRIPT,
@@ -14,11 +14,12 @@ import {
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { type DiscoveryResult, runDiscovery } from '../../discover/run.js';
 import { type BackofficeServer, loadMembers, startBackoffice } from '../../fixtures/backoffice/index.js';
-import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
 import { capabilityDeps } from '../../replay/load.js';
 import { describeTarget } from '../../replay/targets.js';
 import { capabilityTool } from '../../replay/tool.js';
+import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { parsePolicy } from '../../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../rungs/ui/sign-in.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { isModelEvent } from '../../store/runs.js';
 import { parse } from '../args.js';
@@ -130,11 +131,15 @@ export const run: Command = async (args, io) => {
     );
     runtime = new Runtime({ home, tools: [] });
     runtime.store.secrets.set(SECRET, 'backoffice-demo');
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(home));
+    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(home));
     say('[demo] Chromium started; one warm context per profile');
     const deps = capabilityDeps(runtime);
     const policy = parsePolicy(memberLookupPolicy(fixture.origin));
-    const signIn = { user: fixture.user, password: runtime.store.secrets.get(SECRET) };
+    const secrets = runtime.store.secrets;
+    const signIn = {
+      recipe: passwordFormSignIn(fixture.user, { secret: SECRET }),
+      secret: (name: string) => secrets.get(name),
+    };
     const liftVersion = '0.1.0';
 
     const discover = async (
@@ -154,6 +159,7 @@ export const run: Command = async (args, io) => {
           explorer,
           hidden: ['Balance'],
           signIn,
+          saveProfile: lease.save,
           liftVersion,
         });
       } finally {

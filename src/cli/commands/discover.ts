@@ -1,14 +1,16 @@
-import { modelClientFor } from '../../agent/model-settings.js';
-import type { InputSpec, OutputSpec } from '../../discover/capability.js';
-import { FIELD_TYPES, type FieldType } from '../../discover/capability.js';
-import { CapabilityStore } from '../../discover/capability-store.js';
+import type { InputSpec, OutputSpec } from '../../capability/capability.js';
+import { FIELD_TYPES, type FieldType } from '../../capability/capability.js';
+import { CapabilityStore } from '../../capability/store.js';
 import type { Explorer } from '../../discover/explorers/explorer.js';
 import { ModelExplorer } from '../../discover/explorers/model.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { runDiscovery } from '../../discover/run.js';
 import type { DiscoveryTask } from '../../discover/session.js';
-import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
+import type { DiscoverySignIn } from '../../discover/ui-driver.js';
+import { modelClientFor } from '../../model/model-settings.js';
+import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../rungs/ui/sign-in.js';
 import type { SecretStore } from '../../store/secrets.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -131,7 +133,7 @@ export const run: Command = async (args, io) => {
       io.out(
         `lift discover: ${explorer.kind === 'model' ? `model explorer ${explorer.model}` : `${explorer.kind} explorer`}`,
       );
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
     const lease = await pool.fresh(new URL(task.startUrl).origin);
     try {
       const signIn = signInFrom(values, runtime.store.secrets);
@@ -144,6 +146,7 @@ export const run: Command = async (args, io) => {
         explorer,
         hidden: values.hide ?? [],
         ...(signIn ? { signIn } : {}),
+        saveProfile: lease.save,
         liftVersion: '0.1.0',
       });
       if (values.json)
@@ -166,10 +169,16 @@ export const run: Command = async (args, io) => {
   }
 };
 
+/** --user USER --secret NAME: the user name as typed, the password read from the secret store. */
 export function signInFrom(
   values: { user?: string | undefined; secret?: string | undefined },
   secrets: SecretStore,
-): { user: string; password: string } | undefined {
+): DiscoverySignIn | undefined {
   if (!values.user || !values.secret) return undefined;
-  return { user: values.user, password: secrets.get(values.secret) };
+  // Read now, so a missing secret is an error before the browser starts.
+  secrets.get(values.secret);
+  return {
+    recipe: passwordFormSignIn(values.user, { secret: values.secret }),
+    secret: (name) => secrets.get(name),
+  };
 }

@@ -1,5 +1,5 @@
 import { TaskLedger, type TaskRow } from '../../agent/task-ledger.js';
-import { formatCount } from '../../agent/tokens.js';
+import { formatCount } from '../../model/tokens.js';
 import { parse } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';

@@ -1,19 +1,60 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { type Envelope, isError, isPending } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
-import { type Capability, validateCapability } from '../../discover/capability.js';
-import { CapabilityStore } from '../../discover/capability-store.js';
-import { REPLAY_POOL_SERVICE, startReplayPool } from '../../replay/browser.js';
-import { replayCapability } from '../../replay/engine.js';
+import type { ReplayResult } from '../../replay/engine.js';
+import { capabilityDeps } from '../../replay/load.js';
+import { resolveReplayTarget } from '../../replay/resolve.js';
+import { capabilityTool, type ReplayOverrides, unregisteredCapabilityTool } from '../../replay/tool.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
-import type { Command } from '../io.js';
+import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 
 const USAGE =
-  'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME] [--json]\n' +
-  'CAPABILITY is a stored name, revision or prefix, or a capability JSON file.';
+  'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME] [--request-id ID] [--json]\n' +
+  'CAPABILITY is a registered name, a stored revision or prefix, or a capability JSON file. A write is held\n' +
+  'for approval as lift call holds it; a file nobody registered is treated as irreversible unless none of its\n' +
+  'steps can change state.';
 
-/** lift replay: one model-free replay, its events in a run whose model-event count is zero. */
+function print(io: CliIo, envelope: Envelope, result: ReplayResult | undefined, json: boolean): number {
+  if (isPending(envelope)) {
+    if (json) printJson(io, envelope);
+    else {
+      const { approval_id: id, confirmation_phrase: phrase } = envelope.pending;
+      io.out(`${envelope.summary} (run ${envelope.run_id})`);
+      io.out(`to approve: lift approve ${id}${phrase ? ` --phrase "${phrase}"` : ''}`);
+    }
+    return 0;
+  }
+  if (isError(envelope)) {
+    if (json) printJson(io, { ok: false, run_id: envelope.run_id, error: envelope.error });
+    else io.err(`${envelope.error.code}: ${envelope.error.message}\n${envelope.error.hint ?? ''}`);
+    return 1;
+  }
+  // Without a result the ledger answered: an earlier call with this request_id already did it.
+  const { outcome, ...outputs } = envelope.fields as { outcome: string; [name: string]: unknown };
+  const shown = result ?? { outcome, outputs };
+  if (json) printJson(io, { ok: envelope.ok, run_id: envelope.run_id, effect: envelope.effect, ...shown });
+  else {
+    io.out(
+      result
+        ? `${envelope.tool} ${result.outcome} in ${result.durationMs} ms (revision ${result.revision.slice(0, 12)}, ${result.stepsRun} steps, run ${envelope.run_id})`
+        : `${envelope.tool}: ${envelope.summary} (run ${envelope.run_id})`,
+    );
+    for (const [name, value] of Object.entries(shown.outputs)) io.out(`  ${name} = ${JSON.stringify(value)}`);
+  }
+  return envelope.ok ? 0 : 1;
+}
+
+function readCapabilityFile(path: string): unknown | undefined {
+  return existsSync(path) ? parseJsonArgument(readFileSync(path, 'utf8'), path) : undefined;
+}
+
+/**
+ * lift replay: one model-free replay, run through invoke like every other way of running a
+ * capability (lift call, MCP, the agent, run_chain): validation, the idempotency ledger,
+ * the gate, the deadline and the run log, whose model-event count is zero.
+ */
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, {
     input: { type: 'string', default: '{}' },
@@ -21,70 +62,45 @@ export const run: Command = async (args, io) => {
     'layout-tolerant': { type: 'boolean', default: false },
     user: { type: 'string' },
     secret: { type: 'string' },
+    'request-id': { type: 'string' },
     json: { type: 'boolean', default: false },
   });
   const reference = positionals[0];
   if (!reference) throw new UsageError(USAGE);
   const input = parseJsonArgument(values.input, '--input');
   const runtime = await openRuntime(io);
-  const runId = runtime.store.runs.start('replay', `replay ${reference}`);
-  const emit = (event: { type: string; [key: string]: unknown }) =>
-    runtime.store.runs.append(runId, [{ t: new Date().toISOString(), ...event }]);
   try {
-    const store = new CapabilityStore(runtime.store.db, runtime.home);
-    let capability: Capability;
-    const stored = store.resolve(reference);
-    if (stored) capability = store.load(stored.revision);
-    else {
-      const parsed = validateCapability(parseJsonArgument(readFileSync(reference, 'utf8'), reference));
-      if (!parsed.success)
-        throw new LiftError(
-          'BAD_INPUT',
-          `${reference} is not a valid capability: ${parsed.issues.join('; ')}`,
-        );
-      capability = parsed.data;
+    const deps = capabilityDeps(runtime);
+    const target = resolveReplayTarget(deps, reference, readCapabilityFile);
+    if (values.revision !== undefined && values.revision !== target.revision) {
+      throw new LiftError(
+        'REVISION_MISMATCH',
+        `The capability hashes to ${target.revision.slice(0, 12)}, not the pinned ${values.revision.slice(0, 12)}.`,
+        { outcome: 'not_started', details: { expected: values.revision, actual: target.revision } },
+      );
     }
-    const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
-    const lease = await pool.page(capability.preconditions.origin);
-    try {
-      const { signInWithForm } = await import('../../replay/sign-in.js');
-      const user = values.user;
-      const secret = values.secret;
-      const result = await replayCapability(capability, input, {
-        page: lease.page,
-        ...(values.revision ? { revision: values.revision } : {}),
-        layoutTolerant: values['layout-tolerant'],
-        evidenceDir: `${runtime.home}/out/replay/${runId}`,
-        emit,
-        ...(user && secret
-          ? {
-              signIn: async (page) => {
-                await signInWithForm(page, { user, password: runtime.store.secrets.get(secret) });
-                await lease.save();
-              },
-            }
-          : {}),
-      });
-      runtime.store.runs.end(runId, true);
-      if (values.json) printJson(io, { ok: true, run_id: runId, ...result });
-      else {
-        io.out(
-          `${capability.name} ${result.outcome} in ${result.durationMs} ms (revision ${result.revision.slice(0, 12)}, ${result.stepsRun} steps, run ${runId})`,
-        );
-        for (const [name, value] of Object.entries(result.outputs))
-          io.out(`  ${name} = ${JSON.stringify(value)}`);
-      }
-      return 0;
-    } finally {
-      await lease.release();
-    }
+    const signIn = values.user && values.secret ? { user: values.user, secret: values.secret } : undefined;
+    // A held call of an unregistered capability signs in the same way once a person approves it.
+    if (signIn && !target.registration) deps.signIns?.remember(target.revision, signIn);
+    let result: ReplayResult | undefined;
+    const overrides: ReplayOverrides = {
+      layoutTolerant: values['layout-tolerant'],
+      ...(signIn ? { signIn } : {}),
+      onResult: (replayed) => {
+        result = replayed;
+      },
+    };
+    const tool = target.registration
+      ? capabilityTool(target.capability, target.registration, deps, overrides)
+      : unregisteredCapabilityTool(target.capability, target.revision, deps, overrides);
+    const requestId = values['request-id'];
+    const envelope = await runtime.invoke(tool, input, requestId ? { requestId } : {});
+    return print(io, envelope, result, values.json);
   } catch (error) {
-    runtime.store.runs.end(runId, false);
     if (!(error instanceof LiftError)) throw error;
     if (values.json)
       printJson(io, {
         ok: false,
-        run_id: runId,
         error: { code: error.code, message: error.message, hint: error.hint, details: error.details },
       });
     else io.err(`${error.code}: ${error.message}\n${error.hint ?? ''}`);

@@ -7,19 +7,19 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CapabilityStore } from '../../capability/store.js';
 import type { UiPolicy } from '../../rungs/ui/policy.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import { CapabilityStore } from '../capability-store.js';
-import { openDiscovery } from '../run.js';
-import type { DiscoverySession, DiscoveryTask } from '../session.js';
 import {
   EXPLORER_TOOL_NAMES,
   EXPLORER_TOOLS,
-  explorerToolAnnotations,
+  explorerAnnotations,
   explorerToolJsonSchema,
   isExplorerTool,
-} from '../tools.js';
-import type { SignIn } from '../ui-driver.js';
+} from '../explorer-tools.js';
+import { openDiscovery } from '../run.js';
+import type { DiscoverySession, DiscoveryTask } from '../session.js';
+import type { DiscoverySignIn } from '../ui-driver.js';
 
 /**
  * The MCP explorer: the same four tools, budgets and events, served to any MCP-capable
@@ -39,7 +39,7 @@ export function discoveryServer(session: DiscoverySession, task: DiscoveryTask):
       title: EXPLORER_TOOLS[name].title,
       description: EXPLORER_TOOLS[name].description,
       inputSchema: explorerToolJsonSchema(name) as { type: 'object'; [key: string]: unknown },
-      annotations: explorerToolAnnotations(name),
+      annotations: explorerAnnotations(EXPLORER_TOOLS[name]),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -65,7 +65,7 @@ export interface McpDiscoveryOptions {
   task: DiscoveryTask;
   policy: UiPolicy;
   hidden: string[];
-  signIn: SignIn | undefined;
+  signIn: DiscoverySignIn | undefined;
   /** Defaults to this process's stdin and stdout. */
   transport?: Transport;
 }
@@ -73,8 +73,8 @@ export interface McpDiscoveryOptions {
 /** Opens a browser page, starts the session and serves it until the client disconnects. */
 export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promise<DiscoverySession> {
   const { runtime, task } = options;
-  const { REPLAY_POOL_SERVICE, startReplayPool } = await import('../../replay/browser.js');
-  const pool = await runtime.service(REPLAY_POOL_SERVICE, () => startReplayPool(runtime.home));
+  const { PAGE_POOL_SERVICE, startPagePool } = await import('../../rungs/ui/page-pool.js');
+  const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
   const lease = await pool.fresh(new URL(task.startUrl).origin);
   try {
     const { session, runId } = await openDiscovery({
@@ -85,6 +85,7 @@ export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promi
       task,
       hidden: options.hidden,
       ...(options.signIn ? { signIn: options.signIn } : {}),
+      saveProfile: lease.save,
       explorer: 'mcp',
       liftVersion: '0.1.0',
     });

@@ -1,8 +1,8 @@
 import { jsonSchema, type ModelMessage, type ToolSet } from 'ai';
-import type { ModelClient } from '../../agent/model-client.js';
 import { LiftError } from '../../contract/errors.js';
+import type { ModelClient } from '../../model/model-client.js';
+import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema } from '../explorer-tools.js';
 import type { DiscoverySession } from '../session.js';
-import { EXPLORER_TOOL_NAMES, EXPLORER_TOOLS, explorerToolJsonSchema } from '../tools.js';
 import type { Explorer, ExplorerBrief } from './explorer.js';
 
 /** The four application tools as the AI SDK sends them, and nothing else. */

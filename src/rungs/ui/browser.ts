@@ -5,7 +5,11 @@ import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** Flags for Debian's Chromium in containers and CI: no sandbox (root), no background traffic. */
+/**
+ * Flags for Debian's Chromium in containers and CI: no sandbox (root), no background traffic,
+ * and frames of other sites in the page's own process, so that the page's request guard
+ * (one Fetch session per page) sees every request of every frame (request-guard.ts).
+ */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-background-networking',
@@ -13,6 +17,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-gpu',
+  '--disable-site-isolation-trials',
 ];
 
 export interface LaunchOptions {

@@ -159,7 +159,7 @@ export function checkSafety(env: ActEnvironment, action: UiAction, element: Live
     element && action.op === 'press' && element.editable && action.key.endsWith('Enter') && element.submitName
       ? { role: 'button', name: element.submitName, password: element.password === true }
       : element;
-  const { risk, reason } = classifyAction(action, facts, { signIn: env.signIn });
+  const { risk, reason } = classifyAction(action, facts);
   if (risk === 'block') {
     refuse('SAFETY_BLOCKED', `Refused: ${reason}.`, {
       risk,

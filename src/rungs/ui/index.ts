@@ -41,9 +41,16 @@
  *   for the caller's code — the compiler and replay — and must never be sent to a model.
  *   The first action that does not complete stops the call; the rest are `skipped`.
  *   Budgets (steps, seconds, rejected) come from the policy; exhaustion throws BUDGET_EXHAUSTED.
- * Policy: every request of the context is checked before it leaves (navigations, frame loads
- *   and redirects against origins + paths, everything else against origins); blocked names
- *   (Transfer) and the click allow-list are checked on every click and Enter/Space.
+ * Policy: the request guard (request-guard.ts) checks every request of the page before it
+ *   leaves the browser — every hop of every redirect, frames, subresources, form posts and
+ *   workers (navigations against origins + paths, the rest against origins); windows the page
+ *   opens load nothing and are closed; service workers are off. A stopped request is a
+ *   `ui-request-blocked` event (origin and path, never the query). Blocked names (Transfer)
+ *   and the click allow-list are checked on every click and Enter/Space.
+ * One page harness (harness.ts) holds all of this for every user of a page — these sessions,
+ *   discovery, replay and a person's handoff: one set of timings (UI_DEFAULTS), one request
+ *   guard, one tracker (dialogs, file chooser, document statuses, blocked requests), one
+ *   redactor and one sign-in (a SignInRecipe; passwordFormSignIn for a user and a stored secret).
  * Safety: `classifyAction` rates each action low | medium | high | block in code; unattended
  *   sessions refuse high; password fields are filled only by `signIn()` from the secret store.
  * Replay and the compiler resolve targets with `resolveTarget(session.page, target)`.
@@ -82,6 +89,8 @@ export {
   launchBrowser,
   type PoolOptions,
 } from './browser.js';
+export { UI_DEFAULTS, type UiTimings } from './defaults.js';
+export { PageHarness, type PageHarnessOptions } from './harness.js';
 export {
   describeLocator,
   type FramePath,
@@ -100,6 +109,8 @@ export {
   type Richness,
   tokensOf,
 } from './observe.js';
+export { type LeasedPage, PAGE_POOL_SERVICE, PagePool, startPagePool } from './page-pool.js';
+export { type BlockedRequest, PageTracker } from './page-tracker.js';
 export {
   blockedName,
   checkUrl,
@@ -112,13 +123,20 @@ export {
 } from './policy.js';
 export { findPlaceholder, PLACEHOLDER, type RedactionRules, Redactor } from './redact.js';
 export type { TableSummary } from './render.js';
+export { RequestGuard } from './request-guard.js';
 export { type Classification, classifyAction, type ElementFacts, type Risk } from './safety.js';
 export {
   type ActResult,
-  type BlockedRequest,
   type ObserveOptions,
   type SignInSpec,
   UiSession,
   type UiSessionOptions,
 } from './session.js';
+export {
+  passwordFormSignIn,
+  type SignInField,
+  type SignInRecipe,
+  type SignInValue,
+  showsSignIn,
+} from './sign-in.js';
 export { type AriaNode, parseAriaSnapshot } from './snapshot.js';

@@ -1,37 +1,15 @@
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 /**
- * Tracks document loads in flight so that act-and-verify can tell "nothing happened" from
- * "something is still loading". Every wait here is bounded by a deadline; polling reads the
- * page state, it never sleeps a fixed time instead of looking.
+ * What act-and-verify needs to tell "nothing happened" from "something is still loading"
+ * (the page's tracker provides it). Every wait here is bounded by a deadline; polling reads
+ * the page state, it never sleeps a fixed time instead of looking.
  */
-export class ActivityTracker {
-  readonly #pending = new Set<Request>();
-  #lastActivity = 0;
-
-  constructor(page: Page) {
-    page.on('request', (request) => {
-      if (request.resourceType() !== 'document') return;
-      this.#pending.add(request);
-      this.#lastActivity = Date.now();
-    });
-    const done = (request: Request): void => {
-      if (this.#pending.delete(request)) this.#lastActivity = Date.now();
-    };
-    page.on('requestfinished', done);
-    page.on('requestfailed', done);
-    page.on('framenavigated', () => {
-      this.#lastActivity = Date.now();
-    });
-  }
-
-  get loading(): boolean {
-    return this.#pending.size > 0;
-  }
-
-  get lastActivity(): number {
-    return this.#lastActivity;
-  }
+export interface Activity {
+  /** A document load is in flight. */
+  readonly loading: boolean;
+  /** When a document last started, finished or committed. */
+  readonly lastActivity: number;
 }
 
 /**
@@ -114,7 +92,7 @@ export interface SettleOptions {
   interrupted: () => boolean;
   /** True when the new state is the one expected (ends the wait early once it holds). */
   expected?: (state: string) => boolean;
-  activity: ActivityTracker;
+  activity: Activity;
   startedAt: number;
 }
 

@@ -7,7 +7,7 @@ import type { UiPolicy } from './policy.js';
 import type { Redactor } from './redact.js';
 import type { ElementRecord } from './render.js';
 import type { Risk } from './safety.js';
-import type { ActivityTracker } from './settle.js';
+import type { Activity } from './settle.js';
 
 export type StepStatus = 'executed' | 'rejected' | 'skipped';
 /**
@@ -64,7 +64,7 @@ export interface ActEnvironment {
   dialog(): Dialog | undefined;
   fileChooser(): FileChooser | undefined;
   clearBlocking(): void;
-  activity: ActivityTracker;
+  activity: Activity;
   /** Requests the policy stopped since the given time. */
   blockedSince(time: number): Array<{ url: string; reason: string }>;
   /** The current page state, cheaply (dialog, sign-in form, 5xx). */
@@ -75,8 +75,6 @@ export interface ActEnvironment {
   deadline: number;
   /** How long "nothing happened" must hold before it is concluded. */
   quietMs: number;
-  /** True only while the session types its own credential. */
-  signIn: boolean;
   /** Values the read actions produced, raw. */
   reads: Record<string, string>;
 }

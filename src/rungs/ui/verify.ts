@@ -86,7 +86,7 @@ export async function performAndVerify(
       effect: 'unexpected',
       code: 'POLICY_BLOCKED',
       blockedBy: 'policy',
-      message: `The page tried to load ${env.redactor.text(blocked[0]?.url ?? '')}, which the policy does not allow (${blocked[0]?.reason}); the request was stopped before it was sent.`,
+      message: `The page tried to load ${env.redactor.text(blocked[0]?.url ?? '')}, which the policy does not allow (${env.redactor.text(blocked[0]?.reason ?? '')}); the request was stopped before it was sent.`,
       hint: 'Observe the page; go back to an allowed page with navigate.',
     };
   }
@@ -102,7 +102,7 @@ export async function performAndVerify(
   }
   const serverError = env.serverErrorSince(startedAt);
   const state = await env.state();
-  if (state === 'auth_required' && !env.signIn) {
+  if (state === 'auth_required') {
     return {
       effect: 'unexpected',
       code: 'AUTH_REQUIRED',

@@ -116,15 +116,18 @@ describe('policy, safety and sessions on the back office', () => {
     });
     const { session, events } = await openSession(harness, redirecting);
     const result = await lookUp(session, 'M-1001');
-    expect(result.steps[1]).toMatchObject({
+    expect(result.steps[1], JSON.stringify(result.steps)).toMatchObject({
       status: 'executed',
       code: 'POLICY_BLOCKED',
       blockedBy: 'policy',
     });
     expect(redirecting.requests().some((entry) => entry.path.startsWith('/app/members/lookup'))).toBe(true);
     expect(other.requests()).toEqual([]);
-    expect(session.blockedRequests()[0]?.url).toBe(`${other.url}/collect?id=M-1001`);
-    expect(events.some((event) => event.type === 'ui-request-blocked')).toBe(true);
+    // Origin and path only: the query string carries the bound member ID.
+    expect(session.blockedRequests()[0]).toMatchObject({ origin: other.origin, path: '/collect' });
+    const blocked = events.filter((event) => event.type === 'ui-request-blocked');
+    expect(blocked[0]).toMatchObject({ origin: other.origin, path: '/collect', redirect: true });
+    expect(JSON.stringify(blocked)).not.toContain('M-1001');
   });
 
   it('refuses navigation outside the allowed origins and paths before anything is sent', async () => {

@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { builtinTools } from '../../../src/builtin.js';
+import { CapabilityStore } from '../../../src/capability/store.js';
 import type { AnyTool } from '../../../src/contract/define-tool.js';
-import { CapabilityStore } from '../../../src/discover/capability-store.js';
 import { addCapabilityTools } from '../../../src/replay/load.js';
 import { Registrations } from '../../../src/replay/registrations.js';
 import { Runtime } from '../../../src/runtime/runtime.js';

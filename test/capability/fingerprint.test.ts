@@ -1,7 +1,7 @@
 import { transformSync } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageFingerprint, readSkeleton } from '../../src/discover/fingerprint.js';
+import { pageFingerprint, readSkeleton } from '../../src/capability/fingerprint.js';
 import { readFacts } from '../../src/replay/classify.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 

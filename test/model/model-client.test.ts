@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiftError } from '../../src/contract/errors.js';
-import { type Harness, startHarness } from './harness.js';
+import { type Harness, startHarness } from '../agent/harness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY, delayBefore, isRetryableStatus, retryAfterMs } from '../../src/agent/retry.js';
+import { DEFAULT_RETRY, delayBefore, isRetryableStatus, retryAfterMs } from '../../src/model/retry.js';
 
 describe('the retry policy', () => {
   it('retries 408, 409, 429 and 5xx only', () => {

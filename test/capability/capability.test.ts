@@ -1,10 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Capability, revisionOf, validateCapability } from '../../src/discover/capability.js';
-import { CapabilityStore } from '../../src/discover/capability-store.js';
+import { type Capability, revisionOf, validateCapability } from '../../src/capability/capability.js';
+import { diffValues } from '../../src/capability/diff.js';
+import { CapabilityStore } from '../../src/capability/store.js';
 import { compileCapability } from '../../src/discover/compile.js';
-import { diffValues } from '../../src/discover/diff.js';
 import { openStore } from '../../src/store/store.js';
 import { tempHome } from '../replay/helpers.js';
 

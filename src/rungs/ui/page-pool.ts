@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { BrowserPool, Lease } from '../rungs/ui/browser.js';
+import type { BrowserPool, Lease } from './browser.js';
 
-export const REPLAY_POOL_SERVICE = 'replay-browser-pool';
+/** The runtime service name of the one page pool a process shares (replay, discovery, handoff). */
+export const PAGE_POOL_SERVICE = 'ui-page-pool';
 
 /** A page of a pooled context whose profile keeps the application's sign-in between calls. */
-export interface ReplayPage {
+export interface LeasedPage {
   page: Page;
   /** Keeps the profile's cookies (after a sign-in) for later contexts and processes. */
   save(): Promise<void>;
@@ -23,10 +24,10 @@ interface Warm {
 }
 
 /**
- * Replay's browser: the UI rung's pool plus pages kept open per origin between calls, so
+ * The UI rung's pool plus pages kept open per origin between calls, so
  * a warm replay pays neither a browser start nor a context start nor a profile load.
  */
-export class ReplayBrowser {
+export class PagePool {
   readonly pool: BrowserPool;
   readonly #idle: Warm[] = [];
   readonly #busy = new Set<Warm>();
@@ -35,7 +36,7 @@ export class ReplayBrowser {
     this.pool = pool;
   }
 
-  async page(origin: string): Promise<ReplayPage> {
+  async page(origin: string): Promise<LeasedPage> {
     const index = this.#idle.findIndex((warm) => warm.origin === origin && !warm.page.isClosed());
     const warm = index >= 0 ? this.#idle.splice(index, 1)[0]! : await this.#open(origin);
     this.#busy.add(warm);
@@ -57,7 +58,7 @@ export class ReplayBrowser {
    * A page in a context of its own, for discovery: its listeners and request routing never
    * reach the warm replay pages. Release saves the profile (the sign-in) and closes it.
    */
-  async fresh(origin: string): Promise<ReplayPage> {
+  async fresh(origin: string): Promise<LeasedPage> {
     const warm = await this.#open(origin);
     return { page: warm.page, save: () => warm.lease.save(), release: () => warm.lease.release() };
   }
@@ -77,12 +78,7 @@ export class ReplayBrowser {
 }
 
 /** Starts the browser on first use; the browser driver is loaded only then. */
-export async function startReplayPool(home: string, headed = false): Promise<ReplayBrowser> {
-  const { BrowserPool } = await import('../rungs/ui/browser.js');
-  return new ReplayBrowser(await BrowserPool.start({ profilesDir: join(home, 'profiles'), warm: 1, headed }));
-}
-
-/** A page for the origin from the replay browser. */
-export function leasePage(browser: ReplayBrowser, origin: string): Promise<ReplayPage> {
-  return browser.page(origin);
+export async function startPagePool(home: string, headed = false): Promise<PagePool> {
+  const { BrowserPool } = await import('./browser.js');
+  return new PagePool(await BrowserPool.start({ profilesDir: join(home, 'profiles'), warm: 1, headed }));
 }

@@ -1,0 +1,55 @@
+import type { Capability } from '../capability/capability.js';
+import type { ErrorCode, LiftError } from '../contract/errors.js';
+import type { ExecutedAction } from './compile.js';
+import type { DiscoveryTask, UiDriver } from './types.js';
+
+/**
+ * What executed and what was read, for `complete` to compile. A handoff starts it over:
+ * what ran before belongs to a page that is gone.
+ */
+export class DiscoveryRecord {
+  executed: ExecutedAction[] = [];
+  /** Raw values of the outputs read so far, by name (never shown to an explorer). */
+  readonly outputs = new Map<string, string>();
+  readonly observationTokens: number[] = [];
+  uiActions = 0;
+
+  reset(): void {
+    this.executed = [];
+    this.outputs.clear();
+  }
+}
+
+/** Where the capability starts: the origin and path of the start page, and its fingerprint. */
+export interface StartPage {
+  origin: string;
+  path: string;
+  fingerprint: string;
+}
+
+/** What an explorer tool's handler may use of its session. */
+export interface ExplorerContext {
+  readonly task: DiscoveryTask;
+  readonly ui: UiDriver;
+  readonly record: DiscoveryRecord;
+  /** A person takes over; undefined when nobody attends the session. */
+  readonly handoff: ((reason: string, deadlineMs: number) => Promise<void>) | undefined;
+  readonly handoffDeadlineMs: number;
+  now(): number;
+  /** Adds an event to the session's run log. */
+  emit(type: string, data?: Record<string, unknown>): void;
+  /**
+   * Counts a refused call against the rejection budget and returns the error to throw;
+   * `example` is a corrected call the explorer can copy.
+   */
+  refuse(code: ErrorCode, message: string, options?: { hint?: string; example?: unknown }): LiftError;
+  /** An act call counts each of its actions as a step of the budget. */
+  countSteps(count: number): void;
+  /** A rejected action inside an act call counts against the rejection budget. */
+  countRejected(): void;
+  /** The start page recorded when the session opened. */
+  start(): StartPage;
+  provenance(): Capability['provenance'];
+  /** Saves the compiled capability, ends the session as completed, and returns its revision. */
+  complete(capability: Capability): { revision: string };
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { parseTypedValue } from '../../capability/typed.js';
+import type { StepResult } from '../../rungs/ui/act.js';
+import { MAX_ACTIONS_PER_CALL, type UiActionInput, UiActionSchema } from '../../rungs/ui/actions.js';
+import type { Target } from '../../rungs/ui/locator.js';
+import type { ExecutedAction } from '../compile.js';
+import type { ExplorerContext } from '../explorer-context.js';
+import { defineExplorerTool } from './tool.js';
+
+export const ActArgsSchema = z.strictObject({
+  actions: z.array(UiActionSchema).min(1).max(MAX_ACTIONS_PER_CALL),
+});
+export type ActArgs = z.infer<typeof ActArgsSchema>;
+type Action = ActArgs['actions'][number];
+
+/** The executed action as the compiler keeps it, or undefined when it did not do what it was for. */
+function recordable(action: Action, result: StepResult, dialogs: string[]): ExecutedAction | undefined {
+  const worked =
+    result.effect === 'changed' ||
+    result.effect === 'none' ||
+    (result.effect === 'no_change' && action.op === 'fill');
+  if (!worked || result.uncertain) return undefined;
+  const target: Target | undefined = result.resolved?.target;
+  switch (action.op) {
+    case 'click':
+      return target && { op: 'click', target };
+    case 'fill':
+    case 'select': {
+      const value =
+        typeof action.value === 'string' ? { literal: action.value } : { input: action.value.input };
+      return target && { op: action.op, target, value };
+    }
+    case 'check':
+      return target && { op: 'check', target, checked: action.checked };
+    case 'press':
+      return target && { op: 'press', target, key: action.key };
+    case 'wait_for':
+      return target && { op: 'wait_for', target };
+    case 'read':
+      return target && { op: 'read', target, output: action.as };
+    case 'navigate':
+      if (!result.resolved?.url || (action.frame && action.frame.length > 0)) return undefined;
+      return { op: 'navigate', url: result.resolved.url };
+    case 'dialog': {
+      const message = dialogs.at(-1);
+      if (action.response !== 'accept' || !message) return undefined;
+      return { op: 'dialog', accepted: true, message };
+    }
+    case 'reload':
+      return undefined;
+  }
+}
+
+/** A read must hold a value of its output's type; the value goes to the task, never to the explorer. */
+function checkRead(
+  context: ExplorerContext,
+  action: Action,
+  result: StepResult,
+  reads: Record<string, string>,
+) {
+  if (result.status !== 'executed' || action.op !== 'read')
+    return { status: result.status, message: result.message, hint: result.hint };
+  const spec = context.task.outputs.find((output) => output.name === action.as)!;
+  const raw = reads[action.as] ?? '';
+  if (parseTypedValue(raw, spec.type) === undefined) {
+    return {
+      status: 'rejected' as const,
+      message: `The read of ${action.as} did not hold a ${spec.type}; nothing was stored.`,
+      hint: 'Read the element that shows exactly this value (a table cell by row and column).',
+    };
+  }
+  context.record.outputs.set(action.as, raw);
+  return {
+    status: result.status,
+    message: `Read ${action.as}: a valid ${spec.type}. The value goes to the task, not to you.`,
+    hint: result.hint,
+  };
+}
+
+/** One action's reply (redacted), its run-log event, and what the compiler keeps of it. */
+function reply(
+  context: ExplorerContext,
+  action: Action,
+  result: StepResult,
+  reads: Record<string, string>,
+  dialogs: string[],
+) {
+  const { status, message, hint } = checkRead(context, action, result, reads);
+  if (result.status === 'executed') context.record.uiActions++;
+  if (status === 'rejected') context.countRejected();
+  const executed = status === 'executed' ? recordable(action, result, dialogs) : undefined;
+  if (executed) context.record.executed.push(executed);
+  const shared = {
+    index: result.index,
+    op: result.op,
+    status,
+    ...(result.effect ? { effect: result.effect } : {}),
+    ...(result.code ? { code: result.code } : {}),
+  };
+  context.emit('action', {
+    ...shared,
+    ...(result.blockedBy ? { blocked_by: result.blockedBy } : {}),
+    ...(result.risk ? { risk: result.risk } : {}),
+    compiled: executed !== undefined,
+    message,
+    ms: result.durationMs,
+  });
+  return {
+    ...shared,
+    message,
+    ...(hint ? { hint } : {}),
+    ...(result.example ? { example: result.example } : {}),
+    ...(result.blockedBy ? { blocked_by: result.blockedBy } : {}),
+    ...(result.element ? { element: result.element } : {}),
+  };
+}
+
+export const actTool = defineExplorerTool({
+  name: 'act',
+  title: 'Act on the page',
+  description:
+    'Perform up to 6 typed actions (click, fill, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value. A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
+  input: ActArgsSchema,
+  example: { actions: [{ op: 'fill', target: { ref: 'f1e4' }, value: { input: 'memberId' } }] },
+  effect: 'visible',
+  idempotent: false,
+  async handle(context, args) {
+    const outputs = context.task.outputs.map((output) => output.name);
+    // Reads into names the task does not return are refused before anything runs.
+    const stray = args.actions.find((action) => action.op === 'read' && !outputs.includes(action.as));
+    if (stray?.op === 'read') {
+      context.emit('action', { op: 'read', status: 'rejected', reason: 'undeclared output' });
+      throw context.refuse('BAD_INPUT', `'${stray.as}' is not an output of this task.`, {
+        hint: `Read into one of: ${outputs.join(', ')}.`,
+        example: { op: 'read', target: stray.target, as: outputs[0] },
+      });
+    }
+    context.countSteps(args.actions.length - 1);
+    const results = await context.ui.act(args.actions as UiActionInput[]);
+    const reads = context.ui.reads();
+    const dialogs = context.ui.acceptedDialogs();
+    const replies = results.map((result) =>
+      reply(context, args.actions[result.index]!, result, reads, dialogs),
+    );
+    const rejected = replies.filter((entry) => entry.status === 'rejected').length;
+    return { results: replies, ...(rejected > 0 ? { rejected } : {}) };
+  },
+});

@@ -1,0 +1,59 @@
+import type { CapabilityOutcome, InputSpec, OutputSpec } from '../capability/capability.js';
+import type { StepResult } from '../rungs/ui/act.js';
+import type { UiActionInput } from '../rungs/ui/actions.js';
+import type { Observation } from '../rungs/ui/observe.js';
+import type { ElementRecord } from '../rungs/ui/render.js';
+
+/** What discovery needs of a live UI session (the structured-UI rung provides it). */
+export interface UiDriver {
+  /** Navigates to the start page, signing the session in when it has a credential. */
+  open(url: string): Promise<void>;
+  observe(options: { screenshot?: boolean; find?: { match: string; table?: string | undefined } }): Promise<{
+    observation: Observation;
+    screenshotPath?: string;
+  }>;
+  act(actions: UiActionInput[]): Promise<StepResult[]>;
+  /** Raw values of the reads, by output name; never shown to an explorer. */
+  reads(): Record<string, string>;
+  /** Refs of the latest observation, for the checkpoint. */
+  refs(): Map<string, ElementRecord>;
+  /** Dialog messages accepted by `dialog` actions, in order. */
+  acceptedDialogs(): string[];
+  /** Fingerprint (SHA-256 of the accessibility skeleton) and URL of the current page. */
+  fingerprint(): Promise<{ fingerprint: string; url: string }>;
+}
+
+export interface Budgets {
+  steps: number;
+  seconds: number;
+  rejected: number;
+}
+
+export type SessionOutcome = 'running' | 'completed' | 'budget_exhausted' | 'failed' | 'abandoned';
+
+export interface DiscoveryTask {
+  name: string;
+  intent: string;
+  inputs: InputSpec[];
+  outputs: OutputSpec[];
+  /** Values bound to the inputs for this session; the explorer never sees them. */
+  bound: Record<string, string>;
+  startUrl: string;
+  outcomes?: CapabilityOutcome[];
+}
+
+/** What an explorer gets back from a tool: JSON, redacted, never a bound or read value. */
+export type ToolReply =
+  | { ok: true; [key: string]: unknown }
+  | { ok: false; error: string; message: string; hint?: string; example?: unknown };
+
+export interface SessionStatus {
+  outcome: SessionOutcome;
+  steps: number;
+  rejected: number;
+  elapsedMs: number;
+  observations: number[];
+  executed: number;
+  revision?: string;
+  reason?: string;
+}

@@ -1,0 +1,312 @@
+import type { Page } from 'playwright-core';
+import {
+  bindPlaceholders,
+  type Capability,
+  type CapabilityOutcome,
+  type Postcondition,
+  type Step,
+  type Value,
+} from '../capability/capability.js';
+import { canChangeState } from '../capability/effects.js';
+import { LiftError } from '../contract/errors.js';
+import type { PageHarness } from '../rungs/ui/harness.js';
+import { resolveTarget, type Target } from '../rungs/ui/locator.js';
+import { Classifier } from './classify.js';
+import { maskedScreenshot, surfaceChanged } from './evidence.js';
+import type { ReplayOptions, ReplayResult, Settled } from './options.js';
+import { PageStates } from './page-states.js';
+import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
+import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
+import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
+import {
+  blockedReason,
+  describeTarget,
+  isStrictViolation,
+  type Probe,
+  probeTarget,
+  waitVisible,
+} from './targets.js';
+import { type OutputValue, parseTyped } from './values.js';
+
+/**
+ * One replay of a capability on one page: the run state (outputs, reloads, handoffs,
+ * whether an effect started) and the shared stages every step handler uses — find the
+ * target, act on it, settle on the postcondition — with the page classified in between.
+ */
+export class Replay implements StepRunner {
+  readonly capability: Capability;
+  readonly timeoutMs: number;
+  readonly outputs: Record<string, OutputValue> = {};
+  stepsRun = 0;
+  readonly #options: ReplayOptions;
+  readonly #page: Page;
+  readonly #inputs: Record<string, OutputValue>;
+  readonly #harness: PageHarness;
+  readonly #classifier: Classifier;
+  readonly #states: PageStates;
+  readonly #startedAt = Date.now();
+  /** A step that can change the application reached the page: a failure may leave a write behind. */
+  #started = false;
+  /** The target the last postcondition saw exactly once and visible, and the documents loaded by then. */
+  #seen: { key: string; loads: number } | undefined;
+
+  constructor(
+    capability: Capability,
+    inputs: Record<string, OutputValue>,
+    options: ReplayOptions,
+    harness: PageHarness,
+  ) {
+    this.capability = capability;
+    this.#options = options;
+    this.#page = options.page;
+    this.#inputs = inputs;
+    this.#harness = harness;
+    this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
+    this.#classifier = new Classifier(options.page, harness.tracker);
+    this.#states = new PageStates({
+      capability,
+      harness,
+      classifier: this.#classifier,
+      options,
+      timeoutMs: this.timeoutMs,
+      started: () => this.#started,
+      emit: (type, data) => this.emit(type, data),
+      screenshot: (label) => this.#screenshot(label),
+    });
+  }
+
+  get reloads(): number {
+    return this.#states.reloads;
+  }
+
+  get handoffs(): number {
+    return this.#states.handoffs;
+  }
+
+  emit(type: string, data: Record<string, unknown> = {}): void {
+    this.#options.emit?.({ type, ...data });
+  }
+
+  /** Leaves the page clean for its next use: no dialog open, no listener of this replay. */
+  async detach(): Promise<void> {
+    await this.#harness.tracker.dismissDialog();
+    this.#harness.detach();
+  }
+
+  /** How a failure now leaves the application: untouched, or maybe changed. */
+  #outcome(): 'unknown' | 'not_started' {
+    return this.#started ? 'unknown' : 'not_started';
+  }
+
+  /** A request the guard stopped since the replay began ends it: the page went somewhere it may not. */
+  assertNothingBlocked(): void {
+    this.#states.assertNothingBlocked(this.#startedAt);
+  }
+
+  /** Runs every step, starting over (at most twice) after a sign-in or a handoff. */
+  async run(): Promise<CapabilityOutcome> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const settled = await this.#runOnce();
+      if (settled !== 'restart') return settled === 'ok' ? 'found' : 'not_found';
+    }
+    throw new LiftError('AUTH_REQUIRED', 'The session expired again after the handoff.', {
+      outcome: this.#outcome(),
+    });
+  }
+
+  async #runOnce(): Promise<Settled> {
+    const start = await this.#openStart();
+    if (start !== 'ok') return start;
+    for (const [index, step] of this.capability.steps.entries()) {
+      const t0 = performance.now();
+      // The table is exhaustive over the closed union of steps; each entry takes its own kind.
+      const handler = STEP_HANDLERS[step.op] as (
+        runner: StepRunner,
+        step: Step,
+        index: number,
+      ) => Promise<Settled>;
+      const settled = await handler(this, step, index);
+      this.stepsRun++;
+      this.emit('replay-step', {
+        index,
+        op: step.op,
+        ms: Math.round(performance.now() - t0),
+        result: settled,
+      });
+      if (settled !== 'ok') return settled;
+    }
+    return 'ok';
+  }
+
+  /** Loads the start page, classifies it, and checks it is the screen the capability was made on. */
+  async #openStart(): Promise<Settled> {
+    const { origin, path } = this.capability.preconditions;
+    await this.#harness.goto(new URL(path, origin).href);
+    // One read per frame gives both the classification and the start page's skeleton.
+    const start = await this.#classifier.startPage();
+    const settled = await this.#states.answer(start.state);
+    if (settled !== 'ok') return settled;
+    if (this.#options.layoutTolerant) {
+      this.emit('replay-precondition', { checked: false, reason: 'layout-tolerant' });
+      return 'ok';
+    }
+    // After a reload or an accepted dialog the page read first is gone: it is read again.
+    const skeleton = start.state.kind === 'ok' ? start.skeleton : undefined;
+    const mismatch = await fingerprintMismatch(this.#page, this.capability, skeleton, this.#outcome());
+    this.emit('replay-precondition', { checked: true, matches: mismatch === undefined });
+    if (mismatch) throw mismatch;
+    return 'ok';
+  }
+
+  #bind(target: Target): Target {
+    return bindPlaceholders(target, this.#inputs);
+  }
+
+  value(value: Value): string {
+    return 'input' in value ? String(this.#inputs[value.input]) : value.literal;
+  }
+
+  goto(url: string): Promise<void> {
+    return this.#harness.goto(url);
+  }
+
+  documentsSettled(): Promise<void> {
+    return this.#harness.tracker.documentsSettled(this.timeoutMs);
+  }
+
+  async find(
+    raw: Target,
+    index: number,
+    want: { visible?: boolean; text?: boolean } = {},
+  ): Promise<Probe | Settled> {
+    const target = this.#bind(raw);
+    if (this.#justSeen(target) && !want.text) {
+      // The last postcondition saw exactly one, visible, and nothing has loaded since. Actions
+      // are strict too, so a second match appearing in between still stops the step.
+      return { locator: await resolveTarget(this.#page, target), count: 1, visible: true };
+    }
+    const deadline = performance.now() + this.timeoutMs;
+    for (;;) {
+      this.assertNothingBlocked();
+      const found = await probeTarget(this.#page, target, want);
+      if (found.count === 1) return found;
+      if (found.count > 1) {
+        throw await this.#surfaceChanged(
+          `Step ${index + 1}: ${describeTarget(target)} matches ${found.count} elements.`,
+          target,
+        );
+      }
+      if ((await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
+      const settled = await this.#states.answer(await this.#classifier.classify());
+      if (settled !== 'ok') return settled;
+      if (performance.now() > deadline) {
+        throw await this.#surfaceChanged(
+          `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
+          target,
+        );
+      }
+    }
+  }
+
+  /** Whether the last postcondition saw exactly this target, once and visible, with no document loaded since. */
+  #justSeen(target: Target): boolean {
+    const seen = this.#seen;
+    return (
+      seen !== undefined &&
+      seen.loads === this.#harness.tracker.loads &&
+      target.locator.by !== 'cell' &&
+      seen.key === JSON.stringify(target)
+    );
+  }
+
+  async act(
+    step: Extract<Step, { target: Target }>,
+    index: number,
+    perform: () => Promise<void>,
+  ): Promise<void> {
+    // The one notion of started: from here a failure may have left the step's effect behind.
+    if (canChangeState(step)) {
+      this.#started = true;
+      this.#options.markStarted?.();
+    }
+    try {
+      await perform();
+    } catch (error) {
+      const what = describeTarget(this.#bind(step.target));
+      if (isStrictViolation(error)) {
+        throw await this.#surfaceChanged(
+          `Step ${index + 1}: ${what} matches more than one element.`,
+          step.target,
+        );
+      }
+      const reason = blockedReason(error);
+      throw new LiftError('NO_CHANGE', `Step ${index + 1}: ${what} could not be used: ${reason}.`, {
+        hint: `Nothing was clicked twice. The page blocks the action (${reason}); a person should look at it before another replay.`,
+        outcome: this.#outcome(),
+        details: { screenshot: await this.#screenshot('no-change') },
+      });
+    }
+  }
+
+  async settle(raw: Postcondition | undefined): Promise<Settled> {
+    const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
+    const deadline = performance.now() + this.timeoutMs;
+    for (;;) {
+      this.assertNothingBlocked();
+      // Both only read the page; the classification decides first when it is not ok.
+      const [held, state] = await Promise.all([
+        holds(this.#page, expect, (value) => this.value(value)),
+        this.#classifier.classify(),
+      ]);
+      const settled = await this.#states.answer(state);
+      if (settled !== 'ok') return settled;
+      const target = expect && 'target' in expect ? expect.target : undefined;
+      if (held === 'ambiguous')
+        throw await this.#surfaceChanged(`${describeTarget(target!)} matches more than one element.`, target);
+      if (held) {
+        // Navigation events reach us before the answer of a look taken in the new document,
+        // so the count read now covers the document the target was seen in.
+        this.#seen =
+          expect?.kind === 'visible'
+            ? { key: JSON.stringify(expect.target), loads: this.#harness.tracker.loads }
+            : undefined;
+        return 'ok';
+      }
+      if (performance.now() > deadline) {
+        throw await this.#surfaceChanged(
+          `The page did not reach the expected state (${describePostcondition(expect)}).`,
+          target,
+        );
+      }
+    }
+  }
+
+  async read(step: Extract<Step, { op: 'read' }>, index: number, text: string): Promise<void> {
+    const spec = this.capability.outputs.find((output) => output.name === step.output)!;
+    const value = parseTyped(text, spec.type);
+    if (value === undefined) {
+      throw await this.#surfaceChanged(
+        `Step ${index + 1} read ${describeTarget(this.#bind(step.target))}, which does not hold a ${spec.type}.`,
+        step.target,
+      );
+    }
+    this.outputs[step.output] = value;
+    this.emit('replay-read', { index, output: step.output, valueType: spec.type });
+  }
+
+  #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {
+    const evidence = { capability: this.capability, inputs: this.#inputs, folder: this.#options.evidenceDir };
+    return surfaceChanged(this.#page, evidence, message, target, this.#outcome());
+  }
+
+  #screenshot(label: string): Promise<string | undefined> {
+    return maskedScreenshot(this.#page, this.capability, this.#inputs, this.#options.evidenceDir, label);
+  }
+
+  /** Compares the page with the bound inputs before any output is returned. */
+  async checkpoint(): Promise<ReplayResult['checkpoint']> {
+    const result = await compareCheckpoint(this.#page, this.capability, this.#inputs);
+    this.emit('replay-checkpoint', { target: result.target, passed: result.passed });
+    return { expected: result.expected, actual: result.actual, passed: result.passed };
+  }
+}

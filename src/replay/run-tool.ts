@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import type { Capability } from '../capability/capability.js';
+import type { ToolContext } from '../contract/context.js';
+import type { ToolResult } from '../contract/define-tool.js';
+import { LiftError } from '../contract/errors.js';
+import { PAGE_POOL_SERVICE, type PagePool, startPagePool } from '../rungs/ui/page-pool.js';
+import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
+import { type ReplayOptions, type ReplayResult, replayCapability } from './engine.js';
+import type { CapabilityToolDeps, ReplayOverrides, ReplayPlan } from './tool.js';
+
+/** What runs: the registration as it is now (it may have been switched off or re-pointed). */
+function currentPlan(plan: ReplayPlan, deps: CapabilityToolDeps): ReplayPlan {
+  if (!plan.registered) return plan;
+  const current = deps.registrations.get(plan.name);
+  if (!current?.enabled) {
+    throw new LiftError(
+      'CAPABILITY_DISABLED',
+      `${plan.name} is switched off: ${current?.disabledReason ?? 'it was disabled'}.`,
+      { outcome: 'not_started' },
+    );
+  }
+  return { ...plan, revision: current.revision, effectClass: current.effectClass, signIn: current.signIn };
+}
+
+/** The sign-in a replay may do itself: a user and a stored secret, when the secret is there. */
+function signInOptions(
+  signIn: ReplayPlan['signIn'],
+  ctx: ToolContext,
+  save: () => Promise<void>,
+): Partial<ReplayOptions> {
+  if (!signIn || !ctx.hasSecret(signIn.secret)) return {};
+  return {
+    signIn: passwordFormSignIn(signIn.user, { secret: signIn.secret }),
+    secret: (name: string) => ctx.secret(name),
+    saveProfile: save,
+  };
+}
+
+function resultOf(
+  capability: Capability,
+  plan: ReplayPlan,
+  result: ReplayResult,
+  verifiedBy: string,
+): ToolResult<Record<string, unknown>> {
+  return {
+    fields: { outcome: result.outcome, ...result.outputs },
+    summary:
+      result.outcome === 'found'
+        ? `${capability.name}: ${capability.outputs.map((spec) => spec.name).join(', ')} read in ${result.durationMs} ms, checkpoint passed`
+        : `${capability.name}: the application answered not found`,
+    effect: plan.effectClass === 'read' ? 'none' : 'changed',
+    verifiedBy,
+    checks: result.checkpoint
+      ? [
+          {
+            name: 'checkpoint',
+            passed: result.checkpoint.passed,
+            detail: `page shows the requested ${capability.checkpoint.equals.input}`,
+          },
+        ]
+      : [],
+  };
+}
+
+/**
+ * One call of a capability tool, after invoke's validation, ledger, gate and deadline: the
+ * stored revision re-hashed, a warm page of the shared pool, the model-free replay, and the
+ * two-failure switch of a registered capability.
+ */
+export async function runReplayTool(
+  planned: ReplayPlan,
+  deps: CapabilityToolDeps,
+  raw: Record<string, unknown>,
+  ctx: ToolContext,
+  options: { verifiedBy: string; overrides: ReplayOverrides },
+): Promise<ToolResult<Record<string, unknown>>> {
+  const plan = currentPlan(planned, deps);
+  const { overrides } = options;
+  // Pin: what runs is what the plan names, re-hashed from disk now.
+  const capability = deps.capabilities.load(plan.revision);
+  const { request_id: _requestId, ...inputs } = raw;
+  const pool = await ctx.service<PagePool>(PAGE_POOL_SERVICE, () => startPagePool(deps.home));
+  const lease = await pool.page(capability.preconditions.origin);
+  try {
+    const result = await replayCapability(capability, inputs, {
+      page: lease.page,
+      revision: plan.revision,
+      effectClass: plan.effectClass,
+      evidenceDir: join(ctx.outputDir, 'evidence'),
+      emit: (event) => ctx.emit(event),
+      markStarted: () => ctx.markStarted(),
+      ...(overrides.layoutTolerant ? { layoutTolerant: true } : {}),
+      ...(deps.handoff ? { handoff: ({ reason, deadlineMs }) => deps.handoff!(reason, deadlineMs) } : {}),
+      ...signInOptions(overrides.signIn ?? plan.signIn, ctx, () => lease.save()),
+    });
+    if (plan.registered) deps.registrations.recordSurfaceOk(plan.name);
+    overrides.onResult?.(result);
+    return resultOf(capability, plan, result, options.verifiedBy);
+  } catch (error) {
+    if (plan.registered && error instanceof LiftError && error.code === 'SURFACE_CHANGED') {
+      const disabled = deps.registrations.recordSurfaceChanged(plan.name, error.message);
+      if (disabled) ctx.emit({ type: 'capability-disabled', name: plan.name });
+    }
+    throw error;
+  } finally {
+    await lease.release();
+  }
+}

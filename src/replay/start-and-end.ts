@@ -1,0 +1,45 @@
+import type { Page } from 'playwright-core';
+import { bindPlaceholders, type Capability } from '../capability/capability.js';
+import { fingerprintOf, pageFingerprint } from '../capability/fingerprint.js';
+import { LiftError } from '../contract/errors.js';
+import { describeTarget, probeTarget } from './targets.js';
+
+/**
+ * The start page is the screen the capability was made on: its skeleton (read with the
+ * classification, or read now) hashes to the capability's fingerprint. Answers the
+ * SURFACE_CHANGED to throw before any step runs when it does not.
+ */
+export async function fingerprintMismatch(
+  page: Page,
+  capability: Capability,
+  skeleton: string[] | undefined,
+  outcome: 'unknown' | 'not_started',
+): Promise<LiftError | undefined> {
+  const { origin, path, fingerprint } = capability.preconditions;
+  const actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
+  if (actual.fingerprint === fingerprint) return undefined;
+  return new LiftError(
+    'SURFACE_CHANGED',
+    `The start page ${new URL(path, origin).href} does not match the capability's fingerprint.`,
+    {
+      hint: 'The screen changed since discovery. Rediscover the capability (lift discover), or replay with --layout-tolerant if only the arrangement changed.',
+      outcome,
+      details: { expected: fingerprint, actual: actual.fingerprint, skeleton: actual.skeleton.slice(0, 40) },
+    },
+  );
+}
+
+/** The final checkpoint: the page shows the bound input where discovery saw it. */
+export async function compareCheckpoint(
+  page: Page,
+  capability: Capability,
+  inputs: Record<string, unknown>,
+): Promise<{ target: string; expected: string; actual: string; passed: boolean }> {
+  const { target: raw, equals, match } = capability.checkpoint;
+  const target = bindPlaceholders(raw, inputs);
+  const expected = String(inputs[equals.input]);
+  const { count, text } = await probeTarget(page, target, { text: true });
+  const actual = count === 1 ? (text ?? '').trim() : '';
+  const passed = match === 'exact' ? actual === expected : actual.includes(expected);
+  return { target: describeTarget(target), expected, actual, passed };
+}

@@ -1,0 +1,101 @@
+import type { Locator } from 'playwright-core';
+import type { Capability, Postcondition, Step, Value } from '../capability/capability.js';
+import type { Target } from '../rungs/ui/locator.js';
+import type { Settled } from './options.js';
+import { NOTHING } from './postconditions.js';
+import type { Probe } from './targets.js';
+
+/** What every step handler uses of the replay: find the target, act on it, settle, bind values. */
+export interface StepRunner {
+  readonly capability: Capability;
+  /** Bound of each wait of a step. */
+  readonly timeoutMs: number;
+  /**
+   * Finds the target fresh: exactly one match, or SURFACE_CHANGED; while it is absent the
+   * page is classified, which may answer not_found or restart instead.
+   */
+  find(target: Target, index: number, want?: { visible?: boolean; text?: boolean }): Promise<Probe | Settled>;
+  /**
+   * Performs the step's action on the page. A step that can change state marks the effect
+   * started first (capability/effects.ts); a failure becomes NO_CHANGE or SURFACE_CHANGED.
+   */
+  act(step: Extract<Step, { target: Target }>, index: number, perform: () => Promise<void>): Promise<void>;
+  /** Loads a page of the capability's origin (the policy checks it first). */
+  goto(url: string): Promise<void>;
+  /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
+  documentsSettled(): Promise<void>;
+  /** After a step: the postcondition holds, or the page classification decides. */
+  settle(expect: Postcondition | undefined): Promise<Settled>;
+  /** A value typed into the page: the bound input, or the literal. */
+  value(value: Value): string;
+  /** Stores a read value as its declared output; SURFACE_CHANGED when it does not hold that type. */
+  read(step: Extract<Step, { op: 'read' }>, index: number, text: string): Promise<void>;
+}
+
+type Handler<S extends Step> = (runner: StepRunner, step: S, index: number) => Promise<Settled>;
+
+/** One action on the step's target, the same for every kind: find, act, then settle. */
+function onTarget<S extends Extract<Step, { target: Target }>>(
+  perform: (locator: Locator, step: S, runner: StepRunner) => Promise<void>,
+  options: {
+    /** A submit loads a document: wait for it before looking for the postcondition. */
+    loadsDocuments?: boolean;
+    /** The postcondition to settle on, once the action ran (default the step's own). */
+    expect?: (locator: Locator, step: S, runner: StepRunner) => Promise<Postcondition | undefined>;
+  } = {},
+): Handler<S> {
+  return async (runner, step, index) => {
+    const found = await runner.find(step.target, index);
+    if (typeof found === 'string') return found;
+    await runner.act(step, index, () => perform(found.locator, step, runner));
+    if (options.loadsDocuments) await runner.documentsSettled();
+    const expect = options.expect ? await options.expect(found.locator, step, runner) : step.expect;
+    return runner.settle(expect);
+  };
+}
+
+type Handlers = { [Op in Step['op']]: Handler<Extract<Step, { op: Op }>> };
+
+/**
+ * The step handlers, one per kind of recorded step: the closed union of capability.ts, so
+ * the compiler checks that every kind has one. Finding, acting and settling are shared.
+ */
+export const STEP_HANDLERS: Handlers = {
+  navigate: async (runner, step) => {
+    await runner.goto(new URL(step.path, runner.capability.preconditions.origin).href);
+    return runner.settle(step.expect);
+  },
+  click: onTarget((locator, _step, runner) => locator.click({ timeout: runner.timeoutMs }), {
+    loadsDocuments: true,
+  }),
+  press: onTarget((locator, step, runner) => locator.press(step.key, { timeout: runner.timeoutMs }), {
+    loadsDocuments: true,
+  }),
+  fill: onTarget(
+    (locator, step, runner) => locator.fill(runner.value(step.value), { timeout: runner.timeoutMs }),
+    {
+      // The field just filled is the postcondition's usual target: read it where it is.
+      expect: async (locator, step, runner) => {
+        const filled = await locator.inputValue({ timeout: runner.timeoutMs }).catch(() => undefined);
+        return filled === runner.value(step.value) ? NOTHING : step.expect;
+      },
+    },
+  ),
+  select: onTarget((locator, step, runner) =>
+    locator
+      .selectOption({ label: runner.value(step.value) }, { timeout: runner.timeoutMs })
+      .then(() => undefined),
+  ),
+  check: onTarget((locator, step, runner) => locator.setChecked(step.checked, { timeout: runner.timeoutMs })),
+  wait_for: async (runner, step, index) => {
+    const found = await runner.find(step.target, index, { visible: true });
+    if (typeof found === 'string') return found;
+    return runner.settle(found.visible ? NOTHING : step.expect);
+  },
+  read: async (runner, step, index) => {
+    const found = await runner.find(step.target, index, { text: true });
+    if (typeof found === 'string') return found;
+    await runner.read(step, index, found.text ?? '');
+    return 'ok';
+  },
+};

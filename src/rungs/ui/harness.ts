@@ -1,0 +1,295 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import type { ToolEvent } from '../../contract/context.js';
+import { LiftError } from '../../contract/errors.js';
+import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
+import { type UiTimings, timings as withDefaults } from './defaults.js';
+import { markOf } from './marks.js';
+import {
+  blockedObservation,
+  type Observation,
+  type ObservationIndex,
+  observePage,
+  type PageState,
+} from './observe.js';
+import {
+  type BlockedRequest,
+  type PageTracker,
+  redactedOriginAndPath,
+  redactedRequest,
+} from './page-tracker.js';
+import { checkUrl, type UiPolicy } from './policy.js';
+import { Redactor } from './redact.js';
+import type { ElementRecord } from './render.js';
+import { RequestGuard } from './request-guard.js';
+import { maskedScreenshot } from './screenshot.js';
+import {
+  passwordFrame,
+  SignInFailed,
+  type SignInField,
+  type SignInRecipe,
+  type SignInValue,
+  signInWith,
+} from './sign-in.js';
+import { SignInValues } from './sign-in-values.js';
+import type { ActEnvironment } from './step.js';
+
+export interface PageHarnessOptions {
+  policy: UiPolicy;
+  /** Values bound from the task's inputs; shown as ⟦input:NAME⟧ and referred to as {"input": NAME}. */
+  inputs?: Record<string, string>;
+  /** Column headers never shown (⟦hidden:column⟧), e.g. ["Balance"]. */
+  hiddenColumns?: string[];
+  /** Further values never shown (tokens, canaries); every secret the sign-in reads is added too. */
+  secrets?: string[];
+  /** How the harness signs the page in; passwordFormSignIn(user, {secret}) for --user/--secret. */
+  signIn?: SignInRecipe;
+  /** Reads a named secret from the secret store (ToolContext.secret fits). */
+  secret?: (name: string) => string;
+  /** Keeps the browser profile (its cookies) after a sign-in, for later contexts and processes. */
+  saveProfile?: () => Promise<void>;
+  /** A person is watching: high-risk actions are allowed (still never blocked ones). */
+  attended?: boolean;
+  /** Folder for full snapshots and screenshots. */
+  outputDir?: string;
+  /** Overrides of UI_DEFAULTS for this page. */
+  timings?: Partial<UiTimings>;
+  /** Receives the page's events (redacted); ToolContext.emit fits. */
+  emit?: (event: ToolEvent) => void;
+}
+
+/**
+ * The one page harness: a page under the request guard, with its tracker (dialogs, file
+ * chooser, document statuses, blocked requests), its redactor, one set of timings and one
+ * sign-in. The UI tools (UiSession), discovery (PageDriver), replay and a person's handoff
+ * all drive a page through one of these. The guard and tracker belong to the page and
+ * outlive a harness; a harness belongs to one use of the page (a session, one replay).
+ */
+export class PageHarness {
+  readonly page: Page;
+  readonly tracker: PageTracker;
+  readonly redactor: Redactor;
+  readonly timings: UiTimings;
+  readonly attended: boolean;
+  readonly outputDir: string | undefined;
+  readonly #options: PageHarnessOptions;
+  readonly #guard: RequestGuard;
+  readonly #unlisten: () => void;
+  readonly #signIn: SignInValues;
+  readonly #openedAt = Date.now();
+  #detached = false;
+
+  /** Guards the page (before it loads anything of this use) and starts hearing its events. */
+  static async open(page: Page, options: PageHarnessOptions): Promise<PageHarness> {
+    if (options.outputDir) mkdirSync(options.outputDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const guard = await RequestGuard.install(page, options.policy);
+    return new PageHarness(page, guard, options);
+  }
+
+  private constructor(page: Page, guard: RequestGuard, options: PageHarnessOptions) {
+    this.page = page;
+    this.#guard = guard;
+    this.#options = options;
+    this.tracker = guard.tracker;
+    this.timings = withDefaults(options.timings);
+    this.attended = Boolean(options.attended);
+    this.outputDir = options.outputDir;
+    this.redactor = new Redactor({
+      ...(options.inputs ? { inputs: options.inputs } : {}),
+      ...(options.hiddenColumns ? { hiddenColumns: options.hiddenColumns } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    });
+    this.#signIn = new SignInValues({
+      recipe: options.signIn,
+      secret: options.secret,
+      redactor: this.redactor,
+      inputs: options.inputs,
+    });
+    this.#unlisten = this.tracker.listen({
+      blocked: (blocked) => {
+        // Origin and path only: a query string carries bound input values.
+        const { url: _url, at: _at, ...event } = redactedRequest(blocked, this.redactor);
+        this.emit({ type: 'ui-request-blocked', ...event });
+      },
+      dialog: (dialog) =>
+        this.emit({
+          type: 'ui-dialog-open',
+          dialog: dialog.type(),
+          message: this.redactor.text(dialog.message()),
+        }),
+      popupClosed: (url) =>
+        this.emit({ type: 'ui-popup-closed', url: redactedOriginAndPath(url, this.redactor) }),
+    });
+  }
+
+  get policy(): UiPolicy {
+    return this.#guard.policy;
+  }
+
+  emit(event: ToolEvent): void {
+    if (!this.#detached) this.#options.emit?.(event);
+  }
+
+  /** Loads a URL in the top page after the policy check (code's navigation, not a model's). */
+  async goto(url: string): Promise<void> {
+    const verdict = checkUrl(this.policy, url, true);
+    if (!verdict.allowed) {
+      throw new LiftError('POLICY_BLOCKED', `Navigation refused: ${this.redactor.text(verdict.reason)}.`, {
+        outcome: 'not_started',
+      });
+    }
+    await this.page.goto(url, { waitUntil: 'load', timeout: this.timings.navigationTimeoutMs });
+  }
+
+  /** The page state without taking a snapshot. */
+  async state(): Promise<PageState> {
+    if (this.tracker.dialog) return 'dialog';
+    if (this.tracker.fileChooser) return 'file_chooser';
+    if (await passwordFrame(this.page)) return 'auth_required';
+    const failed = this.page.frames().some((frame) => (this.tracker.status(frame) ?? 0) >= 500);
+    return failed ? 'error' : 'ready';
+  }
+
+  /** Whether this harness can sign the page in itself (a recipe and a way to read secrets). */
+  get canSignIn(): boolean {
+    return this.#signIn.usable;
+  }
+
+  /**
+   * Signs in by the recipe, typed by the harness itself (the one case where a password field
+   * is filled), every secret masked before it is typed; saves the profile after. A page with
+   * no sign-in form is left as is.
+   */
+  async signIn(): Promise<void> {
+    const { recipe } = this.#signIn;
+    if (!recipe || !this.canSignIn) {
+      throw new LiftError('AUTH_REQUIRED', 'This session has no sign-in configured.', {
+        hint: 'Open the session with a sign-in (--user and --secret), or let a person sign in to the profile.',
+      });
+    }
+    const context = {
+      page: this.page,
+      tracker: this.tracker,
+      timings: this.timings,
+      valueOf: (value: SignInValue, field: SignInField) => this.#signIn.typed(value, field),
+    };
+    let ok = true;
+    try {
+      await signInWith(recipe, context);
+    } catch (error) {
+      if (!(error instanceof SignInFailed)) throw error;
+      ok = false;
+    }
+    this.emit({ type: 'ui-sign-in', ok });
+    if (!ok) throw this.#signIn.failed();
+    await this.#options.saveProfile?.();
+  }
+
+  /** What act-and-verify needs, for one action; `deadline` caps the action's own deadline. */
+  actEnvironment(
+    index: ObservationIndex['elements'],
+    reads: Record<string, string>,
+    deadline = Infinity,
+  ): ActEnvironment {
+    const { tracker } = this;
+    return {
+      page: this.page,
+      policy: this.policy,
+      redactor: this.redactor,
+      attended: this.attended,
+      refs: index,
+      dialog: () => tracker.dialog,
+      fileChooser: () => tracker.fileChooser,
+      clearBlocking: () => tracker.clearBlocking(),
+      activity: tracker,
+      blockedSince: (time) => tracker.blockedSince(time),
+      state: () => this.state(),
+      serverErrorSince: (time) => tracker.serverErrorSince(time),
+      deadline: Math.min(Date.now() + this.timings.actionTimeoutMs, deadline),
+      quietMs: this.timings.quietMs,
+      reads,
+    };
+  }
+
+  /**
+   * A bounded, redacted observation (see observe.ts); while a dialog or file chooser blocks
+   * the page, the observation says so instead of reading a page that cannot answer.
+   */
+  async observe(
+    sequence: number,
+    find?: { match: string; table?: string },
+  ): Promise<{
+    observation: Observation;
+    index: ObservationIndex;
+  }> {
+    const empty: ObservationIndex = { elements: new Map(), frames: new Map() };
+    if (this.tracker.dialog || this.tracker.fileChooser)
+      return { observation: this.#blocked(), index: empty };
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return await observePage(this.page, {
+          redactor: this.redactor,
+          maxTokens: this.timings.maxTokens,
+          outputDir: this.outputDir ?? '.',
+          statusOf: (frame) => this.tracker.status(frame),
+          mark: (element) => this.mark(element),
+          sequence,
+          ...(find ? { find } : {}),
+        });
+      } catch (error) {
+        lastError = error;
+        if (this.tracker.dialog) return { observation: this.#blocked(), index: empty };
+        // The document was being replaced; wait (bounded) for the new one.
+        await this.page.waitForLoadState('domcontentloaded', { timeout: 3_000 }).catch(() => undefined);
+      }
+    }
+    throw new LiftError('TIMEOUT', 'The page could not be observed: it kept changing.', {
+      cause: lastError,
+      outcome: 'not_started',
+    });
+  }
+
+  /** Why an element's line is marked: the policy or the safety classifier would refuse it. */
+  mark(element: ElementRecord): string | undefined {
+    return markOf(this.policy, this.attended, element);
+  }
+
+  /** A screenshot with bound values, secrets, password fields and hidden columns blacked out. */
+  async screenshot(path: string): Promise<{ path: string; masks: number }> {
+    if (this.tracker.dialog) {
+      throw new LiftError(
+        'PROMPT_UNEXPECTED',
+        'A dialog is open; the page cannot be drawn until it is handled.',
+        {
+          hint: 'Handle the dialog first.',
+        },
+      );
+    }
+    const shot = await maskedScreenshot(this.page, path, {
+      values: [
+        ...Object.values(this.#options.inputs ?? {}),
+        ...(this.#options.secrets ?? []),
+        ...this.#signIn.secretValues(),
+      ],
+      hiddenColumns: this.#options.hiddenColumns ?? [],
+    });
+    this.emit({ type: 'ui-screenshot', path, masks: shot.masks });
+    return shot;
+  }
+
+  /** Requests the guard stopped since the harness opened, redacted, oldest first. */
+  blockedRequests(since = this.#openedAt): BlockedRequest[] {
+    return this.tracker.blockedSince(since).map((blocked) => redactedRequest(blocked, this.redactor));
+  }
+
+  /** Stops emitting; the page keeps its guard and tracker for its next use. */
+  detach(): void {
+    this.#detached = true;
+    this.#unlisten();
+  }
+
+  #blocked(): Observation {
+    return blockedObservation(this.tracker.dialog, this.redactor, this.page.url());
+  }
+}

@@ -1,0 +1,138 @@
+import type { SemanticLocator } from './locator.js';
+import { ACTIONABLE_ROLES, clip, type FrameScope, quote, type RenderState } from './render-state.js';
+import { type AriaNode, nodeText } from './snapshot.js';
+
+const FIND_LIMIT = 20;
+const KEY_HEADER = /\b(id|number|no|ref|reference|ticket|code|key)\b/i;
+
+/** A table as rows of cells: its header row, its data rows, and the raw text of each cell. */
+interface TableShape {
+  headers: string[];
+  rows: AriaNode[][];
+  cells: string[][];
+}
+
+function shapeOf(table: AriaNode): TableShape {
+  const rows: AriaNode[] = [];
+  const collect = (node: AriaNode): void => {
+    for (const child of node.children) {
+      if (child.role === 'row') rows.push(child);
+      else if (child.role !== 'table') collect(child);
+    }
+  };
+  collect(table);
+  const headerRow = rows.find((row) => row.children.some((cell) => cell.role === 'columnheader'));
+  const headers = headerRow
+    ? headerRow.children
+        .filter((cell) => ['columnheader', 'cell', 'rowheader'].includes(cell.role))
+        .map(nodeText)
+    : [];
+  const dataRows = rows
+    .filter((row) => row !== headerRow)
+    .map((row) => row.children.filter((cell) => ['cell', 'gridcell', 'rowheader'].includes(cell.role)));
+  return { headers, rows: dataRows, cells: dataRows.map((cells) => cells.map((cell) => nodeText(cell))) };
+}
+
+/** The row key: a column whose values are unique and shown, preferring identifier-like headers. */
+function keyColumn(state: RenderState, shape: TableShape): number | undefined {
+  const unique = shape.headers
+    .map((header, index) => ({ header, index }))
+    .filter(({ header, index }) => {
+      if (state.redactor.isHiddenColumn(header)) return false;
+      const values = shape.cells.map((cells) => cells[index] ?? '');
+      return values.every((value) => value.trim()) && new Set(values).size === values.length;
+    });
+  return (unique.find(({ header }) => KEY_HEADER.test(header)) ?? unique[0])?.index;
+}
+
+/** Which rows are shown: those matching `find` (up to FIND_LIMIT), else the first rows of a long table. */
+function selection(state: RenderState, shape: TableShape, displayName: string) {
+  const { find, rowLimit } = state.options;
+  const wanted = !find?.table || displayName.toLowerCase().includes(find.table.toLowerCase());
+  const match = wanted ? find?.match.toLowerCase() : undefined;
+  let selected = shape.rows.map((_, index) => index);
+  if (match)
+    selected = selected.filter((index) =>
+      shape.cells[index]?.some((cell) => cell.toLowerCase().includes(match)),
+    );
+  const limit = match ? FIND_LIMIT : shape.rows.length > rowLimit + 3 ? rowLimit : shape.rows.length;
+  return { match, selected, visible: new Set(selected.slice(0, limit)) };
+}
+
+/** One cell as shown: refs of the controls in it (registered with the cell as their fallback target), then its text. */
+function cellText(
+  state: RenderState,
+  scope: FrameScope,
+  cell: AriaNode,
+  header: string,
+  rowKey: string,
+  tableName: string,
+  visible: boolean,
+): string {
+  const refs: string[] = [];
+  const walk = (node: AriaNode): void => {
+    for (const child of node.children) {
+      if (ACTIONABLE_ROLES.has(child.role) && child.ref) {
+        const cellTarget: SemanticLocator | undefined =
+          rowKey && header
+            ? { by: 'cell', row: rowKey, column: header, ...(tableName ? { table: tableName } : {}) }
+            : undefined;
+        const record = state.register(child, scope, cellTarget);
+        if (record && visible) {
+          state.shown.push(record.ref);
+          refs.push(`[${child.ref}]`);
+        }
+      }
+      walk(child);
+    }
+  };
+  walk(cell);
+  const text = clip(state.redactor.cell(header, nodeText(cell)), 80);
+  return refs.length ? `${refs.join('')} ${text}` : text;
+}
+
+/**
+ * A table summarised for the model: a title line (name, row count, headers), the rows
+ * shown (first rows, or rows matching `find`), a line saying how to see the rest, and a
+ * TableSummary. Hidden columns stay hidden; cells that hold controls name their refs.
+ */
+export function renderTable(state: RenderState, table: AriaNode, scope: FrameScope): void {
+  state.richness.tables++;
+  const shape = shapeOf(table);
+  const key = keyColumn(state, shape);
+  const tableName = table.name || '';
+  const displayName = clip(state.redactor.text(tableName || state.lastHeading), 80);
+  const { match, selected, visible } = selection(state, shape, displayName);
+  const shownRows: string[][] = [];
+  shape.rows.forEach((cells, rowIndex) => {
+    const rowKey = key === undefined ? '' : (shape.cells[rowIndex]?.[key] ?? '');
+    const display = cells.map((cell, column) =>
+      cellText(state, scope, cell, shape.headers[column] ?? '', rowKey, tableName, visible.has(rowIndex)),
+    );
+    if (visible.has(rowIndex)) shownRows.push(display);
+  });
+  const count = shape.rows.length;
+  const more = (match ? selected.length : count) - shownRows.length;
+  state.omittedRows += count - shownRows.length;
+  const findText = state.redactor.text(state.options.find?.match ?? '');
+  const matching = match ? `; ${selected.length} matching ${quote(findText)}` : '';
+  state.line(
+    scope,
+    `table${displayName ? ` ${quote(displayName)}` : ''} (${count} row${count === 1 ? '' : 's'}${matching}): ${shape.headers.map((header) => clip(header, 40)).join(' | ')}`,
+  );
+  for (const row of shownRows) state.line(scope, `  | ${row.join(' | ')} |`);
+  if (more > 0) {
+    state.line(
+      scope,
+      `  … ${more} more row${more === 1 ? '' : 's'}: observe with find {"match": "<value>"${displayName ? `, "table": ${quote(displayName)}` : ''}} to see rows containing a value`,
+    );
+  }
+  state.tables.push({
+    frame: scope.path,
+    name: displayName,
+    headers: shape.headers,
+    rowCount: count,
+    rows: shownRows,
+    ...(match ? { matching: findText } : {}),
+  });
+}

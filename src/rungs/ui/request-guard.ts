@@ -1,0 +1,239 @@
+import type { BrowserContext, CDPSession, Frame, Page, Request, Route } from 'playwright-core';
+import { type BlockedRequest, PageTracker } from './page-tracker.js';
+import { checkUrl, type UiPolicy } from './policy.js';
+
+/** What Chromium's Fetch domain reports for a request it paused (the fields used here). */
+interface PausedRequest {
+  requestId: string;
+  request: { url: string };
+  resourceType: string;
+  /** Set on each hop of a redirect: the request the browser is about to send next. */
+  redirectedRequestId?: string;
+  /** Set when paused at the response stage (documents only). */
+  responseStatusCode?: number;
+  responseHeaders?: Array<{ name: string; value: string }>;
+}
+
+/** Requests are checked before they are sent; a document's redirect also when its answer comes in. */
+const PATTERNS: Array<{
+  urlPattern: string;
+  requestStage: 'Request' | 'Response';
+  resourceType?: 'Document';
+}> = [
+  { urlPattern: '*', requestStage: 'Request' },
+  { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
+];
+
+/** Where a paused response redirects to, if it is a redirect. */
+function redirectTarget(event: PausedRequest): string | undefined {
+  const status = event.responseStatusCode ?? 0;
+  if (status < 300 || status >= 400) return undefined;
+  const location = event.responseHeaders?.find((header) => header.name.toLowerCase() === 'location');
+  if (!location) return undefined;
+  try {
+    return new URL(location.value, event.request.url).href;
+  } catch {
+    return location.value;
+  }
+}
+
+/** Origin and path of a URL, never its query or fragment (they carry bound input values). */
+export function originAndPath(rawUrl: string): { origin: string; path: string } {
+  try {
+    const url = new URL(rawUrl);
+    if (url.origin === 'null') return { origin: url.protocol, path: '' };
+    return { origin: url.origin, path: url.pathname };
+  } catch {
+    return { origin: '(not a URL)', path: '' };
+  }
+}
+
+function stopped(rawUrl: string, reason: string, navigation: boolean, redirect: boolean): BlockedRequest {
+  const { origin, path } = originAndPath(rawUrl);
+  return { origin, path, url: `${origin}${path}`, reason, navigation, redirect, at: Date.now() };
+}
+
+/** The verdict's reason without the raw URL checkUrl quotes when it cannot parse one. */
+function reasonOf(policy: UiPolicy, rawUrl: string, navigation: boolean): string | undefined {
+  const verdict = checkUrl(policy, rawUrl, navigation);
+  if (verdict.allowed) return undefined;
+  return originAndPath(rawUrl).origin === '(not a URL)' ? 'not a URL' : verdict.reason;
+}
+
+/**
+ * The request guard of one page: every request the page makes, and every hop of every
+ * redirect, is checked against the policy before it leaves the browser. Chromium's Fetch
+ * domain pauses each request at the request stage, redirect hops included (Playwright's own
+ * route handler is not asked again for a redirect, which is how redirects used to escape),
+ * for documents, frames, form posts, subresources and the page's workers alike. A document's
+ * redirect is also checked when its answer arrives, before the browser acts on it: a download
+ * would otherwise open a connection to the next hop before that hop is paused. A refused
+ * request fails as blocked-by-client and is recorded on the page's tracker.
+ */
+export class RequestGuard {
+  policy: UiPolicy;
+  readonly page: Page;
+  readonly tracker: PageTracker;
+  readonly #frameSessions = new WeakSet<Frame>();
+
+  static readonly #guards = new WeakMap<Page, RequestGuard>();
+
+  /**
+   * Guards the page (once; a guard already there takes the new policy). Call it before the
+   * page loads anything: a page of a guarded context with no guard of its own loads nothing.
+   */
+  static async install(page: Page, policy: UiPolicy): Promise<RequestGuard> {
+    const existing = RequestGuard.#guards.get(page);
+    if (existing) {
+      existing.policy = policy;
+      return existing;
+    }
+    const guard = new RequestGuard(page, policy);
+    RequestGuard.#guards.set(page, guard);
+    await ContextGuard.of(page.context());
+    await guard.#watch(await page.context().newCDPSession(page));
+    page.on('framenavigated', (frame) => guard.#watchOutOfProcessFrame(frame));
+    return guard;
+  }
+
+  static of(page: Page): RequestGuard | undefined {
+    return RequestGuard.#guards.get(page);
+  }
+
+  private constructor(page: Page, policy: UiPolicy) {
+    this.page = page;
+    this.policy = policy;
+    this.tracker = PageTracker.of(page);
+  }
+
+  /** Whether the policy lets this request leave; a refusal is recorded. */
+  allows(url: string, navigation: boolean, redirect: boolean): boolean {
+    const reason = reasonOf(this.policy, url, navigation);
+    if (reason === undefined) return true;
+    this.tracker.recordBlocked(stopped(url, reason, navigation, redirect));
+    return false;
+  }
+
+  /** Records a request refused for what it is (a new window), not for where it goes. */
+  refuse(url: string, reason: string, navigation: boolean): void {
+    this.tracker.recordBlocked(stopped(url, reason, navigation, false));
+  }
+
+  async #watch(session: CDPSession): Promise<void> {
+    session.on('Fetch.requestPaused', (event: PausedRequest) => {
+      const { requestId } = event;
+      const refuse = () => session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
+      let answer: Promise<unknown>;
+      if (event.responseStatusCode !== undefined) {
+        const next = redirectTarget(event);
+        answer =
+          next === undefined || this.allows(next, true, true)
+            ? session.send('Fetch.continueResponse', { requestId })
+            : refuse();
+      } else {
+        const navigation = event.resourceType === 'Document';
+        const redirect = event.redirectedRequestId !== undefined;
+        answer = this.allows(event.request.url, navigation, redirect)
+          ? session.send('Fetch.continueRequest', { requestId })
+          : refuse();
+      }
+      // The page may close while a request waits; there is nothing left to answer then.
+      answer.catch(() => undefined);
+    });
+    await session.send('Fetch.enable', { patterns: PATTERNS });
+  }
+
+  /**
+   * A frame in a process of its own (site isolation) has its own session, which the page's
+   * does not cover; Lift launches Chromium with frames in the page's process, so this only
+   * matters for a browser launched elsewhere. Its first requests are still checked by the
+   * context's route, so what could pass before this session is enabled is a redirect hop.
+   */
+  #watchOutOfProcessFrame(frame: Frame): void {
+    if (frame === this.page.mainFrame() || this.#frameSessions.has(frame)) return;
+    this.page
+      .context()
+      .newCDPSession(frame)
+      .then(async (session) => {
+        this.#frameSessions.add(frame);
+        await this.#watch(session);
+      })
+      // In the page's process: the page's session already covers the frame.
+      .catch(() => undefined);
+  }
+}
+
+const SERVICE_WORKERS_OFF = `if (self.ServiceWorkerContainer) ServiceWorkerContainer.prototype.register = async () => { throw new DOMException('Service workers are off in Lift sessions.', 'SecurityError'); };`;
+
+/**
+ * What a guard needs of the whole context, installed once: a route that checks the first
+ * request of everything the context loads (a second line for frames and workers in other
+ * processes) and refuses every request of a window the page opened (`window.open`,
+ * `target=_blank`: Lift works in one page, under one policy), no service workers (whose
+ * requests no page session sees), and popups closed.
+ */
+class ContextGuard {
+  readonly #context: BrowserContext;
+
+  static readonly #guards = new WeakMap<BrowserContext, Promise<ContextGuard>>();
+
+  static of(context: BrowserContext): Promise<ContextGuard> {
+    let guard = ContextGuard.#guards.get(context);
+    if (!guard) {
+      guard = ContextGuard.#install(context);
+      ContextGuard.#guards.set(context, guard);
+    }
+    return guard;
+  }
+
+  static async #install(context: BrowserContext): Promise<ContextGuard> {
+    const guard = new ContextGuard(context);
+    await context.addInitScript(SERVICE_WORKERS_OFF);
+    await context.route('**/*', (route, request) => guard.#route(route, request));
+    context.on('page', (page) => void guard.#closeIfOpened(page));
+    return guard;
+  }
+
+  private constructor(context: BrowserContext) {
+    this.#context = context;
+  }
+
+  #guardsOfContext(): RequestGuard[] {
+    return this.#context
+      .pages()
+      .map((page) => RequestGuard.of(page))
+      .filter((guard): guard is RequestGuard => guard !== undefined);
+  }
+
+  async #route(route: Route, request: Request): Promise<void> {
+    const navigation = request.isNavigationRequest();
+    const guard = pageOf(request) && RequestGuard.of(pageOf(request)!);
+    if (!guard) {
+      for (const each of this.#guardsOfContext())
+        each.refuse(request.url(), 'a window the page opened loads nothing', navigation);
+      return route.abort('blockedbyclient').catch(() => undefined);
+    }
+    if (!guard.allows(request.url(), navigation, false))
+      return route.abort('blockedbyclient').catch(() => undefined);
+    return route.fallback().catch(() => undefined);
+  }
+
+  async #closeIfOpened(page: Page): Promise<void> {
+    if (RequestGuard.of(page)) return;
+    // A page Lift opens itself has no opener; one the page opened does (unless noopener,
+    // and then it still loads nothing: the route refuses every request of it).
+    const opener = await page.opener().catch(() => null);
+    if (!opener) return;
+    RequestGuard.of(opener)?.tracker.recordPopupClosed(page.url());
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** The page a request belongs to; undefined for a new window's first request (no frame yet). */
+function pageOf(request: Request): Page | undefined {
+  try {
+    return request.frame().page();
+  } catch {
+    return undefined;
+  }
+}

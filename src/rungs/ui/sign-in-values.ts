@@ -1,0 +1,86 @@
+import { LiftError } from '../../contract/errors.js';
+import type { Redactor } from './redact.js';
+import {
+  literalPasswordsOf,
+  type SignInField,
+  type SignInRecipe,
+  type SignInValue,
+  secretsOf,
+} from './sign-in.js';
+
+/**
+ * Where a harness's sign-in gets what it types: the recipe's literals, its bound inputs and
+ * the secret store. Every value that goes into a password field, and every secret, is
+ * added to the redactor before it is typed, so none can appear in an observation or event.
+ */
+export class SignInValues {
+  readonly recipe: SignInRecipe | undefined;
+  readonly #secret: ((name: string) => string) | undefined;
+  readonly #redactor: Redactor;
+  readonly #inputs: Record<string, string>;
+
+  constructor(options: {
+    recipe: SignInRecipe | undefined;
+    secret: ((name: string) => string) | undefined;
+    redactor: Redactor;
+    inputs: Record<string, string> | undefined;
+  }) {
+    this.recipe = options.recipe;
+    this.#secret = options.secret;
+    this.#redactor = options.redactor;
+    this.#inputs = options.inputs ?? {};
+    // Masked before the page shows anything: a sign-in value can never appear, even in a prefilled form.
+    for (const value of this.secretValues()) this.#redactor.addSecret(value);
+  }
+
+  /** A recipe, and a way to read the secrets it names. */
+  get usable(): boolean {
+    return this.recipe !== undefined && (secretsOf(this.recipe).length === 0 || this.#secret !== undefined);
+  }
+
+  /** Secret values the sign-in types (for masks), without failing when one is missing. */
+  secretValues(): string[] {
+    const { recipe } = this;
+    if (!recipe) return [];
+    const read = this.#secret;
+    const stored = read
+      ? secretsOf(recipe).flatMap((name) => {
+          try {
+            return [read(name)];
+          } catch {
+            return [];
+          }
+        })
+      : [];
+    return [...stored, ...literalPasswordsOf(recipe)];
+  }
+
+  /** The text to type into the field, masked first when it is a password or a secret. */
+  typed(value: SignInValue, field: SignInField): string {
+    const text = this.#valueOf(value);
+    if (field === 'password' || 'secret' in value) this.#redactor.addSecret(text);
+    return text;
+  }
+
+  /** AUTH_REQUIRED for a form still showing after the recipe ran, naming what to check. */
+  failed(): LiftError {
+    const names = this.recipe ? secretsOf(this.recipe) : [];
+    return new LiftError('AUTH_REQUIRED', 'Signing in failed: the sign-in form is still showing.', {
+      hint: names.length
+        ? `Check the stored secret '${names[0]}' (lift secrets set ${names[0]}) or let a person sign in.`
+        : 'Check the sign-in values, or let a person sign in.',
+    });
+  }
+
+  #valueOf(value: SignInValue): string {
+    if ('literal' in value) return value.literal;
+    if ('input' in value) {
+      const bound = this.#inputs[value.input];
+      if (bound === undefined) throw new LiftError('BAD_INPUT', `No input named '${value.input}' is bound.`);
+      return bound;
+    }
+    if (!this.#secret)
+      throw new LiftError('AUTH_REQUIRED', `No secret store to read '${value.secret}' from.`);
+    return this.#secret(value.secret);
+  }
+}
