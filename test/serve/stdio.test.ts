@@ -112,7 +112,7 @@ describe('lift serve --stdio with the SDK client', () => {
 
   it('answers an unknown tool with a protocol error naming the tools there are', async () => {
     await expect(client.callTool({ name: 'note_fly', arguments: {} })).rejects.toThrow(
-      /^MCP error -32602: Unknown tool 'note_fly'. Available tools: .*note_delete, note_list/,
+      /^MCP error -32602: Unknown tool 'note_fly'. Available tools: .*note_delete, note_import, note_list.*approval_status/,
     );
   });
 
