@@ -79,7 +79,9 @@ export { Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export { serveHttp } from './serve/http.js';
 // Serving: MCP and function-calling exports.
 export { createLiftServer } from './serve/mcp-server.js';
+export { fromOpenAiArguments, toOpenAiArguments } from './serve/openai-arguments.js';
 export { serveStdio } from './serve/stdio.js';
+export { type AiSdkToolsOptions, toAiSdkTools } from './serve/to-ai-sdk-tools.js';
 export { toAnthropicTools } from './serve/to-anthropic-tools.js';
 export { toMcpTools } from './serve/to-mcp-tools.js';
 export { toOpenAiTools } from './serve/to-openai-tools.js';

@@ -183,7 +183,8 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
         hedged: reply.hedged,
         tool_calls: reply.toolCalls.map((call) => call.name),
       });
-      conversation.say(modelLine({ ...reply, calls: reply.toolCalls }));
+      // The model may echo a secret it read somewhere: the trace shows its arguments scrubbed.
+      conversation.say(secrets.scrub(modelLine({ ...reply, calls: reply.toolCalls })));
       messages.push(reply.message);
       if (reply.toolCalls.length === 0) {
         outcome = 'answered';

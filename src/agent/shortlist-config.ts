@@ -147,9 +147,36 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
   inventory: {
     signals: [
       { pattern: String.raw`\binventory\b|\bstock\b|\bskus?\b|\bwarehouse\b`, weight: 8 },
-      { pattern: String.raw`\breorder\b|\bsuppliers?\b|\bquantit(?:y|ies)\b`, weight: 5 },
+      {
+        pattern: String.raw`\b[a-z]{1,3}-\d{3,6}\b|\bshel(?:f|ves)\b|\bbins?\b|\bgadgets?\b|\bwidgets?\b`,
+        weight: 7,
+      },
+      { pattern: String.raw`\breorder\b|\bsuppliers?\b|\bquantit(?:y|ies)\b|\bitems?\b`, weight: 5 },
     ],
     programs: [],
+    kinds: {},
+  },
+  services: {
+    signals: [
+      { pattern: String.raw`\bservices?\b|\bdaemons?\b|\bsupervisor(?:d|ctl)?\b|\bworkers?\b`, weight: 8 },
+      {
+        pattern: String.raw`\brestart(?:ed|ing)?\b|\bhealthy\b|\buptime\b|\bcrash(?:ed|ing)?\b|\bpid\b`,
+        weight: 6,
+      },
+      { pattern: String.raw`\bis \S+(?: \S+)? (?:up|down|running)\b|\bstopped\b`, weight: 5 },
+    ],
+    programs: ['supervisord', 'systemd'],
+    kinds: {},
+  },
+  desktop: {
+    signals: [
+      {
+        pattern: String.raw`\bcalculator\b|\bcharacter map\b|\bclipboard\b|\bdesktop\b|\bwindows?\b`,
+        weight: 8,
+      },
+      { pattern: String.raw`\bbuttons?\b|\bclick\b|\bpress\b|\bskills?\b`, weight: 4 },
+    ],
+    programs: ['gnome-calculator', 'gucharmap'],
     kinds: {},
   },
 };

@@ -9,6 +9,7 @@ import {
   parseShortlistConfig,
   type ShortlistConfig,
 } from './shortlist-config.js';
+import { bestGroupsByWords } from './shortlist-fallback.js';
 
 /** Tools without a group belong here; they form the general set when nothing scores. */
 export const GENERAL_GROUP = 'general';
@@ -21,7 +22,10 @@ export interface GroupScore {
 }
 
 export interface ShortlistChoice {
-  /** clear: one group; unclear: the top groups; general: nothing scored; all: the shortlist is off. */
+  /**
+   * clear: one group; unclear: the top groups; general: nothing scored (the general set, or
+   * the groups whose tools share the most words with the request); all: the shortlist is off.
+   */
   kind: 'clear' | 'unclear' | 'general' | 'all';
   scores: GroupScore[];
   groups: string[];
@@ -130,7 +134,11 @@ export class Shortlist {
     const general = this.config.general
       ? this.#tools.filter((tool) => this.config.general?.includes(tool.name))
       : this.#inGroups([GENERAL_GROUP]);
-    return { kind: 'general', scores, groups: [GENERAL_GROUP], tools: general };
+    if (general.length > 0 || this.#tools.length === 0)
+      return { kind: 'general', scores, groups: [GENERAL_GROUP], tools: general };
+    // Nothing scored and there is no general set: never a request without tools.
+    const groups = bestGroupsByWords(request, this.#tools, groupOf, this.config.topGroups);
+    return { kind: 'general', scores, groups, tools: this.#inGroups(groups) };
   }
 
   /** Every tool, for runs with the shortlist off. */

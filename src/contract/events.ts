@@ -32,6 +32,8 @@ export const RUN_EVENT_TYPES = [
   'file-already-sent',
   'temp-removed',
   'export-read',
+  'deck-written',
+  'office-job-start',
   'office-job-end',
   'progress-reported',
   'audit-recorded',

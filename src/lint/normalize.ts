@@ -13,6 +13,7 @@ export interface LintTarget {
   /** Only a Lift contract carries these. */
   lift?: {
     effectClass: AnyTool['effect']['class'];
+    rung: AnyTool['rung'];
     holdsForPerson: boolean;
     errorHints: boolean;
     deadlineMs: number;
@@ -31,6 +32,7 @@ export function fromLiftTool(tool: AnyTool): LintTarget {
     destructive: tool.effect.class === 'irreversible',
     lift: {
       effectClass: tool.effect.class,
+      rung: tool.rung,
       holdsForPerson: gate === 'review' || gate === 'signature',
       errorHints: Object.values(tool.errors ?? {}).every((spec) => Boolean(spec?.hint)),
       deadlineMs: tool.timeout.deadlineMs,

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../contract/json-schema.js';
+import { allowedOnRung, NEVER_INPUT_RULES, neverInputKind } from './never-inputs.js';
 import type { LintTarget } from './normalize.js';
 
 export type Severity = 'fix-first' | 'should-fix' | 'consider';
@@ -15,7 +16,7 @@ export interface Finding {
 const PASS_THROUGH_NAMES =
   /^(command|cmd|command_line|commandline|args|arguments|argv|query|sql|script|code|shell|bash|url|uri|expression|expr|input|request|payload|body|raw)$/i;
 const CREDENTIAL_NAMES =
-  /(password|passwd|passphrase|secret|token|api[_-]?key|apikey|credential|private[_-]?key|access[_-]?key|\bpin\b)/i;
+  /(password|passwd|passphrase|secret|token(?!s)|api[_-]?key|apikey|credential|private[_-]?key|access[_-]?key|\bpin\b)/i;
 const ALLOW_LIST_NAMES =
   /^(status|state|type|kind|mode|format|environment|env|priority|level|severity|unit|currency|category|sort|order|direction|method|region|role|visibility|channel)$/i;
 const REQUEST_ID_NAMES = /^(request_id|requestid|idempotency_key|idempotencykey|client_request_id)$/i;
@@ -128,6 +129,13 @@ export function lintTool(target: LintTarget): Finding[] {
         message: `'${path}' asks the model for a credential.`,
         fix: 'Remove the argument; the wrapper reads the credential from its secret store by name.',
       });
+      return;
+    }
+    const kind = neverInputKind(name, property);
+    // A lone pass-through argument already has its finding; one per argument reads best.
+    if (kind && !allowedOnRung(kind, target.lift?.rung) && !(passThrough && path === only?.[0])) {
+      const { rule, what, fix } = NEVER_INPUT_RULES[kind];
+      add({ severity: 'fix-first', rule, argument: path, message: `'${path}' ${what}.`, fix });
       return;
     }
     if (type === 'string' && !isBoundedString(property)) {

@@ -52,7 +52,7 @@ export function createLanguageModel({ spec, baseURL, apiKey }: ProviderOptions):
   const needKey = () => {
     if (apiKey) return apiKey;
     throw new LiftError('AUTH_REQUIRED', `No API key is stored for ${spec.provider}.`, {
-      hint: `A person stores it once: lift secrets set ${secret} (or LIFT_SECRET_${secret.toUpperCase()}).`,
+      hint: `A person stores it once: lift secrets set ${secret} (or LIFT_SECRET_${secret.toUpperCase()}${spec.kind === 'openai-compatible' ? '' : `, or ${spec.kind.toUpperCase()}_API_KEY`}).`,
       outcome: 'not_started',
     });
   };

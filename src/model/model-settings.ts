@@ -1,6 +1,6 @@
 import type { SecretStore } from '../store/secrets.js';
 import { ModelClient } from './model-client.js';
-import { apiKeySecretName, createLanguageModel, parseModelSpec } from './model-provider.js';
+import { apiKeySecretName, createLanguageModel, type ModelSpec, parseModelSpec } from './model-provider.js';
 
 export interface ClientSettings {
   /** `provider:model`, from LIFT_MODEL. */
@@ -13,11 +13,40 @@ export interface ClientSettings {
   attemptSeconds?: number | undefined;
 }
 
-/** The model client for a `provider:model` setting, its key read from the secret store (optional for local endpoints). */
-export function modelClientFor(settings: ClientSettings, secrets: SecretStore): ModelClient {
-  const spec = parseModelSpec(settings.model);
+/** The variable each provider's own SDK and tools read their key from. */
+export const KEY_VARIABLES: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
+
+/**
+ * The provider's key: the secret store first (`openai_api_key`, or LIFT_SECRET_OPENAI_API_KEY),
+ * then the conventional variable of the environment the edge passed in. A key from the
+ * environment is only scrubbed, never stored as a secret a tool could ask for, so it reaches
+ * no tool, run log or envelope.
+ */
+export function modelKey(
+  spec: ModelSpec,
+  secrets: SecretStore,
+  env: Record<string, string | undefined> = {},
+): string | undefined {
   const secret = apiKeySecretName(spec);
-  const apiKey = secrets.has(secret) ? secrets.get(secret) : undefined;
+  if (secrets.has(secret)) return secrets.get(secret);
+  const variable = KEY_VARIABLES[spec.kind];
+  const value = variable ? env[variable]?.trim() : undefined;
+  if (!variable || !value) return undefined;
+  secrets.scrubOnly(variable.toLowerCase(), value);
+  return value;
+}
+
+/** The model client for a `provider:model` setting, its key from the secret store or the environment (optional for local endpoints). */
+export function modelClientFor(
+  settings: ClientSettings,
+  secrets: SecretStore,
+  env: Record<string, string | undefined> = {},
+): ModelClient {
+  const spec = parseModelSpec(settings.model);
+  const apiKey = modelKey(spec, secrets, env);
   const model = createLanguageModel({ spec, baseURL: settings.baseURL, apiKey });
   const hedge = settings.hedgeSeconds ?? 15;
   return new ModelClient({

@@ -6,6 +6,7 @@ import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import type { RunEvent } from '../store/runs.js';
 import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
 
@@ -120,6 +121,8 @@ export interface CallLog {
   event(type: RunEventType, data?: Record<string, unknown>): void;
   /** Says that something may now have reached the system. */
   markStarted(): void;
+  /** Who hears the call's events as they happen (calls made through ctx.call are heard too). */
+  readonly onEvent: ((event: RunEvent, runId: string) => void) | undefined;
 }
 
 /** What the context of a call reads of the call itself (the call's own state object). */
@@ -202,7 +205,12 @@ export class CallContext implements ToolContext {
   }
 
   call(toolName: string, input: unknown): Promise<Envelope> {
-    return this.#runtime.invoke(toolName, input, { runId: this.runId });
+    const { onEvent } = this.#parts;
+    return this.#runtime.invoke(
+      toolName,
+      input,
+      onEvent ? { runId: this.runId, onEvent } : { runId: this.runId },
+    );
   }
 
   fail(

@@ -23,6 +23,11 @@ export interface InvokeOptions {
    * the call runs or its landed result is reported.
    */
   settleFirst?: boolean;
+  /**
+   * Hears each event of the call as the run log records it, before secrets are scrubbed (the
+   * listener scrubs what it passes on). For progress and log lines while the call runs.
+   */
+  onEvent?: (event: RunEvent, runId: string) => void;
 }
 
 let lastMs = 0;
@@ -109,10 +114,16 @@ export class Call implements CallParts {
     return this.#inputHash;
   }
 
+  get onEvent(): ((event: RunEvent, runId: string) => void) | undefined {
+    return this.options.onEvent;
+  }
+
   event(type: RunEventType, data?: Record<string, unknown>): void {
     const at = performance.now();
-    this.events.push({ t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data });
+    const event = { t: now(), type, duration_ms: Math.round((at - this.last) * 1000) / 1000, ...data };
+    this.events.push(event);
     this.last = at;
+    this.options.onEvent?.(event, this.runId);
   }
 
   markStarted(): void {

@@ -33,6 +33,7 @@ export async function previewOf(
     approval: undefined,
     event: (type, data) => log.event(type, data),
     markStarted: () => log.markStarted(),
+    onEvent: log.onEvent,
   });
   try {
     const preview = await stop.race(tool.preview(input, context));

@@ -1,20 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../contract/envelope.js';
+import { isTextType, mimeTypeOf } from './mime.js';
 import { ProtocolError } from './protocol-error.js';
 import { filesOf, fileUri } from './tool-result.js';
 
 const MAX_RESOURCE_BYTES = 20 * 1024 * 1024;
-const TEXT_TYPES: Record<string, string> = {
-  '.json': 'application/json',
-  '.jsonl': 'application/jsonl',
-  '.txt': 'text/plain',
-  '.csv': 'text/csv',
-  '.md': 'text/markdown',
-  '.html': 'text/html',
-};
 
 /**
  * The files envelopes named during this server's life (overflow of capped results, exports
@@ -26,8 +19,11 @@ export class FileResources {
   remember(envelope: Envelope): void {
     for (const { key, path } of filesOf(envelope)) {
       const uri = fileUri(path);
-      const mimeType = TEXT_TYPES[extname(path)] ?? 'application/octet-stream';
-      this.#files.set(uri, { uri, name: `${envelope.tool} ${key}: ${basename(path)}`, mimeType });
+      this.#files.set(uri, {
+        uri,
+        name: `${envelope.tool} ${key}: ${basename(path)}`,
+        mimeType: mimeTypeOf(path),
+      });
     }
   }
 
@@ -52,11 +48,10 @@ export class FileResources {
       );
     }
     const data = await readFile(path);
-    const mimeType = resource.mimeType ?? 'application/octet-stream';
-    const isText = mimeType.startsWith('text/') || mimeType.startsWith('application/json');
+    const mimeType = resource.mimeType ?? mimeTypeOf(path);
     return {
       contents: [
-        isText
+        isTextType(mimeType)
           ? { uri, mimeType, text: data.toString('utf8') }
           : { uri, mimeType, blob: data.toString('base64') },
       ],

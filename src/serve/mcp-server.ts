@@ -5,12 +5,19 @@ import {
   ElicitResultSchema,
   ErrorCode,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type LoggingLevel,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isPending } from '../contract/envelope.js';
+import type { AnyTool } from '../contract/define-tool.js';
+import { type Envelope, isPending } from '../contract/envelope.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { ApprovalResources } from './approval-resources.js';
+import { approvalStatusTool } from './approval-status.js';
 import { askApproval, canElicit } from './ask-approval.js';
+import { CallNotices } from './call-notices.js';
 import { FileResources } from './file-resources.js';
 import { ProtocolError } from './protocol-error.js';
 import { toMcpTool } from './to-mcp-tools.js';
@@ -28,36 +35,72 @@ export interface LiftServerOptions {
   version?: string;
 }
 
+/** Tools the server adds to the registry's: what a client needs to follow its own calls. */
+export function serverTools(runtime: Runtime): AnyTool[] {
+  return [approvalStatusTool((id) => runtime.store.approvals.get(id))];
+}
+
+const INSTRUCTIONS =
+  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A call held for a person comes back as an isError result that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
+
 /**
  * One MCP server over a runtime: every registered tool, listed from its contract and
  * called through `invoke`. Tool failures are results (isError with the envelope); only
- * protocol mistakes such as an unknown tool name are JSON-RPC errors.
+ * protocol mistakes such as an unknown tool name are JSON-RPC errors. While a call runs,
+ * the client hears its run-log events as log messages (at the level it set) and as
+ * progress (when it sent a progress token).
  */
 export function createLiftServer(runtime: Runtime, options: LiftServerOptions = {}): LiftServer {
-  const resources = options.resources ?? new FileResources();
+  const files = options.resources ?? new FileResources();
+  const approvals = new ApprovalResources(runtime.store.approvals);
+  const own = new Map(serverTools(runtime).map((tool) => [tool.name, tool]));
+  const scrub = <T>(value: T): T => runtime.store.secrets.scrubValue(value);
+  /** Undefined until the client sets one (logging/setLevel): see CallNotices.end. */
+  let logLevel: LoggingLevel | undefined;
   const server = new Server(
     { name: 'lift', version: options.version ?? '0.0.0' },
     {
-      capabilities: { tools: { listChanged: true }, resources: {} },
+      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
       // Capabilities often arrive in a batch; the client hears about them once.
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
-      instructions:
-        'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A held call returns pending with an approval id; a person approves it.',
+      instructions: INSTRUCTIONS,
     },
   );
+  const toolNamed = (name: string) => own.get(name) ?? runtime.registry.get(name);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: runtime.registry.list().map(toMcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...runtime.registry.list().filter((tool) => !own.has(tool.name)), ...own.values()]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map(toMcpTool),
+  }));
+
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: input = {} } = request.params;
-    if (!runtime.registry.get(name)) {
-      const names = runtime.registry.list().map((tool) => tool.name);
+    const tool = toolNamed(name);
+    if (!tool) {
+      const names = [...runtime.registry.list().map((known) => known.name), ...own.keys()];
       throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown tool '${name}'. Available tools: ${names.join(', ') || '(none)'}.`,
       );
     }
-    let envelope = await runtime.invoke(name, input, { signal: extra.signal });
+    const notices = new CallNotices({
+      tool: name,
+      send: extra.sendNotification,
+      scrub,
+      progressToken: request.params._meta?.progressToken,
+      level: logLevel,
+    });
+    let envelope: Envelope = await runtime.invoke(
+      tool,
+      input,
+      notices.listening ? { signal: extra.signal, onEvent: notices.hear } : { signal: extra.signal },
+    );
     if (isPending(envelope) && canElicit(server.getClientCapabilities())) {
       envelope = await askApproval(
         runtime,
@@ -70,12 +113,22 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
         extra.signal,
       );
     }
-    resources.remember(envelope);
+    notices.end(envelope);
+    await notices.sent();
+    files.remember(envelope);
     return toCallToolResult(envelope);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: resources.list() }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [...files.list(), ...scrub(approvals.list())],
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [ApprovalResources.template],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const approval = approvals.read(request.params.uri);
+    return approval ? scrub(approval) : files.read(request.params.uri);
+  });
 
   const stopFollowing = runtime.registry.onChange(() => {
     if (!server.transport) return;

@@ -46,6 +46,8 @@ export class SecretStore implements Scrubber {
   readonly #values = new Map<string, string>();
   /** Every text the pattern looks for, and which secret in which form it is. */
   readonly #forms = new Map<string, SecretMatch>();
+  /** Values scrubbed like secrets but never handed out by name (a model key from the environment). */
+  readonly #scrubbedOnly = new Map<string, string>();
   #pattern: RegExp | undefined;
   /** Length of the shortest form the pattern looks for: shorter text cannot hold a secret. */
   #shortest = 0;
@@ -98,6 +100,12 @@ export class SecretStore implements Scrubber {
   /** Adds a value known only at run time (a session token) so that it is scrubbed too. */
   remember(name: string, value: string): void {
     this.#values.set(normalise(name), value);
+    this.#pattern = undefined;
+  }
+
+  /** Scrubs a value from all output, without making it a secret that a tool can ask for. */
+  scrubOnly(label: string, value: string): void {
+    this.#scrubbedOnly.set(label, value);
     this.#pattern = undefined;
   }
 
@@ -191,7 +199,7 @@ export class SecretStore implements Scrubber {
   #buildPattern(): RegExp | undefined {
     if (this.#pattern) return this.#pattern;
     this.#forms.clear();
-    for (const [name, value] of this.#values) {
+    for (const [name, value] of [...this.#values, ...this.#scrubbedOnly]) {
       // Very short values would scrub ordinary text; a secret that short is not a secret.
       if (value.length < 4) continue;
       for (const form of SECRET_FORMS) {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../src/contract/define-tool.js';
 import type { JsonSchema } from '../../src/contract/json-schema.js';
 import { Runtime } from '../../src/runtime/runtime.js';
+import { toOpenAiArguments } from '../../src/serve/openai-arguments.js';
 import { toAnthropicTools } from '../../src/serve/to-anthropic-tools.js';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
 import { toOpenAiTools } from '../../src/serve/to-openai-tools.js';
@@ -145,12 +146,11 @@ describe('OpenAI export', () => {
   const exported = toOpenAiTools(tools);
   const byName = (name: string) => exported.find((tool) => tool.function.name === name)!;
 
-  it('is strict wherever every property is required, and says so', () => {
-    expect(byName('note_tag').function.strict).toBe(true);
-    expect(byName('note_read').function.strict).toBe(true);
-    expect(byName('note_publish').function.strict).toBe(true);
-    // An optional prefix cannot be strict without changing what a call means.
-    expect(byName('note_list').function.strict).toBe(false);
+  it('is strict for every tool: an optional property is required and nullable', () => {
+    for (const tool of exported) expect(tool.function.strict, tool.function.name).toBe(true);
+    const list = byName('note_list').function.parameters;
+    expect(list.required).toEqual(['prefix', 'count']);
+    expect(list.properties.prefix?.type).toEqual(['string', 'null']);
   });
 
   it('keeps strict schemas inside strict mode: all required, no extra keys, no length keywords', () => {
@@ -177,11 +177,12 @@ describe('OpenAI export', () => {
     const anthropic = toAnthropicTools(tools);
     for (const tool of tools) {
       const schemas = [
-        byName(tool.name).function.parameters,
         anthropic.find((candidate) => candidate.name === tool.name)!.input_schema,
         mcp.find((candidate) => candidate.name === tool.name)!.inputSchema,
       ];
       for (const schema of schemas) expect(valid(schema, tool.example), tool.name).toBe(true);
+      const strict = byName(tool.name).function.parameters;
+      expect(valid(strict, toOpenAiArguments(tool, tool.example)), tool.name).toBe(true);
     }
   });
 });

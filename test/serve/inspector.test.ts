@@ -73,7 +73,10 @@ describe('@modelcontextprotocol/inspector --cli against lift serve --stdio', () 
     expect(result).toMatchObject({
       isError: false,
       structuredContent: { ok: true, tool: 'note_read', fields: { id: 'N-005', text: 'note N-005' } },
-      content: [{ type: 'text', text: 'ok: Read N-005.' }],
+      content: [
+        { type: 'text', text: 'ok: Read N-005.' },
+        { type: 'text', text: expect.stringContaining('"fields":{"id":"N-005","text":"note N-005"}') },
+      ],
     });
   }, 120_000);
 });

@@ -59,10 +59,15 @@ describe('the tool list follows the registry live', () => {
   }
 
   it('sends tools/list_changed when a capability is added, and lists and calls it', async () => {
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['note_read', 'note_wait']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'approval_status',
+      'note_read',
+      'note_wait',
+    ]);
     runtime.registry.add(noteCount);
     await until(() => changes === 1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'approval_status',
       'note_count',
       'note_read',
       'note_wait',
@@ -75,7 +80,11 @@ describe('the tool list follows the registry live', () => {
     const before = changes;
     runtime.registry.remove('note_count');
     await until(() => changes === before + 1);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['note_read', 'note_wait']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'approval_status',
+      'note_read',
+      'note_wait',
+    ]);
     await expect(client.callTool({ name: 'note_count', arguments: {} })).rejects.toThrow(
       /Unknown tool 'note_count'/,
     );

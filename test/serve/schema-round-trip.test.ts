@@ -14,7 +14,7 @@ import type { AnthropicTool } from '../../src/serve/to-anthropic-tools.js';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
 import type { OpenAiTool } from '../../src/serve/to-openai-tools.js';
 import { noteRead, noteTag, tools } from './fixtures/tools.js';
-import { runLift, servedTools, stable, type Workspace, workspace } from './support.js';
+import { registeredTools, runLift, stable, type Workspace, workspace } from './support.js';
 
 type Json = Record<string, unknown>;
 
@@ -80,9 +80,9 @@ describe('lift schema round-trips through each provider and back through lift ca
     return JSON.parse(ran.stdout) as Json;
   }
 
-  it('exports the MCP tools/list exactly as the server lists them, each a valid MCP tool', async () => {
+  it('exports the MCP tools/list exactly as the server lists the registered tools, each a valid MCP tool', async () => {
     const listed = exported.mcp as { tools: Array<{ name: string }> };
-    expect(listed.tools).toEqual(JSON.parse(JSON.stringify(toMcpTools(await servedTools()))));
+    expect(listed.tools).toEqual(JSON.parse(JSON.stringify(toMcpTools(await registeredTools()))));
     for (const entry of listed.tools) expect(ToolSchema.safeParse(entry).success, entry.name).toBe(true);
   });
 

@@ -73,7 +73,7 @@ describe('lift serve --stdio with the SDK client', () => {
     }
   });
 
-  it('calls a read: the envelope as structured content and a short text summary', async () => {
+  it('calls a read: the envelope as structured content, and as text a summary line and the same JSON', async () => {
     const { result, envelope, text } = await call(client, 'note_read', { id: 'N-042' });
     expect(result.isError).toBe(false);
     expect(envelope).toMatchObject({
@@ -83,6 +83,10 @@ describe('lift serve --stdio with the SDK client', () => {
       effect: 'none',
     });
     expect(text).toBe('ok: Read N-042.');
+    // A client that reads only `content` still gets all of it (2025-06-18: SHOULD).
+    const texts = result.content.flatMap((item) => (item.type === 'text' ? [item.text] : []));
+    expect(texts).toHaveLength(2);
+    expect(JSON.parse(texts[1] ?? '')).toEqual(envelope);
   });
 
   it('returns bad input as an MCP tool error carrying BAD_INPUT and the hint', async () => {
@@ -108,7 +112,7 @@ describe('lift serve --stdio with the SDK client', () => {
 
   it('answers an unknown tool with a protocol error naming the tools there are', async () => {
     await expect(client.callTool({ name: 'note_fly', arguments: {} })).rejects.toThrow(
-      /^MCP error -32602: Unknown tool 'note_fly'. Available tools: .*note_delete, note_list/,
+      /^MCP error -32602: Unknown tool 'note_fly'. Available tools: .*note_delete, note_import, note_list.*approval_status/,
     );
   });
 
@@ -125,18 +129,50 @@ describe('lift serve --stdio with the SDK client', () => {
   it('holds a review-gated write, and `lift approve` runs it once; the repeat comes back existing', async () => {
     const input = { request_id: 'req-held-1', text: 'Standup at 10:00' };
     const held = await call(client, 'note_publish', input);
-    expect(held.result.isError).toBe(false);
+    // Not done, and no reader can take it for done: an isError result that says so first.
+    expect(held.result.isError).toBe(true);
+    expect(held.text).toMatch(/^PENDING APPROVAL, NOT RUN: note_publish is held for review/);
     expect(held.envelope.pending).toMatchObject({
       gate: 'review',
       preview: 'Publish "Standup at 10:00" to the team board',
     });
     const id = held.envelope.pending.approval_id as string;
     expect(held.text).toContain(`lift approve ${id}`);
+    expect(held.text).toContain(`approval_status {"approval_id":"${id}"}`);
     expect(published(ws)).toEqual([]);
+
+    // The client follows the held call over MCP: a tool and a resource.
+    const waiting = await call(client, 'approval_status', { approval_id: id });
+    expect(waiting.envelope.fields).toMatchObject({
+      approval_id: id,
+      state: 'pending',
+      tool: 'note_publish',
+    });
+    const link = held.result.content.find((item) => item.type === 'resource_link');
+    expect(link).toMatchObject({ uri: `lift://approvals/${id}`, mimeType: 'application/json' });
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toContain(`lift://approvals/${id}`);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toContain(
+      'lift://approvals/{approval_id}',
+    );
 
     const approved = await runLift(ws, ['approve', id]);
     expect(approved.code, approved.stderr).toBe(0);
     expect(published(ws)).toEqual(['req-held-1 Standup at 10:00']);
+
+    const done = await call(client, 'approval_status', { approval_id: id });
+    expect(done.envelope.fields).toMatchObject({
+      state: 'executed',
+      result: { ok: true, tool: 'note_publish', fields: { board_id: 'B-req-held-1' } },
+    });
+    const read = await client.readResource({ uri: `lift://approvals/${id}` });
+    const content = read.contents[0];
+    expect(JSON.parse(content && 'text' in content ? content.text : '{}')).toMatchObject({
+      state: 'executed',
+    });
+    const unknown = await call(client, 'approval_status', { approval_id: 'ap_000000000000' });
+    expect(unknown.envelope.error).toMatchObject({ code: 'APPROVAL_NOT_FOUND' });
 
     const again = await call(client, 'note_publish', input);
     expect(again.envelope).toMatchObject({

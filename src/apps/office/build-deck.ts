@@ -113,7 +113,10 @@ function autoFitStep(
 async function render(ctx: ToolContext, title: string, slides: DeckSlide[], pptx: string, pdf: string) {
   const source = `${pptx}.${randomUUID().slice(0, 8)}.tmp.pptx`;
   await writePptx(title, slides, source);
+  // The render is most of the call's time (a LibreOffice start, then the layout): say so as it begins.
+  ctx.emit({ type: 'deck-written', slides: slides.length });
   const office = await officeRunner(ctx);
+  ctx.emit({ type: 'office-job-start', op: 'deck', mode: office.mode });
   const started = performance.now();
   try {
     const measured = (await office.run(

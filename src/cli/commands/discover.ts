@@ -30,7 +30,7 @@ export function modelExplorerFromEnv(env: CliIo['env'], secrets: SecretStore): M
   const model = env.LIFT_MODEL;
   if (!model) return undefined;
   return new ModelExplorer({
-    client: modelClientFor({ model, baseURL: env.LIFT_BASE_URL, hedgeSeconds: 0 }, secrets),
+    client: modelClientFor({ model, baseURL: env.LIFT_BASE_URL, hedgeSeconds: 0 }, secrets, env),
   });
 }
 

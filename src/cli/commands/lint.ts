@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadLintTargets, loadMcpTargets } from '../../lint/load.js';
-import { type Finding, lintTools } from '../../lint/rules.js';
+import { formatLintReport } from '../../lint/report.js';
+import { lintTools } from '../../lint/rules.js';
 import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { printJson } from '../io.js';
@@ -25,11 +26,6 @@ export const spec = defineCommand({
   notes: 'Exit status: 1 when anything is fix-first or should-fix, so CI can gate on it.',
 });
 
-function format(finding: Finding): string {
-  const where = finding.argument ? `${finding.tool}.${finding.argument}` : finding.tool;
-  return `${finding.severity.padEnd(10)}  ${finding.rule.padEnd(28)}  ${where}\n            ${finding.message}\n            fix: ${finding.fix}`;
-}
-
 /**
  * lift lint FILE | lift lint --mcp "COMMAND LINE": findings on tool definitions.
  * Exit 1 when anything is fix-first or should-fix, so CI can gate on it.
@@ -48,12 +44,6 @@ export const run: Command = async (args, io) => {
     : await loadLintTargets(file!, io.cwd);
   const findings = lintTools(targets);
   if (values.json) printJson(io, findings);
-  else {
-    for (const finding of findings) io.out(format(finding));
-    const count = (severity: Finding['severity']) => findings.filter((f) => f.severity === severity).length;
-    io.out(
-      `${targets.length} tools, ${findings.length} findings: ${count('fix-first')} fix-first, ${count('should-fix')} should-fix, ${count('consider')} consider`,
-    );
-  }
+  else io.out(formatLintReport(targets.length, findings));
   return findings.some((finding) => finding.severity !== 'consider') ? 1 : 0;
 };

@@ -103,6 +103,7 @@ export const run: Command = async (args, io) => {
     const client = modelClientFor(
       { model, baseURL: io.env.LIFT_BASE_URL, hedgeSeconds: hedge },
       runtime.store.secrets,
+      io.env,
     );
     const result = await runAgent(request, {
       runtime,
