@@ -57,6 +57,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     summary: 'rung per operation: lift ladder declare FILE | walk OP | check | step-down OP | report',
     load: () => import('./commands/ladder.js'),
   },
+  console: {
+    summary: 'the console in a browser: lift console [--port N]',
+    load: () => import('./commands/console.js'),
+  },
   demo: { summary: 'the end-to-end demonstration', load: () => import('./commands/demo.js') },
   discover: {
     summary:

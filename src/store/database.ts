@@ -95,6 +95,7 @@ export function openDatabase(home: string): Db {
 const ADDED_COLUMNS: Array<[table: string, column: string, type: string]> = [
   // The digest a tool's preview read from the system (the draft as the person saw it).
   ['approvals', 'digest', 'TEXT'],
+  ['approvals', 'replaced_by', 'TEXT'],
 ];
 
 function addColumn(db: Db, table: string, column: string, type: string): void {

@@ -58,6 +58,11 @@ const RULES: Record<string, Rule> = {
   },
   agent: { folders: ['contract', 'store', 'runtime', 'model'], packages: ['ai', 'zod', NODE] },
   serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
+  // The console shows runs, capabilities, tools and the ladder, and takes a handed-over page over CDP.
+  console: {
+    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'replay', 'discover', 'ladder'],
+    packages: ['playwright-core', 'zod', NODE],
+  },
   apps: { folders: ['contract', 'store', 'runtime', 'rungs', 'apps'], packages: [NODE] },
   'apps/git': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
   'apps/hledger': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
