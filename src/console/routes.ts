@@ -1,7 +1,10 @@
 import { approvalsPage, approveHeld, changeHeld, denyHeld, heldList } from './approvals-page.js';
+import { capabilitiesPage, capabilityPage, diffPage, enableCapability } from './capabilities-page.js';
 import { BASE } from './layout.js';
 import { redirect, sendHtml } from './respond.js';
+import { filterFrom, runPage, runsPage } from './runs-page.js';
 import type { ConsoleContext } from './server.js';
+import { ladderPage, toolPage, toolsPage } from './tools-page.js';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -53,5 +56,55 @@ export const ROUTES: Route[] = [
     path: path('/approvals/:id/change'),
     run: async (c) =>
       answered(c, await changeHeld(c.runtime, c.params[0] ?? '', c.form.get('input') ?? ''), APPROVALS),
+  },
+  {
+    method: 'GET',
+    path: path('/runs'),
+    run: (c) => sendHtml(c.response, 200, runsPage(c.runtime, c.session, filterFrom(c.url))),
+  },
+  {
+    method: 'GET',
+    path: path('/runs/:id'),
+    run: (c) => sendHtml(c.response, 200, runPage(c.runtime, c.session, c.params[0] ?? '')),
+  },
+  {
+    method: 'GET',
+    path: path('/capabilities'),
+    run: (c) => sendHtml(c.response, 200, capabilitiesPage(c.runtime, c.session)),
+  },
+  {
+    method: 'GET',
+    path: path('/capabilities/diff'),
+    run: (c) =>
+      sendHtml(
+        c.response,
+        200,
+        diffPage(c.runtime, c.session, c.url.searchParams.get('a') ?? '', c.url.searchParams.get('b') ?? ''),
+      ),
+  },
+  {
+    method: 'GET',
+    path: path('/capabilities/:id'),
+    run: (c) => sendHtml(c.response, 200, capabilityPage(c.runtime, c.session, c.params[0] ?? '')),
+  },
+  {
+    method: 'POST',
+    path: path('/capabilities/:id/enable'),
+    run: (c) => answered(c, enableCapability(c.runtime, c.params[0] ?? ''), `${BASE}/capabilities`),
+  },
+  {
+    method: 'GET',
+    path: path('/tools'),
+    run: (c) => sendHtml(c.response, 200, toolsPage(c.runtime, c.session, c.url.searchParams.get('q') ?? '')),
+  },
+  {
+    method: 'GET',
+    path: path('/tools/:id'),
+    run: (c) => sendHtml(c.response, 200, toolPage(c.runtime, c.session, c.params[0] ?? '')),
+  },
+  {
+    method: 'GET',
+    path: path('/ladder'),
+    run: async (c) => sendHtml(c.response, 200, await ladderPage(c.runtime, c.session)),
   },
 ];
