@@ -103,7 +103,7 @@ export function approvalsPage(runtime: Runtime, session: ConsoleSession): Html {
     body: html`<h1>Approvals</h1>
 <section aria-labelledby="held-title" data-live="${BASE}/approvals/held">
 <h2 id="held-title">Held calls</h2>
-<p id="live-note" class="visually-hidden" role="status" aria-live="polite"></p>
+<p id="live-note" class="visually-hidden" role="status" aria-live="polite" aria-label="New held calls"></p>
 ${heldList(runtime, session)}
 </section>
 <section aria-labelledby="recent-title">
@@ -120,7 +120,7 @@ export async function approveHeld(runtime: Runtime, id: string, phrase: string |
       by: 'console',
       ...(phrase !== undefined ? { phrase } : {}),
     });
-    return runtime.store.secrets.scrub(`${id} approved: ${describeEnvelope(envelope)}`);
+    return runtime.store.secrets.scrub(`${id} (${envelope.tool}) approved: ${describeEnvelope(envelope)}`);
   } catch (error) {
     if (!isLiftError(error)) throw error;
     return `${id} was not run. ${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ''}`;

@@ -54,7 +54,7 @@ export function capabilitiesPage(runtime: Runtime, session: ConsoleSession): Htm
   const all = capabilities.list();
   const rows = all.map(
     (stored) => html`<tr>
-<td><a href="${BASE}/capabilities/${stored.revision}">${stored.name}</a></td><td><code>${short(stored.revision)}</code></td>
+<td><a href="${BASE}/capabilities/${stored.revision}">${stored.name}</a></td><td><code class="nowrap">${short(stored.revision)}</code></td>
 <td>${stored.intent}</td><td>${stored.steps}</td><td>${stateOf(stored, registrations.get(stored.name), session)}</td>
 <td><time datetime="${stored.createdAt}">${stored.createdAt.replace('T', ' ').slice(0, 19)}</time></td></tr>`,
   );

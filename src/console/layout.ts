@@ -59,7 +59,7 @@ export function page(options: {
 </nav>
 <form method="post" action="${BASE}/logout" class="logout">${csrfField(session)}<button type="submit" class="quiet">Sign out</button></form>
 </header>`;
-  const body = html`<div id="flash" role="status" aria-live="polite">${flash ? html`<p class="flash">${flash}</p>` : ''}</div>
+  const body = html`<div id="flash" role="status" aria-live="polite" aria-label="Last answer">${flash ? html`<p class="flash">${flash}</p>` : ''}</div>
 ${options.body}`;
   return shell(options.title, header, body);
 }

@@ -48,7 +48,7 @@ button.quiet { background: transparent; color: #dfe6ee; border-color: #52606d; m
 table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; padding: 8px 12px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: #eef1f4; font-weight: 600; } tr:last-child td { border-bottom: 0; }
-td code { overflow-wrap: anywhere; }
+td code { overflow-wrap: anywhere; } code.nowrap { white-space: nowrap; }
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: end; background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; margin-bottom: 14px; }
 .filters label { margin: 0 0 4px; font-size: 13px; }
 .login { max-width: 440px; margin: 40px auto; background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 24px; }

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleWorld, startConsoleWorld, TOKEN } from './support.js';
+import { type ConsoleWorld, screenshot, startConsoleWorld, TOKEN } from './support.js';
 
 const CANARY = 'CANARY-7d1e-secret';
 let world: ConsoleWorld;
@@ -33,6 +33,7 @@ describe('the console answers held calls while the CLI waits', () => {
     await card.waitFor({ timeout: 30_000 });
     await expect(card.locator('.preview').textContent()).resolves.toContain("Publish notice 'arrives live'");
     await expect(card.locator('.badge').textContent()).resolves.toContain('visible · review');
+    await screenshot(world.page, 'approvals');
     await card.getByRole('button', { name: 'Approve' }).click();
     const result = await call.done;
     expect(result.code).toBe(0);

@@ -5,7 +5,7 @@ import { Registrations } from '../../src/replay/registrations.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { memberLookupDefinition } from '../replay/helpers.js';
 import { lift } from '../support/cli.js';
-import { type ConsoleWorld, startConsoleWorld } from './support.js';
+import { type ConsoleWorld, screenshot, startConsoleWorld } from './support.js';
 
 let world: ConsoleWorld;
 let revisions: string[] = [];
@@ -55,11 +55,13 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     await page.getByLabel('Outcome').selectOption('ok');
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect(page.locator('#run-count').textContent()).resolves.toBe('2 runs');
+    await screenshot(page, 'runs');
     await page.locator('tbody tr').first().getByRole('link').click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('record_create');
     await expect(page.locator('#model-events').textContent()).resolves.toBe('0');
     const events = await page.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(events).toEqual(expect.arrayContaining(['start', 'validated', 'gate']));
+    await screenshot(page, 'run');
   });
 
   it('shows a capability card, diffs two revisions, and enables a switched-off capability again', async () => {
@@ -67,14 +69,17 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     await page.getByRole('link', { name: 'Capabilities' }).click();
     await expect(page.getByText('switched off').count()).resolves.toBe(1);
     await expect(page.getByText('the Look up button is gone').count()).resolves.toBe(1);
+    await screenshot(page, 'capabilities');
     await page.getByRole('button', { name: 'Compare' }).click();
     await expect(page.locator('.diff li').allTextContents()).resolves.toEqual([
       expect.stringContaining('intent'),
     ]);
+    await screenshot(page, 'capability-diff');
     await page.goto(`${world.url}capabilities/${revisions[1]}`);
     for (const heading of ['Intent', 'Inputs', 'Outputs', 'Steps', 'Checkpoint', 'Outcomes', 'Provenance']) {
       await expect(page.getByRole('heading', { name: heading, exact: true }).count()).resolves.toBe(1);
     }
+    await screenshot(page, 'capability');
     await page.getByRole('button', { name: 'Enable member_lookup_savings again' }).click();
     await expect(page.locator('#flash').textContent()).resolves.toContain('enabled again');
     await expect(page.getByText('switched off').count()).resolves.toBe(0);
@@ -89,7 +94,9 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     const card = (await page.getByLabel('Contract card of notice_publish').textContent()) ?? '';
     expect(card).toContain('WRAPPER CONTRACT');
     expect(card).toContain('class: visible · gate: review');
+    await screenshot(page, 'tool');
     await page.getByRole('link', { name: 'Ladder' }).click();
     await expect(page.getByRole('heading', { name: 'Ladder', level: 1 }).count()).resolves.toBe(1);
+    await screenshot(page, 'ladder');
   });
 });

@@ -112,3 +112,17 @@ export async function startConsoleWorld(
     },
   };
 }
+
+/**
+ * With LIFT_CONSOLE_SCREENSHOTS=docs/console the tests leave a picture of the page at 1280x800
+ * and at 390 px wide (the README's pictures); without it they take none.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.LIFT_CONSOLE_SCREENSHOTS;
+  if (!dir) return;
+  const wide = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(dir, `${name}-narrow.png`) });
+  await page.setViewportSize(wide);
+}
