@@ -1,5 +1,6 @@
 import { approvalsPage, approveHeld, changeHeld, denyHeld, heldList } from './approvals-page.js';
 import { capabilitiesPage, capabilityPage, diffPage, enableCapability } from './capabilities-page.js';
+import { HANDOFF_ROUTES } from './handoff-routes.js';
 import { BASE } from './layout.js';
 import { redirect, sendHtml } from './respond.js';
 import { filterFrom, runPage, runsPage } from './runs-page.js';
@@ -107,4 +108,5 @@ export const ROUTES: Route[] = [
     path: path('/ladder'),
     run: async (c) => sendHtml(c.response, 200, await ladderPage(c.runtime, c.session)),
   },
+  ...HANDOFF_ROUTES,
 ];

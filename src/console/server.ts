@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/runtime.js';
 import { ASSETS } from './assets.js';
 import { ConsoleAuth, type ConsoleSession, hostAllowed, hostsFor, sameOrigin } from './auth.js';
+import { type HandoffDesk, handoffDesk } from './handoffs.js';
 import { BASE, loginPage } from './layout.js';
 import { HeldWatch } from './live.js';
 import { readForm, redirect, sendHtml, sendText } from './respond.js';
@@ -30,6 +31,7 @@ export interface ConsoleContext {
   params: string[];
   form: URLSearchParams;
   watch: HeldWatch;
+  desk: HandoffDesk;
 }
 
 function find(method: string, path: string): { route: Route; params: string[] } | undefined {
@@ -49,6 +51,7 @@ function find(method: string, path: string): { route: Route; params: string[] } 
 export function createConsole(runtime: Runtime, options: ConsoleOptions): ConsoleHandler {
   const auth = new ConsoleAuth(options.token);
   const watch = new HeldWatch(runtime);
+  const desk = handoffDesk(runtime);
   let hosts = new Set<string>();
 
   const login = async (request: IncomingMessage, response: ServerResponse) => {
@@ -104,7 +107,17 @@ export function createConsole(runtime: Runtime, options: ConsoleOptions): Consol
       sendText(response, 404, `Not found: ${url.pathname}`);
       return true;
     }
-    await found.route.run({ runtime, request, response, session, url, params: found.params, form, watch });
+    await found.route.run({
+      runtime,
+      request,
+      response,
+      session,
+      url,
+      params: found.params,
+      form,
+      watch,
+      desk: await desk,
+    });
     return true;
   };
 
