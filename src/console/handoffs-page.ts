@@ -41,9 +41,6 @@ export function handoffPage(desk: HandoffDesk, session: ConsoleSession, id: stri
     body: html`<p><a href="${BASE}/handoffs">← All handoffs</a></p>
 <h1>Take over: ${handoff.reason}</h1>
 <p>The page as it is now, live. Click on it to put the cursor where you want, then type; your keys go to that page and are never logged.</p>
-<div class="handoff" data-handoff="${id}" data-csrf="${session.csrf}">
-<img id="screen" class="screen" tabindex="0" alt="Live view of the handed-over page. Click to point; while it has focus, typing goes to the page.">
-</div>
 <form method="post" action="${action}" class="answer" data-send data-clear>
 ${csrfField(session)}<input type="hidden" name="kind" value="text">
 <label for="send-text">Type into the page (hidden while you type)</label>
@@ -54,6 +51,9 @@ ${csrfField(session)}<input type="hidden" name="kind" value="text">
 <form method="post" action="${BASE}/handoffs/${id}/done" class="answer">
 ${csrfField(session)}
 <button type="submit" class="yes">Done: resume the run</button>
-</form>`,
+</form>
+<div class="handoff" data-handoff="${id}" data-csrf="${session.csrf}">
+<img id="screen" class="screen" tabindex="0" alt="Live view of the handed-over page. Click to point; while it has focus, typing goes to the page.">
+</div>`,
   });
 }
