@@ -47,7 +47,7 @@ ${csrfField(session)}<input type="hidden" name="kind" value="text">
 <input id="send-text" name="text" type="password" autocomplete="off" spellcheck="false">
 <button type="submit">Send text</button>
 </form>
-<div class="answers" role="group" aria-label="Keys">${[...KEYS].filter((key) => ['Tab', 'Enter', 'Backspace', 'Escape'].includes(key)).map((key) => keyButton(id, key, session))}</div>
+<div class="keys" role="group" aria-label="Keys">${[...KEYS].filter((key) => ['Tab', 'Enter', 'Backspace', 'Escape'].includes(key)).map((key) => keyButton(id, key, session))}</div>
 <form method="post" action="${BASE}/handoffs/${id}/done" class="answer">
 ${csrfField(session)}
 <button type="submit" class="yes">Done: resume the run</button>

@@ -54,6 +54,7 @@ td code { overflow-wrap: anywhere; } code.nowrap { white-space: nowrap; }
 .login { max-width: 440px; margin: 40px auto; background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 24px; }
 .login input { width: 100%; margin-bottom: 12px; }
 .diff-add { color: var(--yes); } .diff-remove { color: var(--no); }
+.keys { display: flex; flex-wrap: wrap; gap: 8px; margin: 10px 0; }
 .screen { display: block; max-width: 100%; border: 2px solid var(--ink); border-radius: 6px; background: #000; cursor: crosshair; }
 .screen:focus { outline: 4px solid #f0b400; }
 .card pre.card-text { font-size: 12px; }
