@@ -153,7 +153,7 @@ function withRequestId(value: unknown, requestId: string | undefined): unknown {
  */
 export async function changeHeld(runtime: Runtime, id: string, text: string): Promise<string> {
   const approval = runtime.store.approvals.get(id);
-  if (!approval || approval.state !== 'pending') return `${id} is no longer held; nothing was changed.`;
+  if (approval?.state !== 'pending') return `${id} is no longer held; nothing was changed.`;
   const parsed = parseInput(text);
   if (!parsed.ok) return `The new input is not JSON (${parsed.message}); ${id} is still held.`;
   const tool = runtime.registry.get(approval.tool);

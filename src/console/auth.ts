@@ -95,7 +95,7 @@ export function hostAllowed(request: IncomingMessage, hosts: ReadonlySet<string>
 
 export function sameOrigin(request: IncomingMessage, hosts: ReadonlySet<string>): boolean {
   const origins = request.headersDistinct.origin;
-  if (!origins || origins.length !== 1) return false;
+  if (origins?.length !== 1) return false;
   const host = request.headers.host?.toLowerCase();
   return host !== undefined && hosts.has(host) && origins[0] === `http://${host}`;
 }
