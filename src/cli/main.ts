@@ -40,6 +40,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   capabilities: () => import('./commands/capabilities.js'),
   replay: () => import('./commands/replay.js'),
   doctor: () => import('./commands/doctor.js'),
+  console: () => import('./commands/console.js'),
 };
 
 /** The declarations of every command, for the list in lift --help. */

@@ -1,6 +1,7 @@
 import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope, ErrorEnvelope, PendingEnvelope } from '../contract/envelope.js';
 import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
+import { awaitAnswer } from '../runtime/await-answer.js';
 import type { Runtime } from '../runtime/runtime.js';
 
 /** How the server sends one elicitation request within the tool call it belongs to. */
@@ -86,12 +87,22 @@ export async function askApproval(
   signal: AbortSignal,
 ): Promise<Envelope> {
   const id = pending.pending.approval_id;
+  // A person may answer elsewhere first (the console, lift approve): then that answer is returned.
+  const elsewhere = new AbortController();
+  const answeredElsewhere = awaitAnswer(runtime, pending, { signal: elsewhere.signal });
   let answer: Awaited<ReturnType<Elicit>>;
   try {
-    answer = await elicit(requestFor(pending), signal);
+    const first = await Promise.race([
+      elicit(requestFor(pending), AbortSignal.any([signal, elsewhere.signal])),
+      answeredElsewhere,
+    ]);
+    if ('ok' in first) return first;
+    answer = first;
   } catch {
     // The client could not ask (no person, a timeout): the call stays held for `lift approve`.
     return pending;
+  } finally {
+    elsewhere.abort();
   }
   const content = answer.content ?? {};
   const change = answer.action === 'accept' ? changeIn(content) : undefined;

@@ -23,6 +23,16 @@ export interface HttpServeOptions extends LiftServerOptions {
   origins?: readonly string[];
   /** A session no request touched for this long is closed (default 30 minutes). */
   idleMs?: number;
+  /**
+   * Pages served beside /mcp (the console under /console), asked first: they check their own
+   * sign-in, Origin and CSRF token, which a browser's page needs and an MCP client does not.
+   */
+  pages?: PageMount;
+}
+
+export interface PageMount {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  listening(host: string, port: number): void;
 }
 
 export interface HttpServing {
@@ -105,6 +115,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (options.pages && (await options.pages.handle(request, response))) return;
     // The transport rules ask for this on every request, before anything else is answered.
     if (!originAllowed(request, origins)) {
       request.resume();
@@ -158,6 +169,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
     server.listen(options.port, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  options.pages?.listening(host, port);
   const idleMs = options.idleMs ?? 30 * 60_000;
   // Clients that vanish without DELETE would otherwise keep their sessions forever.
   const sweeper = setInterval(

@@ -3,6 +3,9 @@ import type { Db } from './database.js';
 import type { MaskedInput, SecretMask } from './held-input.js';
 import { LEASE_MS, type LeaseOwner, ownerIsGone } from './processes.js';
 
+/** replaced_by of a call whose changed call is being held right now. */
+export const CHANGING = 'changing';
+
 export type ApprovalState = 'pending' | 'approved' | 'executed' | 'denied';
 
 export interface Approval {
@@ -26,6 +29,8 @@ export interface Approval {
   decidedBy: string | undefined;
   /** The process running an approved call, with its lease. */
   owner: LeaseOwner | undefined;
+  /** The held call a person made by changing this one's input (this one was denied for it). */
+  replacedBy: string | undefined;
 }
 
 interface ApprovalRow {
@@ -48,6 +53,7 @@ interface ApprovalRow {
   owner_host: string | null;
   owner_started: string | null;
   heartbeat_at: string | null;
+  replaced_by: string | null;
 }
 
 function fromRow(row: ApprovalRow): Approval {
@@ -76,6 +82,7 @@ function fromRow(row: ApprovalRow): Approval {
             heartbeatAt: row.heartbeat_at ?? row.decided_at ?? row.created_at,
           }
         : undefined,
+    replacedBy: row.replaced_by ?? undefined,
   };
 }
 
@@ -228,6 +235,34 @@ export class Approvals {
       )
       .run(new Date().toISOString(), decidedBy, id);
     return result.changes === 1;
+  }
+
+  /**
+   * Denies a pending call because the person changed its input. Until linkReplacement names the
+   * changed call, the call reads as CHANGING, so a caller waiting on it keeps waiting.
+   */
+  denyForChange(id: string, decidedBy: string): boolean {
+    const result = this.#db
+      .prepare(
+        `UPDATE approvals SET state = 'denied', decided_at = ?, decided_by = ?, replaced_by = ? WHERE id = ? AND state = 'pending'`,
+      )
+      .run(new Date().toISOString(), decidedBy, CHANGING, id);
+    return result.changes === 1;
+  }
+
+  /** The changed call that took this one's place, or none when the changed call was not held. */
+  linkReplacement(id: string, replacedBy: string | undefined): void {
+    this.#db.prepare(`UPDATE approvals SET replaced_by = ? WHERE id = ?`).run(replacedBy ?? null, id);
+  }
+
+  /** The calls people answered most recently, newest first. */
+  recent(limit = 20): Approval[] {
+    return this.#db
+      .prepare<[number], ApprovalRow>(
+        `SELECT * FROM approvals WHERE state != 'pending' ORDER BY COALESCE(decided_at, created_at) DESC LIMIT ?`,
+      )
+      .all(limit)
+      .map(fromRow);
   }
 
   recordExecution(id: string, envelope: string): void {

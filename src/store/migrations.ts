@@ -229,6 +229,11 @@ export const MIGRATIONS: readonly Migration[] = [
       sign_in_secret TEXT NOT NULL
     )`),
   },
+  {
+    version: 9,
+    name: 'the held call that a change of input in the console replaced a denied one with',
+    up: (db) => addColumnIfMissing(db, 'approvals', 'replaced_by', 'TEXT'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -67,6 +67,11 @@ const RULES: Record<string, Rule> = {
     packages: ['ai', '@ai-sdk/provider-utils', 'zod', NODE],
   },
   serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
+  // The console shows runs, capabilities, tools and the ladder, and takes a handed-over page over CDP.
+  console: {
+    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'replay', 'discover', 'ladder'],
+    packages: ['playwright-core', 'zod', NODE],
+  },
   apps: { folders: ['contract', 'store', 'runtime', 'rungs', 'apps'], packages: [NODE] },
   // The ladder's worked example as an app: its discovery scripts, its replayed close, its declaration.
   'apps/backoffice': {

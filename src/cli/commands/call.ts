@@ -1,5 +1,8 @@
+import { type Envelope, isPending, type PendingEnvelope } from '../../contract/envelope.js';
+import { awaitAnswer } from '../../runtime/await-answer.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
-import type { Command } from '../io.js';
+import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
@@ -16,6 +19,11 @@ export const spec = defineCommand({
       description: 'idempotency key: a repeated id returns the first result instead of acting twice',
     },
     json: { type: 'boolean', default: true, description: 'print the envelope as JSON (always on)' },
+    wait: {
+      type: 'boolean',
+      default: false,
+      description: 'when the call is held, wait for the answer (lift approve, lift deny or the console)',
+    },
   },
   examples: [
     `lift call tools_search --input '{"query":"invoice"}'`,
@@ -24,16 +32,37 @@ export const spec = defineCommand({
   notes: 'Exit status: 0 when the envelope is ok, 1 otherwise (held calls print a pending envelope).',
 });
 
-/** lift call NAME --input JSON [--request-id ID]: the envelope on stdout, exit 0 when ok. */
+/** With --wait a held call waits for its answer (the console, lift approve or deny); Ctrl-C leaves it held. */
+async function waitForPerson(runtime: Runtime, pending: PendingEnvelope, io: CliIo): Promise<Envelope> {
+  const id = pending.pending.approval_id;
+  io.err(
+    `${pending.tool} is held for ${pending.pending.gate} (${id}); waiting for an answer (lift console, lift approve ${id}).`,
+  );
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once('SIGINT', abort);
+  try {
+    return await awaitAnswer(runtime, pending, {
+      signal: stop.signal,
+      onReplaced: (from, to) =>
+        io.err(`${from} was changed by a person; waiting for the changed call ${to}.`),
+    });
+  } finally {
+    process.removeListener('SIGINT', abort);
+  }
+}
+
+/** lift call NAME --input JSON [--request-id ID] [--wait]: the envelope on stdout, exit 0 when ok. */
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, spec);
   const name = positionals[0];
-  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID]');
+  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait]');
   const input = parseJsonArgument(values.input, '--input');
   const runtime = await openRuntime(io);
   try {
     const requestId = values['request-id'];
-    const envelope = await runtime.invoke(name, input, requestId ? { requestId } : {});
+    let envelope = await runtime.invoke(name, input, requestId ? { requestId } : {});
+    if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
     return envelope.ok ? 0 : 1;
   } finally {

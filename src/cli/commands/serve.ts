@@ -41,10 +41,14 @@ async function serveOverHttp(
     return 1;
   }
   const { serveHttp } = await import('../../serve/http.js');
+  const { createConsole } = await import('../../console/server.js');
+  const token = runtime.store.secrets.get(TOKEN_SECRET);
+  const pages = createConsole(runtime, { token });
   const serving = await serveHttp(runtime, {
+    pages,
     port,
     host,
-    token: runtime.store.secrets.get(TOKEN_SECRET),
+    token,
     origins,
     version: LIFT_VERSION,
   });
@@ -53,7 +57,9 @@ async function serveOverHttp(
   io.err(
     `Lift serves ${runtime.registry.list().length} tools at ${serving.url} (Authorization: Bearer <the ${TOKEN_SECRET} secret>).`,
   );
+  io.err(`The console is at ${serving.url.replace(/\/mcp$/, '/console/')} (sign in with the same token).`);
   await untilAborted(stop);
+  pages.close();
   await serving.close();
   return 0;
 }

@@ -1,0 +1,59 @@
+import type { ConsoleSession } from './auth.js';
+import type { HandoffDesk } from './handoffs.js';
+import { type Html, html } from './html.js';
+import { BASE, csrfField, notFound, page } from './layout.js';
+import { KEYS } from './screencast.js';
+
+export function handoffsPage(desk: HandoffDesk, session: ConsoleSession): Html {
+  const waiting = desk.list();
+  return page({
+    title: waiting.length > 0 ? `(${waiting.length}) Handoffs` : 'Handoffs',
+    section: 'handoffs',
+    session,
+    body: html`<h1>Handoffs</h1>
+<p>Pages Lift handed to a person: an expired session, a second factor. Take one over, sign in, then press Done; the run goes on where the page is.</p>
+${
+  waiting.length === 0
+    ? html`<p class="empty">No page is waiting for a person.</p>`
+    : html`<ol class="cards">${waiting.map(
+        (handoff) => html`<li class="card held"><article aria-labelledby="${handoff.id}-title">
+<h2 id="${handoff.id}-title">${handoff.reason}</h2>
+<p>Waiting since <time datetime="${handoff.startedAt}">${handoff.startedAt.replace('T', ' ').slice(0, 19)}</time> · <code>${handoff.id}</code></p>
+<p><a class="button" href="${BASE}/handoffs/${handoff.id}">Take over</a></p>
+</article></li>`,
+      )}</ol>`
+}`,
+  });
+}
+
+function keyButton(id: string, key: string, session: ConsoleSession): Html {
+  return html`<form method="post" action="${BASE}/handoffs/${id}/input" data-send>${csrfField(session)}<input type="hidden" name="kind" value="key"><input type="hidden" name="key" value="${key}"><button type="submit" aria-label="Press ${key} in the page">${key}</button></form>`;
+}
+
+export function handoffPage(desk: HandoffDesk, session: ConsoleSession, id: string): Html {
+  const handoff = desk.get(id);
+  if (!handoff) return notFound(session, `No page is waiting as ${id}; it may be done already.`);
+  const action = `${BASE}/handoffs/${id}/input`;
+  return page({
+    title: 'Take over',
+    section: 'handoffs',
+    session,
+    body: html`<p><a href="${BASE}/handoffs">← All handoffs</a></p>
+<h1>Take over: ${handoff.reason}</h1>
+<p>The page as it is now, live. Click on it to put the cursor where you want, then type; your keys go to that page and are never logged.</p>
+<form method="post" action="${action}" class="answer" data-send data-clear>
+${csrfField(session)}<input type="hidden" name="kind" value="text">
+<label for="send-text">Type into the page (hidden while you type)</label>
+<input id="send-text" name="text" type="password" autocomplete="off" spellcheck="false">
+<button type="submit">Send text</button>
+</form>
+<div class="keys" role="group" aria-label="Keys">${[...KEYS].filter((key) => ['Tab', 'Enter', 'Backspace', 'Escape'].includes(key)).map((key) => keyButton(id, key, session))}</div>
+<form method="post" action="${BASE}/handoffs/${id}/done" class="answer">
+${csrfField(session)}
+<button type="submit" class="yes">Done: resume the run</button>
+</form>
+<div class="handoff" data-handoff="${id}" data-csrf="${session.csrf}">
+<img id="screen" class="screen" tabindex="0" alt="Live view of the handed-over page. Click to point; while it has focus, typing goes to the page.">
+</div>`,
+  });
+}
