@@ -92,6 +92,16 @@ export const CheckpointSchema = z.strictObject({
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
+/**
+ * How the records a capability looks for are paged: the control that shows the next page,
+ * and how many pages replay may look through before it answers not_found.
+ */
+export const PagingSchema = z.strictObject({
+  next: TargetSchema,
+  pages: z.number().int().min(2).max(50),
+});
+export type Paging = z.infer<typeof PagingSchema>;
+
 export const PreconditionsSchema = z.strictObject({
   origin: z.url().max(200),
   path: z.string().min(1).max(500).startsWith('/'),
@@ -122,6 +132,7 @@ export const CapabilitySchema = z
     /** Dialog messages (substrings) the capability may accept; any other dialog stops the replay. */
     dialogs: z.array(z.string().min(1).max(200)).max(5).default([]),
     checkpoint: CheckpointSchema,
+    paging: PagingSchema.optional(),
     provenance: ProvenanceSchema,
   })
   .superRefine((capability, context) => {
