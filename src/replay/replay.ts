@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   bindPlaceholders,
   type Capability,
@@ -16,6 +16,7 @@ import { maskedScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
+import { QuietWatch } from './quiet.js';
 import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
@@ -46,6 +47,7 @@ export class Replay implements StepRunner {
   readonly #classifier: Classifier;
   readonly #states: PageStates;
   readonly #pages: Pager;
+  readonly #quiet: QuietWatch;
   readonly #startedAt = Date.now();
   /** A step that can change the application reached the page: a failure may leave a write behind. */
   #started = false;
@@ -66,6 +68,7 @@ export class Replay implements StepRunner {
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
     this.#classifier = new Classifier(options.page, harness.tracker);
     this.#pages = new Pager(this, capability.paging);
+    this.#quiet = new QuietWatch(options.page);
     this.#states = new PageStates({
       capability,
       harness,
@@ -96,6 +99,7 @@ export class Replay implements StepRunner {
 
   /** Leaves the page clean for its next use: no dialog open, no listener of this replay. */
   async detach(): Promise<void> {
+    this.#quiet.detach();
     await this.#harness.tracker.dismissDialog();
     this.#harness.detach();
   }
@@ -181,6 +185,10 @@ export class Replay implements StepRunner {
 
   goto(url: string): Promise<void> {
     return this.#harness.goto(url);
+  }
+
+  quiet(locator: Locator | undefined): Promise<void> {
+    return this.#quiet.settle(locator, this.timeoutMs);
   }
 
   documentsSettled(): Promise<void> {

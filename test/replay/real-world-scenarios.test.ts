@@ -135,3 +135,87 @@ describe('rows on other pages', () => {
     expect(missing.result?.outcome).toBe('not_found');
   });
 });
+
+/** Making a service request: a category select that re-renders the rest of the form, then a submit. */
+async function requestCreateCapability(page: import('playwright-core').Page): Promise<Capability> {
+  await page.goto(`${fixture.origin}/app?view=/app/requests/new`);
+  const { fingerprint } = await pageFingerprint(page);
+  const field = (label: string) => ({ frame: workspace, locator: { by: 'label' as const, label } });
+  const select = (name: string) => ({
+    frame: workspace,
+    locator: { by: 'role' as const, role: 'combobox', name },
+  });
+  const cell = (column: string) => ({
+    frame: workspace,
+    locator: { by: 'cell' as const, row: '{{input.subject}}', column },
+  });
+  return {
+    ...memberLookupDefinition(fixture.origin, fingerprint),
+    name: 'service_request_create',
+    intent: 'Make a service request and return its id',
+    inputs: [
+      { name: 'category', type: 'string' },
+      { name: 'subject', type: 'string' },
+      { name: 'priority', type: 'string' },
+    ],
+    outputs: [{ name: 'requestId', type: 'string' }],
+    preconditions: { origin: fixture.origin, path: '/app?view=/app/requests/new', fingerprint },
+    steps: [
+      {
+        version: 1,
+        op: 'select',
+        target: select('Category'),
+        value: { input: 'category' },
+        expect: { kind: 'none' },
+      },
+      {
+        version: 1,
+        op: 'fill',
+        target: field('Subject'),
+        value: { input: 'subject' },
+        expect: { kind: 'value', target: field('Subject'), equals: { input: 'subject' } },
+      },
+      {
+        version: 1,
+        op: 'select',
+        target: select('Priority'),
+        value: { input: 'priority' },
+        expect: { kind: 'none' },
+      },
+      {
+        version: 1,
+        op: 'click',
+        target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Create request' } },
+        expect: { kind: 'visible', target: cell('Subject') },
+      },
+      { version: 1, op: 'read', target: cell('Request'), output: 'requestId', expect: { kind: 'none' } },
+    ],
+    outcomes: ['found'],
+    checkpoint: {
+      target: cell('Subject'),
+      equals: { input: 'subject' },
+      match: 'exact',
+      values: [
+        { target: cell('Category'), equals: { input: 'category' }, match: 'exact' },
+        { target: cell('Priority'), equals: { input: 'priority' }, match: 'exact' },
+      ],
+    },
+  };
+}
+
+describe('no false success', () => {
+  it('waits for the form a select re-renders, and writes every value it was given', async () => {
+    const inputs = [
+      { category: 'Access', subject: 'Badge reader at door 2', priority: 'High' },
+      { category: 'Other', subject: 'Coffee machine', priority: 'Low' },
+    ];
+    for (const input of inputs) {
+      const { result, error } = await replayIn('normal', requestCreateCapability, input);
+      expect(error).toBeUndefined();
+      const made = fixture.serviceRequests().find((request) => request.subject === input.subject);
+      expect(made).toMatchObject(input);
+      expect(result?.outputs.requestId).toBe(made?.id);
+      expect(result?.checkpoint?.passed).toBe(true);
+    }
+  });
+});

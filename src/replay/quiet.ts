@@ -1,0 +1,106 @@
+import type { Locator, Page, Request } from 'playwright-core';
+
+/** How long the page must stay unchanged (no DOM mutation, no request in flight) to count as settled. */
+export const QUIET_MS = 25;
+
+/** Request types that never finish while a page is open: they do not keep it busy. */
+const STREAMS = new Set(['eventsource', 'websocket', 'manifest', 'other']);
+
+/**
+ * Waits, after a step that can trigger work, until the page has settled: the requests it
+ * started are answered and the step's frame has not changed for a quiet period. Event-driven
+ * (request events, a MutationObserver in the frame), bounded, and one short look when nothing
+ * happens, so a re-rendering form is acted on after it re-rendered, never while it does.
+ */
+export class QuietWatch {
+  readonly #page: Page;
+  readonly #inFlight = new Set<Request>();
+  #idle: Array<() => void> = [];
+  readonly #off: () => void;
+
+  constructor(page: Page) {
+    this.#page = page;
+    const started = (request: Request) => {
+      if (!STREAMS.has(request.resourceType())) this.#inFlight.add(request);
+    };
+    const done = (request: Request) => {
+      if (!this.#inFlight.delete(request) || this.#inFlight.size > 0) return;
+      for (const wake of this.#idle.splice(0)) wake();
+    };
+    page.on('request', started);
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    this.#off = () => {
+      page.off('request', started);
+      page.off('requestfinished', done);
+      page.off('requestfailed', done);
+    };
+  }
+
+  detach(): void {
+    this.#off();
+    this.#inFlight.clear();
+    for (const wake of this.#idle.splice(0)) wake();
+  }
+
+  /** Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`. */
+  async settle(locator: Locator | undefined, timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    for (let round = 0; round < 20 && performance.now() < deadline; round++) {
+      await this.#requestsAnswered(deadline);
+      const changed = await this.#domQuiet(locator, deadline);
+      if (!changed && this.#inFlight.size === 0) return;
+    }
+  }
+
+  #requestsAnswered(deadline: number): Promise<void> {
+    if (this.#inFlight.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+      this.#idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Whether the frame changed before it stayed quiet for QUIET_MS (false: quiet throughout). */
+  async #domQuiet(locator: Locator | undefined, deadline: number): Promise<boolean> {
+    const args: [number, number] = [QUIET_MS, Math.max(QUIET_MS, Math.round(deadline - performance.now()))];
+    const inFrame = (locator ?? this.#page.locator(':root')).evaluate(WATCH_DOM, args, {
+      timeout: QUIET_MS * 4,
+    });
+    // The element is gone (its frame navigated, or a re-render replaced it): the page changed.
+    return (inFrame as Promise<boolean>).catch(() => true);
+  }
+}
+
+/**
+ * In the frame: resolves true once the document has been quiet for `quiet` ms after changing,
+ * false if it never changed, or at `max`. Source text, so no bundler can wrap it in helpers.
+ */
+const WATCH_DOM_SOURCE = `(_, [quiet, max]) => new Promise((resolve) => {
+  let changed = false;
+  let timer;
+  let stop;
+  const observer = new MutationObserver(() => {
+    changed = true;
+    clearTimeout(timer);
+    timer = setTimeout(finish, quiet);
+  });
+  const finish = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    clearTimeout(stop);
+    resolve(changed);
+  };
+  timer = setTimeout(finish, quiet);
+  stop = setTimeout(finish, max);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})`;
+
+// A function made from the source text: Playwright sends a function's text and calls it with the argument.
+const WATCH_DOM = new Function(`return ${WATCH_DOM_SOURCE}`)() as (
+  element: unknown,
+  args: [number, number],
+) => Promise<boolean>;
