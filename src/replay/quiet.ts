@@ -16,10 +16,16 @@ export class QuietWatch {
   readonly #page: Page;
   readonly #inFlight = new Set<Request>();
   #idle: Array<() => void> = [];
+  /** Wakes a wait when a dialog opens: the page runs no script until someone answers it. */
+  #onDialog: Array<() => void> = [];
+  #dialogs = 0;
+  readonly #dialogPending: () => boolean;
   readonly #off: () => void;
 
-  constructor(page: Page) {
+  /** `dialogPending`: whether a dialog is open and unanswered (the page tracker knows). */
+  constructor(page: Page, dialogPending: () => boolean) {
     this.#page = page;
+    this.#dialogPending = dialogPending;
     const started = (request: Request) => {
       if (!STREAMS.has(request.resourceType())) this.#inFlight.add(request);
     };
@@ -27,10 +33,17 @@ export class QuietWatch {
       if (!this.#inFlight.delete(request) || this.#inFlight.size > 0) return;
       for (const wake of this.#idle.splice(0)) wake();
     };
+    const dialog = () => {
+      this.#dialogs++;
+      for (const wake of this.#onDialog.splice(0)) wake();
+      for (const wake of this.#idle.splice(0)) wake();
+    };
     page.on('request', started);
     page.on('requestfinished', done);
     page.on('requestfailed', done);
+    page.on('dialog', dialog);
     this.#off = () => {
+      page.off('dialog', dialog);
       page.off('request', started);
       page.off('requestfinished', done);
       page.off('requestfailed', done);
@@ -46,10 +59,13 @@ export class QuietWatch {
   /** Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`. */
   async settle(locator: Locator | undefined, timeoutMs: number): Promise<void> {
     const deadline = performance.now() + timeoutMs;
+    const dialogsBefore = this.#dialogs;
+    if (this.#dialogPending()) return;
     for (let round = 0; round < 20 && performance.now() < deadline; round++) {
       await this.#requestsAnswered(deadline);
       const changed = await this.#domQuiet(locator, deadline);
       if (!changed && this.#inFlight.size === 0) return;
+      if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
     }
   }
 
@@ -71,7 +87,17 @@ export class QuietWatch {
       timeout: QUIET_MS * 4,
     });
     // The element is gone (its frame navigated, or a re-render replaced it): the page changed.
-    return (inFrame as Promise<boolean>).catch(() => true);
+    const watched = (inFrame as Promise<boolean>).catch(() => true);
+    // A dialog blocks the frame's script: the page is not going to settle until it is answered.
+    let timer: NodeJS.Timeout | undefined;
+    const blocked = new Promise<false>((resolve) => {
+      this.#onDialog.push(() => resolve(false));
+      timer = setTimeout(() => resolve(false), args[1] + QUIET_MS * 8);
+    });
+    const changed = await Promise.race([watched, blocked]);
+    clearTimeout(timer);
+    this.#onDialog = [];
+    return changed;
   }
 }
 

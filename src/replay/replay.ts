@@ -16,8 +16,8 @@ import { maskedScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
-import { QuietWatch } from './quiet.js';
 import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
+import { QuietWatch } from './quiet.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
 import {
@@ -68,7 +68,7 @@ export class Replay implements StepRunner {
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
     this.#classifier = new Classifier(options.page, harness.tracker);
     this.#pages = new Pager(this, capability.paging);
-    this.#quiet = new QuietWatch(options.page);
+    this.#quiet = new QuietWatch(options.page, () => harness.tracker.dialog !== undefined);
     this.#states = new PageStates({
       capability,
       harness,
@@ -278,6 +278,7 @@ export class Replay implements StepRunner {
   async settle(raw: Postcondition | undefined): Promise<Settled> {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     const deadline = performance.now() + this.timeoutMs;
+    let lookedAgain = false;
     for (;;) {
       this.assertNothingBlocked();
       // Both only read the page; the classification decides first when it is not ok.
@@ -287,6 +288,13 @@ export class Replay implements StepRunner {
       ]);
       // What the step expected is on the page: a password field or a message there is the page's own.
       const weak = state.kind === 'auth_expired' || state.kind === 'not_found';
+      if (weak && held === false && !lookedAgain) {
+        // Decide on a settled page: what the step expected may still be on its way.
+        lookedAgain = true;
+        await this.documentsSettled();
+        await this.quiet(undefined);
+        continue;
+      }
       const settled = held === true && weak ? 'ok' : await this.#states.answer(state);
       if (settled !== 'ok') return settled;
       const target = expect && 'target' in expect ? expect.target : undefined;
