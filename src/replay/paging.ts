@@ -20,16 +20,20 @@ export interface PagerHost {
 export class Pager {
   readonly #host: PagerHost;
   readonly #paging: Paging | undefined;
+  readonly #notFoundDeclared: boolean;
   #turned = 0;
+  #absentLooks = 0;
 
-  constructor(host: PagerHost, paging: Paging | undefined) {
+  constructor(host: PagerHost, paging: Paging | undefined, notFoundDeclared: boolean) {
     this.#host = host;
     this.#paging = paging;
+    this.#notFoundDeclared = notFoundDeclared;
   }
 
   async turn(target: Target): Promise<'next' | 'last' | 'none'> {
     const paging = this.#paging;
-    if (!paging || !(await this.#listShown(target))) return 'none';
+    if (!paging) return (await this.#absentFromList(target)) ? 'last' : 'none';
+    if (!(await this.#listShown(target))) return 'none';
     const next = await probeTarget(this.#host.page, paging.next, { visible: true });
     if (next.count !== 1 || !next.visible || this.#turned + 1 >= paging.pages) return 'last';
     this.#turned++;
@@ -37,6 +41,17 @@ export class Pager {
     await next.locator.click({ timeout: this.#host.timeoutMs });
     await this.#host.documentsSettled();
     return 'next';
+  }
+
+  /**
+   * A list that does not page answers at once when its table is shown, settled, and has no row
+   * for the record (seen twice): the record is on no page, which is what not_found means.
+   */
+  async #absentFromList(target: Target): Promise<boolean> {
+    if (!this.#notFoundDeclared || target.locator.by !== 'cell') return false;
+    if (!(await this.#listShown(target))) return false;
+    this.#absentLooks++;
+    return this.#absentLooks >= 2;
   }
 
   /** A cell's table is shown (its column header is there): the page has answered. */

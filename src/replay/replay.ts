@@ -67,7 +67,7 @@ export class Replay implements StepRunner {
     this.#harness = harness;
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
     this.#classifier = new Classifier(options.page, harness.tracker);
-    this.#pages = new Pager(this, capability.paging);
+    this.#pages = new Pager(this, capability.paging, capability.outcomes.includes('not_found'));
     this.#quiet = new QuietWatch(options.page, () => harness.tracker.dialog !== undefined);
     this.#states = new PageStates({
       capability,

@@ -219,3 +219,17 @@ describe('no false success', () => {
     }
   });
 });
+
+describe('business outcomes', () => {
+  it('answers not_found at once for a row a shown, unpaged list does not have', async () => {
+    const unpaged = async (page: import('playwright-core').Page) => {
+      const { paging: _paging, ...capability } = await ticketStatusCapability(page);
+      return capability;
+    };
+    const missing = await replayIn('normal', unpaged, { ticketId: 'T-999999' });
+    expect(missing.error).toBeUndefined();
+    expect(missing.result?.outcome).toBe('not_found');
+    // Well inside the 3 s a step may wait: the answer comes from the list, not from a timeout.
+    expect(missing.result?.durationMs).toBeLessThan(2_500);
+  });
+});
