@@ -57,12 +57,17 @@ export class QuietWatch {
   }
 
   /** Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`. */
-  async settle(locator: Locator | undefined, timeoutMs: number): Promise<void> {
+  async settle(
+    locator: Locator | undefined,
+    timeoutMs: number,
+    options: { domWindow: boolean } = { domWindow: true },
+  ): Promise<void> {
     const deadline = performance.now() + timeoutMs;
     const dialogsBefore = this.#dialogs;
     if (this.#dialogPending()) return;
     for (let round = 0; round < 20 && performance.now() < deadline; round++) {
       await this.#requestsAnswered(deadline);
+      if (!options.domWindow) return;
       const changed = await this.#domQuiet(locator, deadline);
       if (!changed && this.#inFlight.size === 0) return;
       if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;

@@ -48,6 +48,8 @@ export class Replay implements StepRunner {
   readonly #states: PageStates;
   readonly #pages: Pager;
   readonly #quiet: QuietWatch;
+  /** Documents loaded when the last action started. */
+  #loadsAtAct = 0;
   readonly #startedAt = Date.now();
   /** A step that can change the application reached the page: a failure may leave a write behind. */
   #started = false;
@@ -188,7 +190,9 @@ export class Replay implements StepRunner {
   }
 
   quiet(locator: Locator | undefined): Promise<void> {
-    return this.#quiet.settle(locator, this.timeoutMs);
+    // A step that loaded a document waited for its load event: only its requests are left.
+    const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
+    return this.#quiet.settle(locator, this.timeoutMs, { domWindow: !loaded });
   }
 
   documentsSettled(): Promise<void> {
@@ -256,6 +260,7 @@ export class Replay implements StepRunner {
       this.#started = true;
       this.#options.markStarted?.();
     }
+    this.#loadsAtAct = this.#harness.tracker.loads;
     try {
       await perform();
     } catch (error) {
