@@ -182,9 +182,9 @@ export const CapabilitySchema = z
         context.addIssue({ code: 'custom', message: `output '${output}' is never read`, path: ['outputs'] });
     }
     usesInput(capability.checkpoint.equals.input, ['checkpoint', 'equals']);
-    capability.checkpoint.values?.forEach((check, index) =>
-      usesInput(check.equals.input, ['checkpoint', 'values', index, 'equals']),
-    );
+    capability.checkpoint.values?.forEach((check, index) => {
+      usesInput(check.equals.input, ['checkpoint', 'values', index, 'equals']);
+    });
     if (!capability.outcomes.includes('found')) {
       context.addIssue({ code: 'custom', message: "outcomes must include 'found'", path: ['outcomes'] });
     }
