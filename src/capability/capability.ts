@@ -79,18 +79,47 @@ export const StepSchema = z.discriminatedUnion('op', [
 export type Step = z.infer<typeof StepSchema>;
 export type StepOp = Step['op'];
 
+/** Inputs a step types or chooses into the page (not those only in locators or paths). */
+export function writtenInputs(steps: readonly Step[]): string[] {
+  const names = steps.flatMap((step) =>
+    (step.op === 'fill' || step.op === 'select') && 'input' in step.value ? [step.value.input] : [],
+  );
+  return [...new Set(names)];
+}
+
 /** Outcomes a replay may end with as an answer rather than an error. */
 export const OUTCOMES = ['found', 'not_found'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type CapabilityOutcome = z.infer<typeof OutcomeSchema>;
 
-/** Compares the page with the bound inputs before any output is returned. */
-export const CheckpointSchema = z.strictObject({
+/** One comparison of the page with a bound input. */
+export const ValueCheckSchema = z.strictObject({
   target: TargetSchema,
   equals: z.strictObject({ input: Name }),
   match: z.enum(['exact', 'contains']),
 });
+export type ValueCheck = z.infer<typeof ValueCheckSchema>;
+
+/**
+ * Compares the page with the bound inputs before any output is returned: the key (where the
+ * page shows which record this is) and, for every other value the capability typed into the
+ * page, where the resulting page shows it (`values`): a write reads back all it wrote.
+ */
+export const CheckpointSchema = z.strictObject({
+  ...ValueCheckSchema.shape,
+  values: z.array(ValueCheckSchema).min(1).max(20).optional(),
+});
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+/**
+ * How the records a capability looks for are paged: the control that shows the next page,
+ * and how many pages replay may look through before it answers not_found.
+ */
+export const PagingSchema = z.strictObject({
+  next: TargetSchema,
+  pages: z.number().int().min(2).max(50),
+});
+export type Paging = z.infer<typeof PagingSchema>;
 
 export const PreconditionsSchema = z.strictObject({
   origin: z.url().max(200),
@@ -122,6 +151,7 @@ export const CapabilitySchema = z
     /** Dialog messages (substrings) the capability may accept; any other dialog stops the replay. */
     dialogs: z.array(z.string().min(1).max(200)).max(5).default([]),
     checkpoint: CheckpointSchema,
+    paging: PagingSchema.optional(),
     provenance: ProvenanceSchema,
   })
   .superRefine((capability, context) => {
@@ -152,6 +182,9 @@ export const CapabilitySchema = z
         context.addIssue({ code: 'custom', message: `output '${output}' is never read`, path: ['outputs'] });
     }
     usesInput(capability.checkpoint.equals.input, ['checkpoint', 'equals']);
+    capability.checkpoint.values?.forEach((check, index) => {
+      usesInput(check.equals.input, ['checkpoint', 'values', index, 'equals']);
+    });
     if (!capability.outcomes.includes('found')) {
       context.addIssue({ code: 'custom', message: "outcomes must include 'found'", path: ['outcomes'] });
     }

@@ -7,8 +7,8 @@ const FRAME_TIMEOUT_MS = 2_000;
 /**
  * Runs in each frame: the role + name pairs of the structural and actionable elements a
  * person sees (headings, buttons, fields, tabs, navigation, forms, iframes, dialogs). Data
- * (cells, rows, text, links) is left out, so other records on the same screen give the
- * same skeleton. Self-contained: a page function cannot call helpers defined outside it.
+ * (cells, rows and the controls inside them, text, links, numbers and counts in names, script
+ * text) is left out, so other records and another number of them give the same skeleton. Self-contained: a page function cannot call helpers defined outside it.
  */
 export function readSkeleton(): string[] {
   const ROLES: Array<[string, string]> = [
@@ -32,6 +32,9 @@ export function readSkeleton(): string[] {
   for (const [role, selector] of ROLES) {
     for (const element of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
       if (element.closest('[aria-hidden=true], [hidden]')) continue;
+      // A data row's controls are data: their number and names follow the records shown.
+      const row = element.closest('tr');
+      if (row && !row.closest('thead') && row.querySelector('td')) continue;
       if (!element.checkVisibility({ visibilityProperty: true })) continue;
       const labelledBy = (element.getAttribute('aria-labelledby') ?? '')
         .split(/\s+/)
@@ -45,7 +48,9 @@ export function readSkeleton(): string[] {
           : element instanceof HTMLInputElement && /^(submit|button|reset)$/.test(element.type)
             ? element.value
             : /^(heading|button|tab|checkbox|radio)$/.test(role)
-              ? (element.textContent ?? '')
+              ? // Rendered text: a script or style inside an element is no part of its name.
+                // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+                (element.innerText ?? '')
               : '';
       const name = (
         element.getAttribute('aria-label') ||
@@ -58,6 +63,8 @@ export function readSkeleton(): string[] {
       )
         .replace(/\s+/g, ' ')
         .trim()
+        // Counts and numbers in names ("Inbox (3)", "Page 2 of 5") are data, not structure.
+        .replace(/\d+([.,:]\d+)*/g, '#')
         .slice(0, 120);
       entries.push(name ? `${role} "${name}"` : role);
     }

@@ -8,6 +8,7 @@ import {
   type Step,
   type Value,
   validateCapability,
+  writtenInputs,
 } from '../capability/capability.js';
 import { LiftError } from '../contract/errors.js';
 import type { Target } from '../rungs/ui/locator.js';
@@ -33,9 +34,23 @@ export interface CompileInput {
   bound: Record<string, string>;
   start: { origin: string; path: string; fingerprint: string };
   actions: ExecutedAction[];
-  checkpoint: { target: Target; input: string; match?: 'exact' | 'contains' } | undefined;
+  checkpoint: (CheckpointDraft & { values?: CheckpointDraft[] }) | undefined;
   outcomes: CapabilityOutcome[];
   provenance: Capability['provenance'];
+}
+
+/** One comparison named by the explorer: where the page shows a bound input. */
+export interface CheckpointDraft {
+  target: Target;
+  input: string;
+  match?: 'exact' | 'contains';
+}
+
+/** Inputs typed into the page that no comparison of the checkpoint reads back. */
+function uncheckedInputs(steps: Step[], checkpoint: CompileInput['checkpoint']): string[] {
+  if (!checkpoint) return [];
+  const checked = new Set([checkpoint.input, ...(checkpoint.values ?? []).map((check) => check.input)]);
+  return writtenInputs(steps).filter((name) => !checked.has(name));
 }
 
 /** A step before its postcondition is known (distributes over the union). */
@@ -89,6 +104,14 @@ function pathOf(url: string, origin: string): string {
  * typed parameters, semantic targets only, each step with the postcondition the next one
  * relies on, required output reads and a final checkpoint against the bound inputs.
  */
+function valueCheck(check: CheckpointDraft, bound: Record<string, string>) {
+  return {
+    target: parameterise(check.target, bound),
+    equals: { input: check.input },
+    match: check.match ?? 'exact',
+  };
+}
+
 export function compileCapability(input: CompileInput): Capability {
   const problems: string[] = [];
   const bound = input.bound;
@@ -160,6 +183,12 @@ export function compileCapability(input: CompileInput): Capability {
       'no final checkpoint: complete must name a target that shows a bound input (e.g. the member ID cell)',
     );
   }
+  const unchecked = uncheckedInputs(steps, input.checkpoint);
+  if (unchecked.length > 0) {
+    problems.push(
+      `the checkpoint never reads back ${unchecked.map((name) => `'${name}'`).join(', ')}, typed into the page: name where the resulting page shows each (checkpoint.values: [{"target":…,"input":"${unchecked[0]}"}]), or a replay could report success with the wrong value`,
+    );
+  }
   if (steps.length === 0) problems.push('no action executed');
   if (problems.length > 0) {
     throw new LiftError('CHECK_FAILED', `The capability cannot be compiled: ${problems.join('; ')}.`, {
@@ -179,9 +208,8 @@ export function compileCapability(input: CompileInput): Capability {
     outcomes: input.outcomes,
     dialogs,
     checkpoint: {
-      target: parameterise(checkpoint.target, bound),
-      equals: { input: checkpoint.input },
-      match: checkpoint.match ?? 'exact',
+      ...valueCheck(checkpoint, bound),
+      ...(checkpoint.values ? { values: checkpoint.values.map((check) => valueCheck(check, bound)) } : {}),
     },
     provenance: input.provenance,
   };

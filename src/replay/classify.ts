@@ -23,10 +23,9 @@ interface FrameFacts {
   skeleton?: string[];
 }
 
-const AUTH = /\b(sign[ -]?in|log[ -]?in|session (has )?expired)\b/i;
-const TRANSIENT = /\b(503|service unavailable|temporarily unavailable)\b/i;
-const APP_ERROR =
-  /\b(500|internal server error|application error|unexpected error|something went wrong|exception)\b/i;
+// Words are evidence only in the application's own messages (alerts and status lines) of a
+// document a step loaded, and only for capabilities that declare no outcome signs: a record's
+// title, a heading or the start page never decides an outcome.
 const NOT_FOUND =
   /\b(not found|no (member|record|result|account|ticket)s? (found|matches|with)|does not exist|no such)\b/i;
 
@@ -61,20 +60,26 @@ function dialogState(dialog: Dialog): PageState {
   return { kind: 'dialog', detail: `${dialog.type()}: ${dialog.message().slice(0, 200)}`, dialog };
 }
 
-/** What one frame's facts and status say, or undefined when they say nothing is wrong. */
-function frameState(frame: Frame, fact: FrameFacts, status: number | undefined): PageState | undefined {
-  const heading = `${fact.title} | ${fact.headings}`;
-  if (fact.password || (AUTH.test(heading) && !/\bsign ?out|log ?out\b/i.test(heading))) {
-    return { kind: 'auth_expired', detail: `sign-in page shown (${fact.title || fact.headings})` };
-  }
-  if (status === 503 || status === 502 || status === 504 || TRANSIENT.test(heading)) {
-    return { kind: 'transient', detail: `HTTP ${status ?? '?'}: ${heading.slice(0, 120)}`, frame };
-  }
-  if ((status !== undefined && status >= 500) || APP_ERROR.test(heading)) {
-    return { kind: 'app_error', detail: `HTTP ${status ?? '?'}: ${heading.slice(0, 120)}` };
-  }
-  if (NOT_FOUND.test(fact.alerts) || NOT_FOUND.test(fact.headings) || status === 404) {
-    return { kind: 'not_found', detail: (fact.alerts || fact.headings).slice(0, 200) };
+/**
+ * What one frame's facts and status say, or undefined when they say nothing is wrong. The HTTP
+ * status of the frame's document decides errors; a password field is only a sign-in page when
+ * the replay does not find what it expects there (the caller decides that); words in alerts
+ * answer not_found only in a document a step loaded.
+ */
+function frameState(
+  frame: Frame,
+  fact: FrameFacts,
+  status: number | undefined,
+  loaded: { byStep: boolean; wordsAnswer: boolean },
+): PageState | undefined {
+  if (fact.password)
+    return { kind: 'auth_expired', detail: `sign-in page shown (${fact.title || 'a password field'})` };
+  const detail = `HTTP ${status ?? '?'}: ${`${fact.title} | ${fact.headings}`.slice(0, 120)}`;
+  if (status === 503 || status === 502 || status === 504) return { kind: 'transient', detail, frame };
+  if (status !== undefined && status >= 500) return { kind: 'app_error', detail };
+  if (!loaded.byStep) return undefined;
+  if (status === 404 || (loaded.wordsAnswer && NOT_FOUND.test(fact.alerts))) {
+    return { kind: 'not_found', detail: (fact.alerts || `HTTP ${status}`).slice(0, 200) };
   }
   return undefined;
 }
@@ -92,10 +97,27 @@ export class Classifier {
   readonly #page: Page;
   readonly #watch: PageTracker;
   readonly #read = new Map<Frame, { loads: number; facts: FrameFacts }>();
+  /** Documents each frame had loaded when the steps began; undefined while on the start page. */
+  #atFirstStep: Map<Frame, number> | undefined;
+  /** Whether words in the page's messages may answer not_found (no outcome signs declared). */
+  readonly #wordsAnswer: boolean;
 
-  constructor(page: Page, watch: PageTracker) {
+  constructor(page: Page, watch: PageTracker, options: { wordsAnswer: boolean } = { wordsAnswer: true }) {
     this.#page = page;
     this.#watch = watch;
+    this.#wordsAnswer = options.wordsAnswer;
+  }
+
+  /** The steps begin: from now on a frame that loads another document shows what a step caused. */
+  stepsBegin(): void {
+    this.#atFirstStep = new Map(this.#page.frames().map((frame) => [frame, this.#watch.frameLoads(frame)]));
+  }
+
+  #loaded(frame: Frame): { byStep: boolean; wordsAnswer: boolean } {
+    const before = this.#atFirstStep?.get(frame);
+    const byStep =
+      this.#atFirstStep !== undefined && (before === undefined || this.#watch.frameLoads(frame) > before);
+    return { byStep, wordsAnswer: this.#wordsAnswer };
   }
 
   classify(): Promise<PageState> {
@@ -108,6 +130,7 @@ export class Classifier {
    */
   async startPage(): Promise<{ state: PageState; skeleton: string[] | undefined }> {
     this.#read.clear();
+    this.#atFirstStep = undefined;
     return this.#classify(true);
   }
 
@@ -125,7 +148,7 @@ export class Classifier {
     const skeleton = complete && withSkeleton ? skeletonOf(facts.map((fact) => fact?.skeleton)) : undefined;
     for (const [index, frame] of frames.entries()) {
       const fact = facts[index];
-      const state = fact && frameState(frame, fact, this.#watch.status(frame));
+      const state = fact && frameState(frame, fact, this.#watch.status(frame), this.#loaded(frame));
       if (state) return { state, skeleton };
     }
     return { state: { kind: 'ok' }, skeleton };

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   bindPlaceholders,
   type Capability,
@@ -16,7 +16,9 @@ import { Classifier } from './classify.js';
 import { maskedScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
+import { Pager } from './paging.js';
 import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
+import { QuietWatch } from './quiet.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
 import {
@@ -45,6 +47,10 @@ export class Replay implements StepRunner {
   readonly #harness: PageHarness;
   readonly #classifier: Classifier;
   readonly #states: PageStates;
+  readonly #pages: Pager;
+  readonly #quiet: QuietWatch;
+  /** Documents loaded when the last action started. */
+  #loadsAtAct = 0;
   readonly #startedAt = Date.now();
   /** A step that can change the application reached the page: a failure may leave a write behind. */
   #started = false;
@@ -64,6 +70,8 @@ export class Replay implements StepRunner {
     this.#harness = harness;
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
     this.#classifier = new Classifier(options.page, harness.tracker);
+    this.#pages = new Pager(this, capability.paging, capability.outcomes.includes('not_found'));
+    this.#quiet = new QuietWatch(options.page, () => harness.tracker.dialog !== undefined);
     this.#states = new PageStates({
       capability,
       harness,
@@ -74,6 +82,10 @@ export class Replay implements StepRunner {
       emit: (type, data) => this.emit(type, data),
       screenshot: (label) => this.#screenshot(label),
     });
+  }
+
+  get page(): Page {
+    return this.#page;
   }
 
   get reloads(): number {
@@ -90,6 +102,7 @@ export class Replay implements StepRunner {
 
   /** Leaves the page clean for its next use: no dialog open, no listener of this replay. */
   async detach(): Promise<void> {
+    this.#quiet.detach();
     await this.#harness.tracker.dismissDialog();
     this.#harness.detach();
   }
@@ -118,6 +131,7 @@ export class Replay implements StepRunner {
   async #runOnce(): Promise<Settled> {
     const start = await this.#openStart();
     if (start !== 'ok') return start;
+    this.#classifier.stepsBegin();
     for (const [index, step] of this.capability.steps.entries()) {
       const t0 = performance.now();
       // The table is exhaustive over the closed union of steps; each entry takes its own kind.
@@ -145,14 +159,19 @@ export class Replay implements StepRunner {
     await this.#harness.goto(new URL(path, origin).href);
     // One read per frame gives both the classification and the start page's skeleton.
     const start = await this.#classifier.startPage();
-    const settled = await this.#states.answer(start.state);
+    // A password field on the very screen the capability was made on is one of its fields.
+    const ownScreen =
+      start.state.kind === 'auth_expired' &&
+      !this.#options.layoutTolerant &&
+      (await fingerprintMismatch(this.#page, this.capability, start.skeleton, this.#outcome())) === undefined;
+    const settled = ownScreen ? 'ok' : await this.#states.answer(start.state);
     if (settled !== 'ok') return settled;
     if (this.#options.layoutTolerant) {
       this.emit('replay-precondition-checked', { checked: false, reason: 'layout-tolerant' });
       return 'ok';
     }
     // After a reload or an accepted dialog the page read first is gone: it is read again.
-    const skeleton = start.state.kind === 'ok' ? start.skeleton : undefined;
+    const skeleton = start.state.kind === 'ok' || ownScreen ? start.skeleton : undefined;
     const mismatch = await fingerprintMismatch(this.#page, this.capability, skeleton, this.#outcome());
     this.emit('replay-precondition-checked', { checked: true, matches: mismatch === undefined });
     if (mismatch) throw mismatch;
@@ -171,6 +190,12 @@ export class Replay implements StepRunner {
     return this.#harness.goto(url);
   }
 
+  quiet(locator: Locator | undefined): Promise<void> {
+    // A step that loaded a document waited for its load event: only its requests are left.
+    const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
+    return this.#quiet.settle(locator, this.timeoutMs, { domWindow: !loaded });
+  }
+
   documentsSettled(): Promise<void> {
     return this.#harness.tracker.documentsSettled(this.timeoutMs);
   }
@@ -186,7 +211,7 @@ export class Replay implements StepRunner {
       // are strict too, so a second match appearing in between still stops the step.
       return { locator: await resolveTarget(this.#page, target), count: 1, visible: true };
     }
-    const deadline = performance.now() + this.timeoutMs;
+    let deadline = performance.now() + this.timeoutMs;
     for (;;) {
       this.assertNothingBlocked();
       const found = await probeTarget(this.#page, target, want);
@@ -200,6 +225,12 @@ export class Replay implements StepRunner {
       if ((await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
       const settled = await this.#states.answer(await this.#classifier.classify());
       if (settled !== 'ok') return settled;
+      const paged = await this.#pages.turn(target);
+      if (paged === 'next') {
+        deadline = performance.now() + this.timeoutMs;
+        continue;
+      }
+      if (paged === 'last') return this.#notFound(`${describeTarget(target)} is on none of the pages`);
       if (performance.now() > deadline) {
         throw await this.#surfaceChanged(
           `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
@@ -230,6 +261,7 @@ export class Replay implements StepRunner {
       this.#started = true;
       this.#options.markStarted?.();
     }
+    this.#loadsAtAct = this.#harness.tracker.loads;
     try {
       await perform();
     } catch (error) {
@@ -252,6 +284,7 @@ export class Replay implements StepRunner {
   async settle(raw: Postcondition | undefined): Promise<Settled> {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     const deadline = performance.now() + this.timeoutMs;
+    let lookedAgain = false;
     for (;;) {
       this.assertNothingBlocked();
       // Both only read the page; the classification decides first when it is not ok.
@@ -259,7 +292,16 @@ export class Replay implements StepRunner {
         holds(this.#page, expect, (value) => this.value(value)),
         this.#classifier.classify(),
       ]);
-      const settled = await this.#states.answer(state);
+      // What the step expected is on the page: a password field or a message there is the page's own.
+      const weak = state.kind === 'auth_expired' || state.kind === 'not_found';
+      if (weak && held === false && !lookedAgain) {
+        // Decide on a settled page: what the step expected may still be on its way.
+        lookedAgain = true;
+        await this.documentsSettled();
+        await this.quiet(undefined);
+        continue;
+      }
+      const settled = held === true && weak ? 'ok' : await this.#states.answer(state);
       if (settled !== 'ok') return settled;
       const target = expect && 'target' in expect ? expect.target : undefined;
       if (held === 'ambiguous')
@@ -293,6 +335,15 @@ export class Replay implements StepRunner {
     }
     this.outputs[step.output] = value;
     this.emit('replay-value-read', { index, output: step.output, valueType: spec.type });
+  }
+
+  /** An answer of not_found the capability declares, else the NOT_FOUND error. */
+  #notFound(detail: string): Settled {
+    this.emit('replay-classify', { state: 'not_found', detail });
+    if (this.capability.outcomes.includes('not_found')) return 'not_found';
+    throw new LiftError('NOT_FOUND', `The application has no such record: ${detail}.`, {
+      outcome: this.#outcome(),
+    });
   }
 
   #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {

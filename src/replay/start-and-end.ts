@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { bindPlaceholders, type Capability } from '../capability/capability.js';
+import { bindPlaceholders, type Capability, type ValueCheck } from '../capability/capability.js';
 import { fingerprintOf, pageFingerprint } from '../capability/fingerprint.js';
 import { LiftError } from '../contract/errors.js';
 import { describeTarget, probeTarget } from './targets.js';
@@ -29,17 +29,30 @@ export async function fingerprintMismatch(
   );
 }
 
-/** The final checkpoint: the page shows the bound input where discovery saw it. */
+/** One comparison: the page shows the bound input where discovery saw it. */
+async function compareOne(
+  page: Page,
+  check: ValueCheck,
+  inputs: Record<string, unknown>,
+): Promise<{ target: string; expected: string; actual: string; passed: boolean }> {
+  const target = bindPlaceholders(check.target, inputs);
+  const expected = String(inputs[check.equals.input]);
+  const { count, text } = await probeTarget(page, target, { text: true });
+  const actual = count === 1 ? (text ?? '').trim() : '';
+  const passed = check.match === 'exact' ? actual === expected : actual.includes(expected);
+  return { target: describeTarget(target), expected, actual, passed };
+}
+
+/**
+ * The final checkpoint: the key and every value the capability typed into the page, read
+ * from the resulting page; the answer is the first comparison that fails, else the key's.
+ */
 export async function compareCheckpoint(
   page: Page,
   capability: Capability,
   inputs: Record<string, unknown>,
 ): Promise<{ target: string; expected: string; actual: string; passed: boolean }> {
-  const { target: raw, equals, match } = capability.checkpoint;
-  const target = bindPlaceholders(raw, inputs);
-  const expected = String(inputs[equals.input]);
-  const { count, text } = await probeTarget(page, target, { text: true });
-  const actual = count === 1 ? (text ?? '').trim() : '';
-  const passed = match === 'exact' ? actual === expected : actual.includes(expected);
-  return { target: describeTarget(target), expected, actual, passed };
+  const { values = [], ...key } = capability.checkpoint;
+  const results = await Promise.all([key, ...values].map((check) => compareOne(page, check, inputs)));
+  return results.find((result) => !result.passed) ?? results[0]!;
 }

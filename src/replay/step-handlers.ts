@@ -22,6 +22,11 @@ export interface StepRunner {
   act(step: Extract<Step, { target: Target }>, index: number, perform: () => Promise<void>): Promise<void>;
   /** Loads a page of the capability's origin (the policy checks it first). */
   goto(url: string): Promise<void>;
+  /**
+   * Waits (bounded) until the page the step caused has settled: its requests answered and its
+   * frame unchanged for a quiet period. Cheap when the step caused nothing.
+   */
+  quiet(locator: Locator | undefined): Promise<void>;
   /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
   documentsSettled(): Promise<void>;
   /** After a step: the postcondition holds, or the page classification decides. */
@@ -49,6 +54,8 @@ function onTarget<S extends Extract<Step, { target: Target }>>(
     if (typeof found === 'string') return found;
     await runner.act(step, index, () => perform(found.locator, step, runner));
     if (options.loadsDocuments) await runner.documentsSettled();
+    // Whatever the action set off (a re-render, a request, a navigation) ends before the next look.
+    await runner.quiet(options.loadsDocuments ? undefined : found.locator);
     const expect = options.expect ? await options.expect(found.locator, step, runner) : step.expect;
     return runner.settle(expect);
   };

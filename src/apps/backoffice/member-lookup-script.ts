@@ -168,6 +168,10 @@ export const MEMBER_NOTE_SCRIPT: Script = {
             locator: { by: 'cell', row: '{{input.memberId}}', column: 'Member ID' },
           },
           input: 'memberId',
+          // A write reads back what it wrote: the note, in the member's list of notes.
+          values: [
+            { target: { frame: workspace, locator: { by: 'text', text: '{{input.note}}' } }, input: 'note' },
+          ],
         },
       },
     },

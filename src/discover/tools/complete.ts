@@ -6,21 +6,28 @@ import { compileCapability } from '../compile.js';
 import type { ExplorerContext } from '../explorer-context.js';
 import { defineExplorerTool } from './tool.js';
 
+const CheckArgsSchema = z.strictObject({
+  target: z.union([RefSchema, TargetSchema]),
+  input: z.string().min(1).max(64),
+  match: z.enum(['exact', 'contains']).optional(),
+});
+type CheckArgs = z.infer<typeof CheckArgsSchema>;
+
 export const CompleteArgsSchema = z.strictObject({
   /** The outputs the task returns; each must have been read with {"op":"read","as":NAME}. */
   outputs: z.array(z.string().min(1).max(64)).min(1).max(20),
   /** Where the page shows a bound input, compared with it on every replay. */
   checkpoint: z.strictObject({
-    target: z.union([RefSchema, TargetSchema]),
-    input: z.string().min(1).max(64),
-    match: z.enum(['exact', 'contains']).optional(),
+    ...CheckArgsSchema.shape,
+    /** Where the resulting page shows each other value typed into it: a write reads back all it wrote. */
+    values: z.array(CheckArgsSchema).min(1).max(20).optional(),
   }),
 });
 export type CompleteArgs = z.infer<typeof CompleteArgsSchema>;
 
 /** The checkpoint's target: a semantic target as given, or the one a ref of the latest observation resolved to. */
-function checkpointTarget(context: ExplorerContext, args: CompleteArgs): Target {
-  const { target } = args.checkpoint;
+function checkpointTarget(context: ExplorerContext, check: CheckArgs): Target {
+  const { target } = check;
   if (!('ref' in target)) return target;
   const resolved = context.ui.refs().get(target.ref)?.target;
   if (!resolved) {
@@ -72,7 +79,12 @@ export const completeTool = defineExplorerTool({
   effect: 'reversible',
   idempotent: true,
   async handle(context, args) {
-    const target = checkpointTarget(context, args);
+    const target = checkpointTarget(context, args.checkpoint);
+    const values = args.checkpoint.values?.map((check) => ({
+      target: checkpointTarget(context, check),
+      input: check.input,
+      ...(check.match ? { match: check.match } : {}),
+    }));
     checkCovered(context, args);
     const { task } = context;
     try {
@@ -88,6 +100,7 @@ export const completeTool = defineExplorerTool({
           target,
           input: args.checkpoint.input,
           ...(args.checkpoint.match ? { match: args.checkpoint.match } : {}),
+          ...(values ? { values } : {}),
         },
         outcomes: task.outcomes ?? ['found', 'not_found'],
         provenance: context.provenance(),

@@ -1,0 +1,67 @@
+import type { Paging } from '../capability/capability.js';
+import type { Target } from '../rungs/ui/locator.js';
+import type { StepRunner } from './step-handlers.js';
+import { probeTarget } from './targets.js';
+
+/** What the page's next-page control needs of the replay: the page, and its document waits. */
+export interface PagerHost {
+  readonly page: import('playwright-core').Page;
+  readonly timeoutMs: number;
+  documentsSettled: StepRunner['documentsSettled'];
+  emit(type: string, data?: Record<string, unknown>): void;
+}
+
+/**
+ * Pages through a list the way the capability declares, when what a step looks for is not
+ * on the page shown: 'next' after it showed the next page, 'last' when there is no next page
+ * (the record is on none), 'none' when the capability does not page or the table is not
+ * there yet (nothing to decide from).
+ */
+export class Pager {
+  readonly #host: PagerHost;
+  readonly #paging: Paging | undefined;
+  readonly #notFoundDeclared: boolean;
+  #turned = 0;
+  #absentLooks = 0;
+
+  constructor(host: PagerHost, paging: Paging | undefined, notFoundDeclared: boolean) {
+    this.#host = host;
+    this.#paging = paging;
+    this.#notFoundDeclared = notFoundDeclared;
+  }
+
+  async turn(target: Target): Promise<'next' | 'last' | 'none'> {
+    const paging = this.#paging;
+    if (!paging) return (await this.#absentFromList(target)) ? 'last' : 'none';
+    if (!(await this.#listShown(target))) return 'none';
+    const next = await probeTarget(this.#host.page, paging.next, { visible: true });
+    if (next.count !== 1 || !next.visible || this.#turned + 1 >= paging.pages) return 'last';
+    this.#turned++;
+    this.#host.emit('replay-page', { page: this.#turned + 1 });
+    await next.locator.click({ timeout: this.#host.timeoutMs });
+    await this.#host.documentsSettled();
+    return 'next';
+  }
+
+  /**
+   * A list that does not page answers at once when its table is shown, settled, and has no row
+   * for the record (seen twice): the record is on no page, which is what not_found means.
+   */
+  async #absentFromList(target: Target): Promise<boolean> {
+    if (!this.#notFoundDeclared || target.locator.by !== 'cell') return false;
+    if (!(await this.#listShown(target))) return false;
+    this.#absentLooks++;
+    return this.#absentLooks >= 2;
+  }
+
+  /** A cell's table is shown (its column header is there): the page has answered. */
+  async #listShown(target: Target): Promise<boolean> {
+    if (target.locator.by !== 'cell') return true;
+    const header: Target = {
+      frame: target.frame,
+      locator: { by: 'role', role: 'columnheader', name: target.locator.column },
+    };
+    const { count } = await probeTarget(this.#host.page, header);
+    return count > 0;
+  }
+}

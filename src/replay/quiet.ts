@@ -1,0 +1,137 @@
+import type { Locator, Page, Request } from 'playwright-core';
+
+/** How long the page must stay unchanged (no DOM mutation, no request in flight) to count as settled. */
+export const QUIET_MS = 25;
+
+/** Request types that never finish while a page is open: they do not keep it busy. */
+const STREAMS = new Set(['eventsource', 'websocket', 'manifest', 'other']);
+
+/**
+ * Waits, after a step that can trigger work, until the page has settled: the requests it
+ * started are answered and the step's frame has not changed for a quiet period. Event-driven
+ * (request events, a MutationObserver in the frame), bounded, and one short look when nothing
+ * happens, so a re-rendering form is acted on after it re-rendered, never while it does.
+ */
+export class QuietWatch {
+  readonly #page: Page;
+  readonly #inFlight = new Set<Request>();
+  #idle: Array<() => void> = [];
+  /** Wakes a wait when a dialog opens: the page runs no script until someone answers it. */
+  #onDialog: Array<() => void> = [];
+  #dialogs = 0;
+  readonly #dialogPending: () => boolean;
+  readonly #off: () => void;
+
+  /** `dialogPending`: whether a dialog is open and unanswered (the page tracker knows). */
+  constructor(page: Page, dialogPending: () => boolean) {
+    this.#page = page;
+    this.#dialogPending = dialogPending;
+    const started = (request: Request) => {
+      if (!STREAMS.has(request.resourceType())) this.#inFlight.add(request);
+    };
+    const done = (request: Request) => {
+      if (!this.#inFlight.delete(request) || this.#inFlight.size > 0) return;
+      for (const wake of this.#idle.splice(0)) wake();
+    };
+    const dialog = () => {
+      this.#dialogs++;
+      for (const wake of this.#onDialog.splice(0)) wake();
+      for (const wake of this.#idle.splice(0)) wake();
+    };
+    page.on('request', started);
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    page.on('dialog', dialog);
+    this.#off = () => {
+      page.off('dialog', dialog);
+      page.off('request', started);
+      page.off('requestfinished', done);
+      page.off('requestfailed', done);
+    };
+  }
+
+  detach(): void {
+    this.#off();
+    this.#inFlight.clear();
+    for (const wake of this.#idle.splice(0)) wake();
+  }
+
+  /** Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`. */
+  async settle(
+    locator: Locator | undefined,
+    timeoutMs: number,
+    options: { domWindow: boolean } = { domWindow: true },
+  ): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    const dialogsBefore = this.#dialogs;
+    if (this.#dialogPending()) return;
+    for (let round = 0; round < 20 && performance.now() < deadline; round++) {
+      await this.#requestsAnswered(deadline);
+      if (!options.domWindow) return;
+      const changed = await this.#domQuiet(locator, deadline);
+      if (!changed && this.#inFlight.size === 0) return;
+      if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
+    }
+  }
+
+  #requestsAnswered(deadline: number): Promise<void> {
+    if (this.#inFlight.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+      this.#idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Whether the frame changed before it stayed quiet for QUIET_MS (false: quiet throughout). */
+  async #domQuiet(locator: Locator | undefined, deadline: number): Promise<boolean> {
+    const args: [number, number] = [QUIET_MS, Math.max(QUIET_MS, Math.round(deadline - performance.now()))];
+    const inFrame = (locator ?? this.#page.locator(':root')).evaluate(WATCH_DOM, args, {
+      timeout: QUIET_MS * 4,
+    });
+    // The element is gone (its frame navigated, or a re-render replaced it): the page changed.
+    const watched = (inFrame as Promise<boolean>).catch(() => true);
+    // A dialog blocks the frame's script: the page is not going to settle until it is answered.
+    let timer: NodeJS.Timeout | undefined;
+    const blocked = new Promise<false>((resolve) => {
+      this.#onDialog.push(() => resolve(false));
+      timer = setTimeout(() => resolve(false), args[1] + QUIET_MS * 8);
+    });
+    const changed = await Promise.race([watched, blocked]);
+    clearTimeout(timer);
+    this.#onDialog = [];
+    return changed;
+  }
+}
+
+/**
+ * In the frame: resolves true once the document has been quiet for `quiet` ms after changing,
+ * false if it never changed, or at `max`. Source text, so no bundler can wrap it in helpers.
+ */
+const WATCH_DOM_SOURCE = `(_, [quiet, max]) => new Promise((resolve) => {
+  let changed = false;
+  let timer;
+  let stop;
+  const observer = new MutationObserver(() => {
+    changed = true;
+    clearTimeout(timer);
+    timer = setTimeout(finish, quiet);
+  });
+  const finish = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    clearTimeout(stop);
+    resolve(changed);
+  };
+  timer = setTimeout(finish, quiet);
+  stop = setTimeout(finish, max);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})`;
+
+// A function made from the source text: Playwright sends a function's text and calls it with the argument.
+const WATCH_DOM = new Function(`return ${WATCH_DOM_SOURCE}`)() as (
+  element: unknown,
+  args: [number, number],
+) => Promise<boolean>;

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { type CompileInput, compileCapability } from '../../src/discover/compile.js';
+
+const field = (label: string) => ({ frame: [], locator: { by: 'label' as const, label } });
+const cell = (column: string) => ({ frame: [], locator: { by: 'cell' as const, row: 'Printer', column } });
+
+/** A write that fills a subject and chooses a priority, then submits. */
+function requestCreate(checkpoint: CompileInput['checkpoint']): CompileInput {
+  return {
+    name: 'service_request_create',
+    intent: 'Make a service request',
+    inputs: [
+      { name: 'subject', type: 'string' },
+      { name: 'priority', type: 'string' },
+    ],
+    outputs: [{ name: 'requestId', type: 'string' }],
+    bound: { subject: 'Printer', priority: 'High' },
+    start: { origin: 'http://127.0.0.1:1', path: '/new', fingerprint: 'a'.repeat(64) },
+    actions: [
+      { op: 'fill', target: field('Subject'), value: { input: 'subject' } },
+      { op: 'select', target: field('Priority'), value: { input: 'priority' } },
+      { op: 'click', target: { frame: [], locator: { by: 'role', role: 'button', name: 'Create' } } },
+      { op: 'read', target: cell('Request'), output: 'requestId' },
+    ],
+    checkpoint,
+    outcomes: ['found'],
+    provenance: {
+      explorer: 'scripted',
+      runId: 'run_test',
+      createdAt: '2026-12-02T00:00:00.000Z',
+      liftVersion: '0.1.0',
+    },
+  };
+}
+
+describe('the compiler and a write checkpoint', () => {
+  it('refuses a checkpoint that checks only the key of what a write typed', () => {
+    expect(() => compileCapability(requestCreate({ target: cell('Subject'), input: 'subject' }))).toThrow(
+      /never reads back 'priority'/,
+    );
+  });
+
+  it('compiles a checkpoint that reads back every written value', () => {
+    const capability = compileCapability(
+      requestCreate({
+        target: cell('Subject'),
+        input: 'subject',
+        values: [{ target: cell('Priority'), input: 'priority' }],
+      }),
+    );
+    expect(capability.checkpoint.values).toEqual([
+      {
+        target: { frame: [], locator: { by: 'cell', row: '{{input.subject}}', column: 'Priority' } },
+        equals: { input: 'priority' },
+        match: 'exact',
+      },
+    ]);
+  });
+});
