@@ -339,7 +339,7 @@ export class Replay implements StepRunner {
 
   /** An answer of not_found the capability declares, else the NOT_FOUND error. */
   #notFound(detail: string): Settled {
-    this.emit('replay-classify', { state: 'not_found', detail });
+    this.emit('replay-page-classified', { state: 'not_found', detail });
     if (this.capability.outcomes.includes('not_found')) return 'not_found';
     throw new LiftError('NOT_FOUND', `The application has no such record: ${detail}.`, {
       outcome: this.#outcome(),

@@ -19,16 +19,8 @@ export interface CallNoticeOptions {
 
 /** Progress closer together than this waits, and only the newest of what waited is sent. */
 const PROGRESS_GAP_MS = 50;
-const QUIET = new Set([
-  'validated',
-  'input-validated',
-  'ledger',
-  'ledger-claimed',
-  'gate',
-  'gate-passed',
-  'check',
-]);
-const CALL_END = new Set(['end', 'call-end']);
+const QUIET = new Set(['input-validated', 'ledger-claimed', 'gate-passed', 'check-passed']);
+const CALL_END = new Set(['call-end']);
 const HIDDEN_FIELDS = new Set(['t', 'duration_ms', 'type']);
 
 /** "replay-step: index 2, op click": an event in a line a person reads in a progress bar. */
