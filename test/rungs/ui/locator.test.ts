@@ -29,8 +29,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const cell = (locator: Record<string, string>): Target =>
-  ({ frame: [], locator: { by: 'cell', ...locator } }) as Target;
+const cell = (locator: { row: string; column: string; key?: string; table?: string }): Target => ({
+  frame: [],
+  locator: { by: 'cell', ...locator },
+});
 
 describe('cell locators on real tables', () => {
   it('finds the row whose key column holds the value, not a row with any cell equal to it', async () => {
