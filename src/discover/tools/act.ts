@@ -18,7 +18,9 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Exec
   const worked =
     result.effect === 'changed' ||
     result.effect === 'none' ||
-    (result.effect === 'no_change' && action.op === 'fill');
+    // A value the field already held still matters: replay runs on other inputs, where it differs.
+    (result.effect === 'no_change' &&
+      (action.op === 'fill' || action.op === 'select' || action.op === 'check'));
   if (!worked || result.uncertain) return undefined;
   const target: Target | undefined = result.resolved?.target;
   switch (action.op) {

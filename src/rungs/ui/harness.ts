@@ -24,11 +24,11 @@ import type { ElementRecord } from './render.js';
 import { RequestGuard } from './request-guard.js';
 import { maskedScreenshot } from './screenshot.js';
 import {
-  passwordFrame,
   SignInFailed,
   type SignInField,
   type SignInRecipe,
   type SignInValue,
+  showsSignIn,
   signInWith,
 } from './sign-in.js';
 import { SignInValues } from './sign-in-values.js';
@@ -145,7 +145,7 @@ export class PageHarness {
   async state(): Promise<PageState> {
     if (this.tracker.dialog) return 'dialog';
     if (this.tracker.fileChooser) return 'file_chooser';
-    if (await passwordFrame(this.page)) return 'auth_required';
+    if (await showsSignIn(this.page, this.#signIn.recipe)) return 'auth_required';
     const failed = this.page.frames().some((frame) => (this.tracker.status(frame) ?? 0) >= 500);
     return failed ? 'error' : 'ready';
   }
@@ -234,6 +234,7 @@ export class PageHarness {
           outputDir: this.outputDir ?? '.',
           statusOf: (frame) => this.tracker.status(frame),
           mark: (element) => this.mark(element),
+          signInShowing: () => showsSignIn(this.page, this.#signIn.recipe),
           sequence,
           ...(find ? { find } : {}),
         });
