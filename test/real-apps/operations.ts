@@ -41,6 +41,8 @@ export interface Operation<App extends RealApp<unknown, unknown>> {
   /** The values bound for discovery; the explorer never sees them. */
   bound: Record<string, string>;
   explore: (moves: ExplorerMoves) => Promise<void>;
+  /** Where the sign-in form lives and how it is reached, when the short form is not enough. */
+  signIn?: { page?: string; open?: string };
   /** At least three new inputs, each checked against the application's own state after the replay. */
   cases: Array<{
     inputs: Record<string, string>;
@@ -86,7 +88,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     failures: [],
   };
   const explorer = new LiveExplorer(operation.explore);
-  const signIn = passwordFormSignIn(app.credentials.user, { secret: secretName });
+  const signIn = { ...passwordFormSignIn(app.credentials.user, { secret: secretName }), ...operation.signIn };
   const secret = (name: string) => store.secrets.get(name);
   try {
     await app.reset();
@@ -140,7 +142,10 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
           revision: registration.revision,
           effectClass: registration.effectClass,
           evidenceDir: join(home, 'evidence'),
-          signIn: passwordFormSignIn(registration.signIn.user, { secret: registration.signIn.secret }),
+          signIn: {
+            ...passwordFormSignIn(registration.signIn.user, { secret: registration.signIn.secret }),
+            ...operation.signIn,
+          },
           secret,
         });
         if (await test.check(app, replayed)) record.correct++;

@@ -185,6 +185,18 @@ export class PageHarness {
     await this.#options.saveProfile?.();
   }
 
+  /**
+   * Signs in at the recipe's `open` page first, when it names one (a wiki that shows every
+   * page to anyone never asks); the caller then loads its start page. True when it did.
+   */
+  async signInAtOpen(origin: string): Promise<boolean> {
+    const open = this.#signIn.recipe?.open;
+    if (!open || !this.canSignIn) return false;
+    await this.goto(new URL(open, origin).href);
+    if ((await this.state()) === 'auth_required') await this.signIn();
+    return true;
+  }
+
   /** What act-and-verify needs, for one action; `deadline` caps the action's own deadline. */
   actEnvironment(
     index: ObservationIndex['elements'],

@@ -10,8 +10,8 @@ import {
   renderSnapshot,
   type TableSummary,
 } from './render.js';
-import { parseAriaSnapshot } from './snapshot.js';
 import { showsSignIn } from './sign-in.js';
+import { parseAriaSnapshot } from './snapshot.js';
 
 /**
  * ready          the page can be acted on

@@ -28,11 +28,17 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Inputs shorter than this are not redacted: a one-letter value would blank out the page. */
-const MIN_BOUND_LENGTH = 3;
+/**
+ * A bound input is replaced where it stands as a whole token (not inside a longer word, a
+ * label or a URL segment: `user` stays in "Users" and `usermanager`), so even a one-letter
+ * input can be bound and redacted without blanking out the page.
+ */
+function tokenPattern(value: string): string {
+  return `(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`;
+}
 
 export class Redactor {
-  readonly #replacements: Array<{ value: string; placeholder: string }> = [];
+  readonly #replacements: Array<{ value: string; placeholder: string; token?: true }> = [];
   readonly #hiddenColumns: Map<string, string>;
   #pattern: RegExp | undefined;
 
@@ -41,8 +47,7 @@ export class Redactor {
       if (secret.length > 0) this.#replacements.push({ value: secret, placeholder: '⟦secret⟧' });
     }
     for (const [name, value] of Object.entries(rules.inputs ?? {})) {
-      if (value.length >= MIN_BOUND_LENGTH)
-        this.#replacements.push({ value, placeholder: `⟦input:${name}⟧` });
+      if (value.length > 0) this.#replacements.push({ value, placeholder: `⟦input:${name}⟧`, token: true });
     }
     this.#hiddenColumns = new Map(
       (rules.hiddenColumns ?? []).map((column) => [column.trim().toLowerCase(), slug(column)]),
@@ -82,8 +87,14 @@ export class Redactor {
 
   #rebuild(): void {
     const values = [...this.#replacements].sort((a, b) => b.value.length - a.value.length);
+    // Secrets go wherever they appear, even inside a word: a leak is never worth a clean label.
     this.#pattern = values.length
-      ? new RegExp(values.map((entry) => escapeRegExp(entry.value)).join('|'), 'gi')
+      ? new RegExp(
+          values
+            .map((entry) => (entry.token ? tokenPattern(entry.value) : escapeRegExp(entry.value)))
+            .join('|'),
+          'giu',
+        )
       : undefined;
   }
 }

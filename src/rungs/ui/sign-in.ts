@@ -34,6 +34,11 @@ export interface SignInRecipe {
    * any page showing a sign-in password field is taken for one.
    */
   page?: string;
+  /**
+   * Where the form is reached (a "Log in" link's page): the session signs in there before
+   * its start page, for applications that show their pages to anyone and ask no sign-in.
+   */
+  open?: string;
 }
 
 /** The `--user USER --secret NAME` sign-in: the user name as typed, the password from the store. */
