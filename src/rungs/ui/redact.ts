@@ -41,6 +41,7 @@ export class Redactor {
   readonly #replacements: Array<{ value: string; placeholder: string; token?: true }> = [];
   readonly #hiddenColumns: Map<string, string>;
   #pattern: RegExp | undefined;
+  #inputPattern: RegExp | undefined;
 
   constructor(rules: RedactionRules = {}) {
     for (const secret of rules.secrets ?? []) {
@@ -67,9 +68,11 @@ export class Redactor {
   }
 
   text(value: string): string {
-    if (!this.#pattern || value.length === 0) return value;
-    return value.replace(this.#pattern, (match) => {
-      const found = this.#replacements.find((entry) => entry.value.toLowerCase() === match.toLowerCase());
+    if (value.length === 0) return value;
+    const secretsMasked = this.#pattern ? value.replace(this.#pattern, '⟦secret⟧') : value;
+    if (!this.#inputPattern) return secretsMasked;
+    return secretsMasked.replace(this.#inputPattern, (match) => {
+      const found = this.#replacements.find((entry) => entry.token && entry.value === match);
       return found?.placeholder ?? '⟦secret⟧';
     });
   }
@@ -86,15 +89,16 @@ export class Redactor {
   }
 
   #rebuild(): void {
-    const values = [...this.#replacements].sort((a, b) => b.value.length - a.value.length);
-    // Secrets go wherever they appear, even inside a word: a leak is never worth a clean label.
-    this.#pattern = values.length
-      ? new RegExp(
-          values
-            .map((entry) => (entry.token ? tokenPattern(entry.value) : escapeRegExp(entry.value)))
-            .join('|'),
-          'giu',
-        )
+    const longestFirst = [...this.#replacements].sort((a, b) => b.value.length - a.value.length);
+    // Secrets go wherever they appear, in any case, even inside a word: a leak is never worth a clean label.
+    const secrets = longestFirst.filter((entry) => !entry.token);
+    this.#pattern = secrets.length
+      ? new RegExp(secrets.map((entry) => escapeRegExp(entry.value)).join('|'), 'gi')
+      : undefined;
+    // Inputs as written, as whole tokens: `user` bound leaves "User Manager" and "Users" alone.
+    const inputs = longestFirst.filter((entry) => entry.token);
+    this.#inputPattern = inputs.length
+      ? new RegExp(inputs.map((entry) => tokenPattern(entry.value)).join('|'), 'gu')
       : undefined;
   }
 }
