@@ -23,7 +23,7 @@ interface Rule {
  * they import nothing of Lift. No exceptions by file: a file that needs more belongs elsewhere.
  */
 const RULES: Record<string, Rule> = {
-  contract: { folders: [], packages: ['zod'] },
+  contract: { folders: [], packages: ['re2js', 'zod', NODE] },
   store: { folders: ['contract'], packages: ['better-sqlite3', NODE] },
   runtime: { folders: ['contract', 'store'], packages: ['canonicalize', 'zod', NODE] },
   config: { folders: ['contract'], packages: ['tsx', 'zod', NODE] },
@@ -33,6 +33,11 @@ const RULES: Record<string, Rule> = {
   'rungs/file': {
     folders: ['contract', 'store', 'runtime'],
     packages: ['csv-parse', 'exceljs', 'zod', NODE],
+  },
+  // The desktop rung runs its bridge as a wrapped program and judges actions with the UI rung's classifier.
+  'rungs/desktop': {
+    folders: ['contract', 'store', 'runtime', 'rungs/cli', 'rungs/ui'],
+    packages: ['yaml', 'zod', NODE],
   },
   'rungs/ui': {
     folders: ['contract', 'store', 'runtime'],
@@ -45,7 +50,7 @@ const RULES: Record<string, Rule> = {
   model: { folders: ['contract', 'store'], packages: ['ai', '@ai-sdk/*', NODE] },
   // Replay never reaches the model side: no model folder, no model SDK (test/replay/import-graph).
   replay: {
-    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability'],
+    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'rungs/desktop', 'capability'],
     packages: ['playwright-core', 'zod', NODE],
   },
   discover: {
@@ -59,6 +64,18 @@ const RULES: Record<string, Rule> = {
   agent: { folders: ['contract', 'store', 'runtime', 'model'], packages: ['ai', 'zod', NODE] },
   serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
   apps: { folders: ['contract', 'store', 'runtime', 'rungs', 'apps'], packages: [NODE] },
+  'apps/chat': { folders: ['contract', 'rungs'], packages: ['@xmpp/*', 'zod', NODE] },
+  'apps/email': {
+    folders: ['contract', 'rungs'],
+    packages: ['imapflow', 'mailparser', 'nodemailer', 'zod', NODE],
+  },
+  'apps/ifc': { folders: ['contract', 'rungs', 'apps/plan'], packages: ['web-ifc', 'zod', NODE] },
+  'apps/image': { folders: ['contract', 'rungs'], packages: ['@napi-rs/canvas', 'ag-psd', 'zod', NODE] },
+  'apps/plan': { folders: ['contract', 'rungs'], packages: ['@tarikjabiri/dxf', 'dxf-parser', 'zod', NODE] },
+  'apps/render3d': {
+    folders: ['contract', 'rungs', 'apps/plan'],
+    packages: ['@napi-rs/canvas', 'zod', NODE],
+  },
   'apps/git': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
   'apps/hledger': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
   'apps/inventory': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },

@@ -4,7 +4,7 @@ import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { readFileToSend } from '../file-to-send.js';
+import { readFileToSend } from '../../rungs/file/file-to-send.js';
 import { OOB } from './archive.js';
 import { archivedById, deliver, messageTo } from './deliver.js';
 import { formatHandle } from './handle.js';

@@ -1,6 +1,6 @@
 import type { ToolContext } from '../../contract/context.js';
 import type { PathScope } from '../../contract/paths.js';
-import { readFileToSend } from '../file-to-send.js';
+import { readFileToSend } from '../../rungs/file/file-to-send.js';
 import type { AttachmentFile } from './message.js';
 
 /** Submission servers commonly refuse messages over 25 MB; base64 makes a file a third larger. */

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ToolContext } from '../contract/context.js';
-import { LiftError } from '../contract/errors.js';
-import type { PathScope } from '../contract/paths.js';
+import type { ToolContext } from '../../contract/context.js';
+import { LiftError } from '../../contract/errors.js';
+import type { PathScope } from '../../contract/paths.js';
 
 export interface FileToSend {
   /** The real path, symbolic links followed, inside the scope's roots. */
