@@ -87,6 +87,58 @@ const createPage: Operation<MediaWikiApp> = {
   })),
 };
 
+/** Moves a page to a new title, leaving a redirect behind (irreversible: the move log keeps it). */
+const movePage: Operation<MediaWikiApp> = {
+  name: 'mediawiki_page_move',
+  intent: 'Move a wiki page to a new title and return the heading of the result page',
+  effect: 'irreversible',
+  inputs: [
+    { name: 'title', type: 'string' },
+    { name: 'newTitle', type: 'string' },
+  ],
+  outputs: [{ name: 'result', type: 'string' }],
+  startPath: '/index.php/Main_Page',
+  bound: { title: 'Tools', newTitle: 'Tooling' },
+  signIn: { page: '/index.php?title=Special:UserLogin', open: '/index.php?title=Special:UserLogin' },
+  async explore(moves) {
+    await moves.act([{ op: 'navigate', url: '/index.php/Special:MovePage/{{input.title}}' }]);
+    const form = await moves.observe();
+    // The new-title box has no name: the explorer knows it by the title it holds.
+    const titleBox = /\[([A-Za-z0-9]+)\] (?:textbox|combobox) = "⟦input:title⟧"/.exec(form)?.[1];
+    expect(titleBox, form).toBeDefined();
+    await moves.act([
+      { op: 'fill', target: { ref: titleBox! }, value: { input: 'newTitle' } },
+      { op: 'click', target: moves.ref(form, 'button', 'Move page') },
+    ]);
+    const done = await moves.observe();
+    expect(done).toContain('# Move succeeded');
+    await moves.act([
+      {
+        op: 'read',
+        target: { locator: { by: 'role', role: 'heading', name: 'Move succeeded' } },
+        as: 'result',
+      },
+    ]);
+    await moves.complete({
+      outputs: ['result'],
+      checkpoint: { target: moves.ref(done, 'link', '⟦input:newTitle⟧'), input: 'newTitle' },
+    });
+  },
+  // Titles with error words ("Cannot log in", "... returns 500") are classified as a sign-in
+  // or error page by replay today (issue 19's page classification), so they are left to it.
+  cases: [
+    ['Onboarding handbook', 'Handbook for new staff'],
+    ['Tools', 'Toolbox'],
+    ['Server inventory', 'Servers'],
+  ].map(([title, newTitle]) => ({
+    inputs: { title: title!, newTitle: newTitle! },
+    check: async (bed, result) =>
+      (await bed.state.redirectTarget(title!)) === newTitle &&
+      (await bed.state.pageExists(newTitle!)) &&
+      result.outputs.result === 'Move succeeded',
+  })),
+};
+
 describe('MediaWiki operations, discovered by a scripted explorer and replayed on new inputs', () => {
   it('reads a table cell by a key column (a read, one-character ids)', async () => {
     const { record, log } = await discoverRegisterReplay(app, browser, serverOwner);
@@ -100,6 +152,13 @@ describe('MediaWiki operations, discovered by a scripted explorer and replayed o
     const { record, log } = await discoverRegisterReplay(app, browser, createPage);
     records.push(record);
     expect(record.failures, JSON.stringify(log, null, 1).slice(0, 3000)).toEqual([]);
+    expect(record.correct).toBe(3);
+  });
+
+  it('moves a page to a new title (an irreversible write, an unnamed title box)', async () => {
+    const { record, log } = await discoverRegisterReplay(app, browser, movePage);
+    records.push(record);
+    expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
     expect(record.correct).toBe(3);
   });
 });

@@ -42,6 +42,7 @@ export class Redactor {
   readonly #hiddenColumns: Map<string, string>;
   #pattern: RegExp | undefined;
   #inputPattern: RegExp | undefined;
+  #identifierPattern: RegExp | undefined;
 
   constructor(rules: RedactionRules = {}) {
     for (const secret of rules.secrets ?? []) {
@@ -69,12 +70,25 @@ export class Redactor {
 
   text(value: string): string {
     if (value.length === 0) return value;
-    const secretsMasked = this.#pattern ? value.replace(this.#pattern, '⟦secret⟧') : value;
-    if (!this.#inputPattern) return secretsMasked;
-    return secretsMasked.replace(this.#inputPattern, (match) => {
-      const found = this.#replacements.find((entry) => entry.token && entry.value === match);
-      return found?.placeholder ?? '⟦secret⟧';
-    });
+    let text = this.#pattern ? value.replace(this.#pattern, '⟦secret⟧') : value;
+    for (const pattern of [this.#identifierPattern, this.#inputPattern]) {
+      if (!pattern) continue;
+      // Placeholders already in the text stay whole (an input named like another's value).
+      text = text
+        .split(/(⟦[^⟧]*⟧)/)
+        .map((part, index) =>
+          index % 2 === 1 ? part : part.replace(pattern, (match) => this.#placeholderOf(match)),
+        )
+        .join('');
+    }
+    return text;
+  }
+
+  #placeholderOf(match: string): string {
+    const found = this.#replacements.find(
+      (entry) => entry.token && entry.value.toLowerCase() === match.toLowerCase(),
+    );
+    return found?.placeholder ?? '⟦secret⟧';
   }
 
   /** A table cell: hidden columns blank the whole value, other cells get text redaction. */
@@ -95,11 +109,15 @@ export class Redactor {
     this.#pattern = secrets.length
       ? new RegExp(secrets.map((entry) => escapeRegExp(entry.value)).join('|'), 'gi')
       : undefined;
-    // Inputs as written, as whole tokens: `user` bound leaves "User Manager" and "Users" alone.
+    // Inputs as whole tokens. A word (letters only) as written, since it collides with the UI's
+    // own words (`user` bound leaves "User Manager" and "Users" alone); an identifier with
+    // digits or signs in any case, as pages print them (M-1001 shown as m-1001).
     const inputs = longestFirst.filter((entry) => entry.token);
-    this.#inputPattern = inputs.length
-      ? new RegExp(inputs.map((entry) => tokenPattern(entry.value)).join('|'), 'gu')
-      : undefined;
+    const words = inputs.filter((entry) => /^\p{L}+$/u.test(entry.value));
+    const identifiers = inputs.filter((entry) => !/^\p{L}+$/u.test(entry.value));
+    const join = (entries: typeof inputs) => entries.map((entry) => tokenPattern(entry.value)).join('|');
+    this.#inputPattern = words.length ? new RegExp(join(words), 'gu') : undefined;
+    this.#identifierPattern = identifiers.length ? new RegExp(join(identifiers), 'giu') : undefined;
   }
 }
 

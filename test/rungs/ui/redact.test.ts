@@ -17,6 +17,11 @@ describe('redaction of bound inputs', () => {
     expect(redactor.text('ids 12, 23 and 2')).toBe('ids 12, 23 and ⟦input:id⟧');
   });
 
+  it('leaves a placeholder whole when a value equals another input name', () => {
+    const redactor = new Redactor({ inputs: { title: 'Tools', name: 'title' } });
+    expect(redactor.text('Tools title')).toBe('⟦input:title⟧ ⟦input:name⟧');
+  });
+
   it('still masks a secret wherever it appears, inside a word too', () => {
     const redactor = new Redactor({ secrets: ['hunter2'] });
     expect(redactor.text('xxhunter2xx')).toBe('xx⟦secret⟧xx');
