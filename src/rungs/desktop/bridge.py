@@ -152,7 +152,7 @@ class Events:
         if member in STRUCTURE_EVENTS or (member == 'StateChanged' and detail in STRUCTURE_STATES):
             self.structure[sender] = self.structure.get(sender, 0) + 1
         if self.watched is not None and path == self.watched['path'] and sender == self.watched['app']:
-            self.watched['hits'] += 1
+            self.watched['last'] = now
 
     def stamp(self, app):
         return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0),
@@ -540,7 +540,8 @@ class Bridge:
 
     def prepared(self, request, deadline, handler):
         """Runs a request, first doing what it asks for in the same round trip: give the keyboard
-        to a window (`focus`), note the event counts (`stamp_app`), read a node (`read_before`)."""
+        to a window (`focus`), note the event counts (`stamp_app`), read a node (`read_before`);
+        and afterwards wait for the window as `then_wait` says (the arguments of op_wait)."""
         extra = {}
         if request.get('focus'):
             self.x11.focus(request['focus']['pid'], request['focus'].get('title'))
@@ -550,6 +551,13 @@ class Bridge:
         if request.get('read_before'):
             extra['before'] = self.read_one(request['stamp_app'], request['read_before'])
         result = handler(request, deadline)
+        if request.get('then_wait'):
+            # Acting and watching in one round trip: the wait starts from the stamp taken
+            # just before the action, and may watch the node read before it for a change.
+            wait = {**request['then_wait'], 'stamp': extra['stamp']}
+            if wait.pop('expect_change_of_read', False) and 'before' in extra:
+                wait['expect'] = {'path': request['read_before'], 'from': extra['before']}
+            extra['settled'] = self.op_wait(wait, deadline)
         if extra:
             result = {**result, **extra} if isinstance(result, dict) else {'value': result, **extra}
         return result
@@ -571,6 +579,10 @@ class Bridge:
         until = min(deadline, started + request.get('within_ms', 5000) / 1000)
         seen = -1
         holds = False
+        # With a watched node, "held still" is about that node: a program may go on updating
+        # other parts of its window (a history list, a status bar) long after the answer shows.
+        watched = {'app': app, 'path': expect['path'], 'last': None} if expect else None
+        self.events.watched = watched
 
         shown = [None]
 
@@ -597,6 +609,8 @@ class Bridge:
             typed = self.events.inserts.get(app, 0) - request['stamp'].get('inserts', 0) >= inserts
             if count > since:
                 quiet_for = now - self.events.last.get(app, now)
+                if holds and typed and watched['last'] is not None and now - watched['last'] >= quiet:
+                    return answer(True, True, True)
                 if quiet_for >= quiet and (holds or not expect) and (typed or quiet_for >= idle):
                     return answer(True, True, True if expect else None)
                 if expect and not holds and quiet_for >= idle:

@@ -18,6 +18,8 @@ export interface Performed {
   expectValue?: string;
   /** Nothing needed doing (a toggle already in the state asked for). */
   alreadyThere?: boolean;
+  /** How the window settled, when the context asked to wait in the same round trip. */
+  settled?: Settled;
 }
 
 export interface PerformContext {
@@ -29,11 +31,17 @@ export interface PerformContext {
   keyboardHeld?: boolean;
   /** A node whose text to read just before sending (what the last step of a skill changes). */
   readBefore?: string;
+  /**
+   * Waits for the window in the same round trip as the action, as waitForWindow would from
+   * the stamp taken just before it; `expectChangeOfRead` watches `readBefore` for a change.
+   */
+  thenWait?: WaitOptions & { expectChangeOfRead?: boolean };
 }
 
 interface Sent {
   stamp: Stamp;
   before?: string;
+  settled?: Settled;
 }
 
 /**
@@ -55,12 +63,14 @@ export async function perform(
         stamp_app: window.app,
         ...(context.readBefore ? { read_before: context.readBefore } : {}),
         ...(keys && !context.keyboardHeld ? { focus: { pid: window.pid, title: window.title } } : {}),
+        ...(context.thenWait ? { then_wait: waitArguments(window, context.thenWait) } : {}),
       },
       deadline - Date.now(),
     );
   const done = (sent: Sent, extra: Omit<Performed, 'stamp' | 'before'> = {}): Performed => ({
     stamp: sent.stamp,
     ...(sent.before !== undefined ? { before: sent.before } : {}),
+    ...(sent.settled !== undefined ? { settled: sent.settled } : {}),
     ...extra,
   });
   switch (action.op) {
@@ -129,6 +139,32 @@ export interface Settled {
   ms: number;
 }
 
+export interface WaitOptions {
+  quietMs: number;
+  idleMs: number;
+  deadline: number;
+  /** Text insertions the program must report first (one per typed character). */
+  inserts?: number;
+  /** Until the node's text contains `text`, or differs `from` what it showed before. */
+  expect?: { path: string; text: string } | { path: string; from: string };
+}
+
+/** The bridge's wait arguments, bounded to leave the answer time to come back. */
+function waitArguments(
+  window: WindowRef,
+  options: WaitOptions & { expectChangeOfRead?: boolean },
+): Record<string, unknown> {
+  return {
+    app: window.app,
+    quiet_ms: options.quietMs,
+    idle_ms: options.idleMs,
+    within_ms: Math.max(50, options.deadline - Date.now() - 100),
+    ...(options.inserts ? { inserts: options.inserts } : {}),
+    ...(options.expect ? { expect: options.expect } : {}),
+    ...(options.expectChangeOfRead ? { expect_change_of_read: true } : {}),
+  };
+}
+
 /**
  * Watches the program's AT-SPI events until it has changed and then held still for
  * `quietMs` (or, with `expect`, until the named control shows the text), never sleeping a
@@ -138,28 +174,8 @@ export function waitForWindow(
   session: DesktopSession,
   window: WindowRef,
   stamp: Stamp,
-  options: {
-    quietMs: number;
-    idleMs: number;
-    deadline: number;
-    /** Text insertions the program must report first (one per typed character). */
-    inserts?: number;
-    /** Until the node's text contains `text`, or differs `from` what it showed before. */
-    expect?: { path: string; text: string } | { path: string; from: string };
-  },
+  options: WaitOptions,
 ): Promise<Settled> {
-  const within = Math.max(50, options.deadline - Date.now() - 100);
-  return session.request<Settled>(
-    'wait',
-    {
-      app: window.app,
-      stamp,
-      quiet_ms: options.quietMs,
-      idle_ms: options.idleMs,
-      within_ms: within,
-      ...(options.inserts ? { inserts: options.inserts } : {}),
-      ...(options.expect ? { expect: options.expect } : {}),
-    },
-    within + 50,
-  );
+  const args = waitArguments(window, options);
+  return session.request<Settled>('wait', { ...args, stamp }, (args.within_ms as number) + 50);
 }

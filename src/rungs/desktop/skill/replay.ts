@@ -1,9 +1,9 @@
 import { LiftError } from '../../../contract/errors.js';
 import type { DesktopAction } from '../actions.js';
 import { findByLocator, type Locator } from '../locate.js';
-import { type Performed, perform, type Settled, waitForWindow } from '../perform.js';
+import { perform, type WaitOptions } from '../perform.js';
 import { classifyDesktopAction } from '../safety.js';
-import type { DesktopSession, WindowRead, WindowRef } from '../session.js';
+import type { DesktopSession, WindowRead } from '../session.js';
 import type { Control } from '../tree.js';
 import { bind, type DesktopSkill, type SkillStep } from './format.js';
 
@@ -18,10 +18,7 @@ export interface SkillReplayOptions {
 const KEYBOARD = new Set(['key', 'type', 'shortcut']);
 
 interface SettleContext {
-  session: DesktopSession;
-  window: WindowRef;
   read: WindowRead;
-  finalTarget: Control;
   inputs: Readonly<Record<string, unknown>>;
   deadline: number;
   last: boolean;
@@ -29,31 +26,31 @@ interface SettleContext {
 }
 
 /**
- * Waits on the step's AT-SPI events: typed text until the program reported every character,
- * a check until its text shows, the last step until the answer's control shows something
- * new and held still for `quietMs`.
+ * How to wait on the step's AT-SPI events: typed text until the program reported every
+ * character, a check until its text shows, the last step until the answer's control shows
+ * something new and held still for `quietMs`. The bridge waits in the same round trip as it
+ * acts, from the event counts taken just before the action.
  */
-function settle(
+function waitFor(
   step: SkillStep,
   action: DesktopAction,
-  performed: Performed,
   context: SettleContext,
-): Promise<Settled> {
+): WaitOptions & { expectChangeOfRead?: boolean } {
   const expectControl = step.expect?.target ? locate(context.read, step.expect.target, 'checked') : undefined;
   const watch =
     step.expect && expectControl
       ? { expect: { path: expectControl.path, text: bind(step.expect.text_contains, context.inputs) } }
-      : performed.before !== undefined
-        ? { expect: { path: context.finalTarget.path, from: performed.before } }
+      : context.last
+        ? { expectChangeOfRead: true }
         : {};
-  return waitForWindow(context.session, context.window, performed.stamp, {
+  return {
     quietMs: context.last ? (context.quietMs ?? 10) : action.op === 'type' ? 0 : 15,
     // A step that changed nothing when it was learned is not waited on for long.
     idleMs: step.changes ? 1_000 : 150,
     deadline: context.deadline,
     ...(action.op === 'type' ? { inserts: [...action.text.replace(/\n/g, '')].length } : {}),
     ...watch,
-  });
+  };
 }
 
 export interface SkillReplayResult {
@@ -135,6 +132,14 @@ export async function replaySkill(
       });
     }
     const last = index === skill.steps.length - 1;
+    const next = skill.steps[index + 1];
+    // Keys reach the program in the order they were sent: a key followed by more keys needs no wait.
+    const unwaited =
+      action.op === 'key' &&
+      next !== undefined &&
+      KEYBOARD.has(next.op) &&
+      !('target' in next && next.target) &&
+      !step.expect;
     // The last step is done when the answer's control shows something else than before it.
     const performed = await perform(action, control, {
       session,
@@ -143,28 +148,22 @@ export async function replaySkill(
       shortcuts,
       keyboardHeld,
       ...(last ? { readBefore: finalTarget.path } : {}),
+      ...(unwaited
+        ? {}
+        : {
+            thenWait: waitFor(step, action, {
+              read,
+              inputs,
+              deadline,
+              last,
+              quietMs: options.quietMs,
+            }),
+          }),
     });
     if (KEYBOARD.has(action.op) && !control) keyboardHeld = true;
-    const next = skill.steps[index + 1];
-    // Keys reach the program in the order they were sent: a key followed by more keys needs no wait.
-    if (
-      action.op === 'key' &&
-      next &&
-      KEYBOARD.has(next.op) &&
-      !('target' in next && next.target) &&
-      !step.expect
-    )
-      continue;
-    const settled = await settle(step, action, performed, {
-      session,
-      window,
-      read,
-      finalTarget,
-      inputs,
-      deadline,
-      last,
-      quietMs: options.quietMs,
-    });
+    if (unwaited) continue;
+    const settled = performed.settled;
+    if (!settled) throw new Error('the desktop bridge acted without waiting as asked');
     options.emit?.({ type: 'skill-step', index, op: step.op, changed: settled.changed, ms: settled.ms });
     if (step.changes && !settled.changed) {
       throw new LiftError('NO_CHANGE', `Step ${index + 1} (${step.op}) changed nothing in the window.`, {
