@@ -8,6 +8,8 @@ import { discoverRegisterReplay, formatRecord, type Operation, type OperationRec
 let app: MediaWikiApp;
 let browser: Browser;
 const records: OperationRecord[] = [];
+// A discovery, a registration through the CLI and three replays with a reset each: minutes under load.
+const OPERATION_TIMEOUT_MS = 360_000;
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('mediawiki'), launchBrowser()]);
@@ -148,17 +150,25 @@ describe('MediaWiki operations, discovered by a scripted explorer and replayed o
     expect(INVENTORY_ROWS.length).toBe(5);
   });
 
-  it('creates a page through a URL built from the title (a visible write)', async () => {
-    const { record, log } = await discoverRegisterReplay(app, browser, createPage);
-    records.push(record);
-    expect(record.failures, JSON.stringify(log, null, 1).slice(0, 3000)).toEqual([]);
-    expect(record.correct).toBe(3);
-  });
+  it(
+    'creates a page through a URL built from the title (a visible write)',
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, createPage);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log, null, 1).slice(0, 3000)).toEqual([]);
+      expect(record.correct).toBe(3);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
 
-  it('moves a page to a new title (an irreversible write, an unnamed title box)', async () => {
-    const { record, log } = await discoverRegisterReplay(app, browser, movePage);
-    records.push(record);
-    expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
-    expect(record.correct).toBe(3);
-  });
+  it(
+    'moves a page to a new title (an irreversible write, an unnamed title box)',
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, movePage);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
+      expect(record.correct).toBe(3);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
 });

@@ -7,6 +7,8 @@ import { discoverRegisterReplay, formatRecord, type Operation, type OperationRec
 let app: WordPressApp;
 let browser: Browser;
 const records: OperationRecord[] = [];
+// A discovery, a registration through the CLI and three replays with a reset each: minutes under load.
+const OPERATION_TIMEOUT_MS = 360_000;
 
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('wordpress'), launchBrowser()]);
@@ -95,17 +97,25 @@ const addUser: Operation<WordPressApp> = {
 };
 
 describe('WordPress operations, discovered by a scripted explorer and replayed on new inputs', () => {
-  it('looks up a user email by login (a read, short logins, a key column)', async () => {
-    const { record, log } = await discoverRegisterReplay(app, browser, userEmail);
-    records.push(record);
-    expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
-    expect(record.correct).toBe(3);
-  });
+  it(
+    'looks up a user email by login (a read, short logins, a key column)',
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, userEmail);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
+      expect(record.correct).toBe(3);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
 
-  it('adds a user with a role (a visible write on a page with a password field)', async () => {
-    const { record, log } = await discoverRegisterReplay(app, browser, addUser);
-    records.push(record);
-    expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
-    expect(record.correct).toBe(3);
-  });
+  it(
+    'adds a user with a role (a visible write on a page with a password field)',
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, addUser);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
+      expect(record.correct).toBe(3);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
 });
