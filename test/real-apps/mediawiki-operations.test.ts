@@ -148,7 +148,7 @@ describe('MediaWiki operations, discovered by a scripted explorer and replayed o
     expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
     expect(record.correct).toBe(3);
     expect(INVENTORY_ROWS.length).toBe(5);
-  });
+  }, OPERATION_TIMEOUT_MS);
 
   it(
     'creates a page through a URL built from the title (a visible write)',
