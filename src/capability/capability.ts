@@ -39,6 +39,8 @@ export type OutputSpec = z.infer<typeof OutputSpecSchema>;
 export const ValueSchema = z.union([
   z.strictObject({ input: Name }),
   z.strictObject({ literal: z.string().max(500) }),
+  /** Several inputs and literal text in one field: `"{{input.title}} — {{input.date}}"`. */
+  z.strictObject({ template: z.string().min(1).max(500) }),
 ]);
 export type Value = z.infer<typeof ValueSchema>;
 
@@ -61,6 +63,7 @@ export const StepSchema = z.discriminatedUnion('op', [
   z.strictObject({
     ...stepBase,
     op: z.literal('navigate'),
+    /** A path on the start origin; `{{input.NAME}}` in it is replaced by the input, URL-encoded. */
     path: z.string().min(1).max(500).startsWith('/'),
   }),
   z.strictObject({ ...stepBase, op: z.literal('click'), target: TargetSchema }),
@@ -203,6 +206,15 @@ export function placeholdersIn(value: unknown): string[] {
   };
   visit(value);
   return names;
+}
+
+/** A template's text with each `{{input.NAME}}` replaced (and encoded, for a URL). */
+export function fillTemplate(
+  template: string,
+  inputs: Record<string, unknown>,
+  encode: (value: string) => string = (value) => value,
+): string {
+  return template.replace(PLACEHOLDER, (_, name: string) => encode(String(inputs[name] ?? '')));
 }
 
 /** Replaces `{{input.NAME}}` in every string of a value with the bound input. */

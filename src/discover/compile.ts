@@ -5,6 +5,7 @@ import {
   type InputSpec,
   type OutputSpec,
   type Postcondition,
+  placeholdersIn,
   type Step,
   type Value,
   validateCapability,
@@ -60,7 +61,10 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Replaces bound values inside every string of a target with `{{input.NAME}}`. */
+/**
+ * Replaces bound values in every string of a target with `{{input.NAME}}`, where they stand
+ * as whole tokens only: `user` bound never turns link "Users" into "{{input.group}}s".
+ */
 function parameterise(target: Target, bound: Record<string, string>): Target {
   const entries = Object.entries(bound)
     .filter(([, value]) => value.length > 0)
@@ -69,7 +73,8 @@ function parameterise(target: Target, bound: Record<string, string>): Target {
     if (typeof node === 'string') {
       let text = node;
       for (const [name, value] of entries) {
-        text = text.replace(new RegExp(escapeRegExp(value), 'g'), `{{input.${name}}}`);
+        const token = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`, 'gu');
+        text = text.replace(token, `{{input.${name}}}`);
       }
       return text;
     }
@@ -83,12 +88,14 @@ function parameterise(target: Target, bound: Record<string, string>): Target {
 
 /** A literal the explorer typed that equals a bound value still becomes the parameter. */
 function parameteriseValue(value: Value, bound: Record<string, string>): Value {
-  if ('input' in value) return value;
+  if (!('literal' in value)) return value;
   const match = Object.entries(bound).find(([, bound]) => bound === value.literal);
   return match ? { input: match[0] } : value;
 }
 
 function pathOf(url: string, origin: string): string {
+  // A path built from inputs stays a template (URL parsing would encode its braces).
+  if (/^\/(?!\/)/.test(url) && placeholdersIn(url).length > 0) return url;
   const parsed = new URL(url, origin);
   if (parsed.origin !== origin) {
     throw new LiftError(

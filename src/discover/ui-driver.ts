@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { fillTemplate } from '../capability/capability.js';
 import { pageFingerprint } from '../capability/fingerprint.js';
 import type { ToolEvent } from '../contract/context.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
@@ -81,6 +82,7 @@ export class PageDriver implements UiDriver {
 
   /** Opens the start page, signing in first when the page asks and the session can. */
   async open(url: string): Promise<void> {
+    await this.#harness.signInAtOpen(new URL(url).origin);
     await this.#harness.goto(url);
     if (!this.#harness.canSignIn || (await this.#harness.state()) !== 'auth_required') return;
     await this.#harness.signIn();
@@ -146,6 +148,9 @@ export class PageDriver implements UiDriver {
     };
     const copy = { ...(action as Record<string, unknown>) };
     if ('target' in copy) copy.target = bind(copy.target);
+    // A navigation built from inputs (`/issues/{{input.number}}`) loads them URL-encoded.
+    if (copy.op === 'navigate' && typeof copy.url === 'string')
+      copy.url = fillTemplate(copy.url, this.#bound, encodeURIComponent);
     if (copy.verify && typeof copy.verify === 'object')
       copy.verify = { ...(copy.verify as object), target: bind((copy.verify as { target: unknown }).target) };
     return copy as UiActionInput;

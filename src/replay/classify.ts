@@ -44,9 +44,10 @@ export function readFacts(): FrameFacts {
       .join(' | ')
       .slice(0, 400),
   );
-  const password = Array.from(document.querySelectorAll('input[type=password]')).some(
-    (element) => (element as HTMLElement).offsetParent !== null,
-  );
+  // A field that sets a new password (an "Add user" form) is no sign-in.
+  const password = Array.from(
+    document.querySelectorAll('input[type=password]:not([autocomplete="new-password"])'),
+  ).some((element) => (element as HTMLElement).offsetParent !== null);
   return {
     title: document.title.slice(0, 200),
     headings: headings ?? '',

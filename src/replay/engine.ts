@@ -47,7 +47,10 @@ export async function replayCapability(
   const t0 = performance.now();
   const revision = checkPin(capability, options.revision);
   const inputs = validateInputs(capability, rawInputs);
-  const replay = new Replay(capability, inputs, options, await harnessFor(capability, inputs, options));
+  const harness = await harnessFor(capability, inputs, options);
+  // A recipe that says where its form is signs in there first (the start page never asks).
+  await harness.signInAtOpen(capability.preconditions.origin);
+  const replay = new Replay(capability, inputs, options, harness);
   replay.emit('replay-start', { capability: capability.name, revision, steps: capability.steps.length });
   try {
     const outcome = await replay.run();

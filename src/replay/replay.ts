@@ -3,6 +3,7 @@ import {
   bindPlaceholders,
   type Capability,
   type CapabilityOutcome,
+  fillTemplate,
   type Postcondition,
   type Step,
   type Value,
@@ -183,6 +184,7 @@ export class Replay implements StepRunner {
   }
 
   value(value: Value): string {
+    if ('template' in value) return fillTemplate(value.template, this.#inputs);
     return 'input' in value ? String(this.#inputs[value.input]) : value.literal;
   }
 

@@ -69,7 +69,11 @@ type Handlers = { [Op in Step['op']]: Handler<Extract<Step, { op: Op }>> };
  */
 export const STEP_HANDLERS: Handlers = {
   navigate: async (runner, step) => {
-    await runner.goto(new URL(step.path, runner.capability.preconditions.origin).href);
+    // Inputs in the path go in URL-encoded: a lookup loads its one document directly.
+    const path = step.path.replace(/\{\{input\.([a-zA-Z][a-zA-Z0-9_]*)\}\}/g, (_, name: string) =>
+      encodeURIComponent(runner.value({ input: name })),
+    );
+    await runner.goto(new URL(path, runner.capability.preconditions.origin).href);
     return runner.settle(step.expect);
   },
   click: onTarget((locator, _step, runner) => locator.click({ timeout: runner.timeoutMs }), {

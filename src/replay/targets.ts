@@ -1,5 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
-import { describeLocator, frameScope, resolveTarget, type Target } from '../rungs/ui/locator.js';
+import {
+  cellRows,
+  columnIndex,
+  describeLocator,
+  frameScope,
+  resolveTarget,
+  type Target,
+} from '../rungs/ui/locator.js';
 
 export function describeTarget(target: Target): string {
   const where = target.frame.length > 0 ? ` in frame "${target.frame.join(' > ')}"` : '';
@@ -54,17 +61,9 @@ export async function probeTarget(
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
     return { locator: resolved, count, visible, text: await resolved.innerText() };
   }
-  const { tables, rows } = cellRows(page, target.frame, locator);
-  // The column's position on this page, read now: cells before the header in its row.
-  const [column, count] = await Promise.all([
-    tables
-      .first()
-      .getByRole('columnheader', { name: locator.column, exact: true })
-      .first()
-      .locator('xpath=preceding-sibling::*')
-      .count(),
-    rows.count(),
-  ]);
+  const { tables, rows } = await cellRows(frameScope(page, target.frame), locator);
+  // The column's position on this page, read now, counting every cell of the header row.
+  const [column, count] = await Promise.all([columnIndex(tables.first(), locator.column), rows.count()]);
   // One cell per matching row: with several rows, reading it is a strict-mode error, never a guess.
   const cell = rows.locator(`:scope > :nth-child(${column + 1})`);
   if (count !== 1) return { locator: cell, count, visible: false };
@@ -76,23 +75,10 @@ export async function probeTarget(
   return { locator: cell, count, visible, ...(text === undefined ? {} : { text }) };
 }
 
-type CellLocator = Extract<Target['locator'], { by: 'cell' }>;
-
-/** The tables that have the column and a cell with the row value, and the rows that carry it. */
-function cellRows(page: Page, frames: Target['frame'], locator: CellLocator) {
-  const scope = frameScope(page, frames);
-  const header = scope.getByRole('columnheader', { name: locator.column, exact: true });
-  const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
-  const tables = (locator.table ? scope.getByRole('table', { name: locator.table }) : scope.locator('table'))
-    .filter({ has: header })
-    .filter({ has: rowCell });
-  return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
-}
-
 /** Rows carrying the row value (for a cell with an element in it, whose locator picks by position). */
-function rowCount(page: Page, target: Target): Promise<number> {
-  if (target.locator.by !== 'cell') return Promise.resolve(1);
-  return cellRows(page, target.frame, target.locator).rows.count();
+async function rowCount(page: Page, target: Target): Promise<number> {
+  if (target.locator.by !== 'cell') return 1;
+  return (await cellRows(frameScope(page, target.frame), target.locator)).rows.count();
 }
 
 /**

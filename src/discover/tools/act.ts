@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { placeholdersIn } from '../../capability/capability.js';
 import { parseTypedValue } from '../../capability/typed.js';
 import type { StepResult } from '../../rungs/ui/act.js';
 import { MAX_ACTIONS_PER_CALL, type UiActionInput, UiActionSchema } from '../../rungs/ui/actions.js';
@@ -18,7 +19,9 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Exec
   const worked =
     result.effect === 'changed' ||
     result.effect === 'none' ||
-    (result.effect === 'no_change' && action.op === 'fill');
+    // A value the field already held still matters: replay runs on other inputs, where it differs.
+    (result.effect === 'no_change' &&
+      (action.op === 'fill' || action.op === 'select' || action.op === 'check'));
   if (!worked || result.uncertain) return undefined;
   const target: Target | undefined = result.resolved?.target;
   switch (action.op) {
@@ -40,7 +43,11 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Exec
       return target && { op: 'read', target, output: action.as };
     case 'navigate':
       if (!result.resolved?.url || (action.frame && action.frame.length > 0)) return undefined;
-      return { op: 'navigate', url: result.resolved.url };
+      // Built from inputs: the template is what replays, with each run's inputs.
+      return {
+        op: 'navigate',
+        url: placeholdersIn(action.url).length > 0 ? action.url : result.resolved.url,
+      };
     case 'dialog': {
       const message = dialogs.at(-1);
       if (action.response !== 'accept' || !message) return undefined;

@@ -24,11 +24,11 @@ import type { ElementRecord } from './render.js';
 import { RequestGuard } from './request-guard.js';
 import { maskedScreenshot } from './screenshot.js';
 import {
-  passwordFrame,
   SignInFailed,
   type SignInField,
   type SignInRecipe,
   type SignInValue,
+  showsSignIn,
   signInWith,
 } from './sign-in.js';
 import { SignInValues } from './sign-in-values.js';
@@ -145,7 +145,7 @@ export class PageHarness {
   async state(): Promise<PageState> {
     if (this.tracker.dialog) return 'dialog';
     if (this.tracker.fileChooser) return 'file_chooser';
-    if (await passwordFrame(this.page)) return 'auth_required';
+    if (await showsSignIn(this.page, this.#signIn.recipe)) return 'auth_required';
     const failed = this.page.frames().some((frame) => (this.tracker.status(frame) ?? 0) >= 500);
     return failed ? 'error' : 'ready';
   }
@@ -183,6 +183,18 @@ export class PageHarness {
     this.emit({ type: 'ui-sign-in-end', ok });
     if (!ok) throw this.#signIn.failed();
     await this.#options.saveProfile?.();
+  }
+
+  /**
+   * Signs in at the recipe's `open` page first, when it names one (a wiki that shows every
+   * page to anyone never asks); the caller then loads its start page. True when it did.
+   */
+  async signInAtOpen(origin: string): Promise<boolean> {
+    const open = this.#signIn.recipe?.open;
+    if (!open || !this.canSignIn) return false;
+    await this.goto(new URL(open, origin).href);
+    if ((await this.state()) === 'auth_required') await this.signIn();
+    return true;
   }
 
   /** What act-and-verify needs, for one action; `deadline` caps the action's own deadline. */
@@ -234,6 +246,7 @@ export class PageHarness {
           outputDir: this.outputDir ?? '.',
           statusOf: (frame) => this.tracker.status(frame),
           mark: (element) => this.mark(element),
+          signInShowing: () => showsSignIn(this.page, this.#signIn.recipe),
           sequence,
           ...(find ? { find } : {}),
         });

@@ -21,6 +21,13 @@ export const SemanticLocatorSchema = z.discriminatedUnion('by', [
     row: z.string().min(1).max(200),
     /** The column header's text. */
     column: z.string().min(1).max(200),
+    /**
+     * The key column: the row is the one whose cell in this column holds `row` (the cell's
+     * whole text, or an element in it, such as the record's link). Without it, any cell of
+     * the row equal to `row` picks it, which on real tables matches the wrong row ("3" is
+     * also a customer id and a quantity).
+     */
+    key: z.string().min(1).max(200).optional(),
     /** The table's accessible name or caption, when the page has several tables. */
     table: z.string().max(200).optional(),
     /** An element inside the cell (a link or button in it), by role and accessible name. */
@@ -63,7 +70,7 @@ export function describeLocator(locator: SemanticLocator): string {
     case 'text':
       return `text "${locator.text}"`;
     case 'cell':
-      return `${locator.element ? `${locator.element.role} in ` : ''}cell (row "${locator.row}", column "${locator.column}")${locator.table ? ` of table "${locator.table}"` : ''}`;
+      return `${locator.element ? `${locator.element.role} in ` : ''}cell (row ${locator.key ? `whose ${locator.key} is ` : ''}"${locator.row}", column "${locator.column}")${locator.table ? ` of table "${locator.table}"` : ''}`;
   }
 }
 
@@ -85,17 +92,11 @@ export async function resolveTarget(page: Page, target: Target): Promise<Locator
     case 'text':
       return scope.getByText(locator.text, { exact: true });
     case 'cell': {
-      const header = scope.getByRole('columnheader', { name: locator.column, exact: true });
-      const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
-      const tables = locator.table
-        ? scope.getByRole('table', { name: locator.table })
-        : scope.locator('table');
-      const table = tables.filter({ has: header }).filter({ has: rowCell }).first();
-      const headers = await table.getByRole('columnheader').allInnerTexts();
-      const index = headers.findIndex((text) => text.trim() === locator.column);
+      const { tables, rows: row } = await cellRows(scope, locator);
+      const table = tables.first();
+      const index = await columnIndex(table, locator.column);
       // A column this page does not have resolves to nothing (count 0), never to another column.
       if (index < 0) return table.locator('lift-missing-column');
-      const row = table.getByRole('row').filter({ has: rowCell });
       // nth on the live header order: positions are read now, never stored.
       const cell = row.locator(':scope > td, :scope > th').nth(index);
       if (!locator.element) return cell;
@@ -106,4 +107,87 @@ export async function resolveTarget(page: Page, target: Target): Promise<Locator
       );
     }
   }
+}
+
+type CellLocator = Extract<SemanticLocator, { by: 'cell' }>;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function xpathString(text: string): string {
+  if (!text.includes("'")) return `'${text}'`;
+  if (!text.includes('"')) return `"${text}"`;
+  return `concat('${text.split("'").join(`', "'", '`)}')`;
+}
+
+/**
+ * Tables by the name observe prints: their accessible name or caption, or else the heading
+ * right before them (most real tables have no name of their own, only a heading above).
+ */
+export function tablesNamed(scope: Page | FrameLocator, name: string): Locator {
+  const heading =
+    '*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading"]';
+  return scope
+    .getByRole('table', { name, exact: true })
+    .or(scope.locator(`xpath=//table[preceding::${heading}[1][normalize-space(.)=${xpathString(name)}]]`));
+}
+
+/**
+ * The tables that have the column (and the row value), and the rows that carry the row
+ * value: in the key column when the locator names one, else in any cell.
+ */
+export async function cellRows(
+  scope: Page | FrameLocator,
+  locator: CellLocator,
+): Promise<{ tables: Locator; rows: Locator }> {
+  const header = headerCell(scope, locator.column);
+  const named = locator.table ? tablesNamed(scope, locator.table) : scope.locator('table');
+  if (!locator.key) {
+    const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
+    const tables = named.filter({ has: header }).filter({ has: rowCell });
+    return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
+  }
+  const tables = named.filter({ has: header }).filter({ has: headerCell(scope, locator.key) });
+  const keyIndex = await columnIndex(tables.first(), locator.key);
+  if (keyIndex < 0) return { tables, rows: tables.locator('lift-missing-column') };
+  const keyCell = scope.locator(`xpath=./*[${keyIndex + 1}]`);
+  const holds = keyCell
+    .filter({ hasText: wholeText(locator.row) })
+    .or(keyCell.filter({ has: scope.getByText(locator.row, { exact: true }) }));
+  return { tables, rows: tables.getByRole('row').filter({ has: holds }) };
+}
+
+function wholeText(text: string): RegExp {
+  return new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
+}
+
+/**
+ * A column's header: a column header by role, or any `th` or first-row `td` with that text
+ * (a browser reads a `th` after a `td` as a row header; many real tables write headers as `td`).
+ */
+function headerCell(scope: Page | FrameLocator, column: string): Locator {
+  return scope
+    .getByRole('columnheader', { name: column, exact: true })
+    .or(scope.locator('th, tr:first-child > td').filter({ hasText: wholeText(column) }));
+}
+
+/**
+ * The column's position in the table's header row, read on the live page: the first row
+ * with a `th`, else the first row. Every cell of that row counts, `td` included (a
+ * "Select all" checkbox column is often a `td`), so the position matches the data rows.
+ */
+export async function columnIndex(table: Locator, column: string): Promise<number> {
+  if ((await table.count()) === 0) return -1;
+  return table.evaluate((element, wanted) => {
+    const rows = Array.from((element as HTMLTableElement).rows);
+    const header = rows.find((row) => Array.from(row.cells).some((cell) => cell.tagName === 'TH')) ?? rows[0];
+    if (!header) return -1;
+    // No named helpers in here: the bundler would wrap them in a __name the page lacks.
+    return Array.from(header.cells).findIndex(
+      (cell) =>
+        cell.innerText.replace(/\s+/g, ' ').trim() === wanted ||
+        (cell.textContent ?? '').replace(/\s+/g, ' ').trim() === wanted,
+    );
+  }, column);
 }

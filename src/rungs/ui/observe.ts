@@ -10,6 +10,7 @@ import {
   renderSnapshot,
   type TableSummary,
 } from './render.js';
+import { showsSignIn } from './sign-in.js';
 import { parseAriaSnapshot } from './snapshot.js';
 
 /**
@@ -80,6 +81,8 @@ export interface ObserveSettings {
   /** HTTP status of each frame's last document load. */
   statusOf: (frame: Frame) => number | undefined;
   mark?: (element: ElementRecord) => string | undefined;
+  /** Whether the page shows the sign-in (the harness's recipe decides); default: a sign-in password field shows. */
+  signInShowing?: () => Promise<boolean>;
   sequence: number;
 }
 
@@ -217,8 +220,8 @@ export async function observePage(
       ...statusField(settings.statusOf(frame)),
     });
   }
-  const passwordVisible =
-    mainPasswordNames.size > 0 || [...facts.values()].some((frame) => frame.passwordNames.size > 0);
+  // A password field is not a sign-in: the recipe's page and a sign-in field decide (sign-in.ts).
+  const passwordVisible = await (settings.signInShowing ?? (() => showsSignIn(page)))();
   const failed = frames.some((frame) => (frame.status ?? 0) >= 500);
   const state: PageState = passwordVisible ? 'auth_required' : failed ? 'error' : 'ready';
 

@@ -28,21 +28,28 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Inputs shorter than this are not redacted: a one-letter value would blank out the page. */
-const MIN_BOUND_LENGTH = 3;
+/**
+ * A bound input is replaced where it stands as a whole token (not inside a longer word, a
+ * label or a URL segment: `user` stays in "Users" and `usermanager`), so even a one-letter
+ * input can be bound and redacted without blanking out the page.
+ */
+function tokenPattern(value: string): string {
+  return `(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`;
+}
 
 export class Redactor {
-  readonly #replacements: Array<{ value: string; placeholder: string }> = [];
+  readonly #replacements: Array<{ value: string; placeholder: string; token?: true }> = [];
   readonly #hiddenColumns: Map<string, string>;
   #pattern: RegExp | undefined;
+  #inputPattern: RegExp | undefined;
+  #identifierPattern: RegExp | undefined;
 
   constructor(rules: RedactionRules = {}) {
     for (const secret of rules.secrets ?? []) {
       if (secret.length > 0) this.#replacements.push({ value: secret, placeholder: '⟦secret⟧' });
     }
     for (const [name, value] of Object.entries(rules.inputs ?? {})) {
-      if (value.length >= MIN_BOUND_LENGTH)
-        this.#replacements.push({ value, placeholder: `⟦input:${name}⟧` });
+      if (value.length > 0) this.#replacements.push({ value, placeholder: `⟦input:${name}⟧`, token: true });
     }
     this.#hiddenColumns = new Map(
       (rules.hiddenColumns ?? []).map((column) => [column.trim().toLowerCase(), slug(column)]),
@@ -62,11 +69,26 @@ export class Redactor {
   }
 
   text(value: string): string {
-    if (!this.#pattern || value.length === 0) return value;
-    return value.replace(this.#pattern, (match) => {
-      const found = this.#replacements.find((entry) => entry.value.toLowerCase() === match.toLowerCase());
-      return found?.placeholder ?? '⟦secret⟧';
-    });
+    if (value.length === 0) return value;
+    let text = this.#pattern ? value.replace(this.#pattern, '⟦secret⟧') : value;
+    for (const pattern of [this.#identifierPattern, this.#inputPattern]) {
+      if (!pattern) continue;
+      // Placeholders already in the text stay whole (an input named like another's value).
+      text = text
+        .split(/(⟦[^⟧]*⟧)/)
+        .map((part, index) =>
+          index % 2 === 1 ? part : part.replace(pattern, (match) => this.#placeholderOf(match)),
+        )
+        .join('');
+    }
+    return text;
+  }
+
+  #placeholderOf(match: string): string {
+    const found = this.#replacements.find(
+      (entry) => entry.token && entry.value.toLowerCase() === match.toLowerCase(),
+    );
+    return found?.placeholder ?? '⟦secret⟧';
   }
 
   /** A table cell: hidden columns blank the whole value, other cells get text redaction. */
@@ -81,10 +103,21 @@ export class Redactor {
   }
 
   #rebuild(): void {
-    const values = [...this.#replacements].sort((a, b) => b.value.length - a.value.length);
-    this.#pattern = values.length
-      ? new RegExp(values.map((entry) => escapeRegExp(entry.value)).join('|'), 'gi')
+    const longestFirst = [...this.#replacements].sort((a, b) => b.value.length - a.value.length);
+    // Secrets go wherever they appear, in any case, even inside a word: a leak is never worth a clean label.
+    const secrets = longestFirst.filter((entry) => !entry.token);
+    this.#pattern = secrets.length
+      ? new RegExp(secrets.map((entry) => escapeRegExp(entry.value)).join('|'), 'gi')
       : undefined;
+    // Inputs as whole tokens. A word (letters only) as written, since it collides with the UI's
+    // own words (`user` bound leaves "User Manager" and "Users" alone); an identifier with
+    // digits or signs in any case, as pages print them (M-1001 shown as m-1001).
+    const inputs = longestFirst.filter((entry) => entry.token);
+    const words = inputs.filter((entry) => /^\p{L}+$/u.test(entry.value));
+    const identifiers = inputs.filter((entry) => !/^\p{L}+$/u.test(entry.value));
+    const join = (entries: typeof inputs) => entries.map((entry) => tokenPattern(entry.value)).join('|');
+    this.#inputPattern = words.length ? new RegExp(join(words), 'gu') : undefined;
+    this.#identifierPattern = identifiers.length ? new RegExp(join(identifiers), 'giu') : undefined;
   }
 }
 

@@ -28,6 +28,17 @@ export interface SignInRecipe {
   submit: 'press_enter';
   /** The sign-in form is gone from every frame once the page settled. */
   success: 'form_gone';
+  /**
+   * The path the sign-in form lives at (`/wp-login.php`, `/index.php/Special:UserLogin`):
+   * a password field on any other page (an "Add user" form) is not a sign-in. Without it,
+   * any page showing a sign-in password field is taken for one.
+   */
+  page?: string;
+  /**
+   * Where the form is reached (a "Log in" link's page): the session signs in there before
+   * its start page, for applications that show their pages to anyone and ask no sign-in.
+   */
+  open?: string;
 }
 
 /** The `--user USER --secret NAME` sign-in: the user name as typed, the password from the store. */
@@ -54,11 +65,17 @@ export function literalPasswordsOf(recipe: SignInRecipe): string[] {
   );
 }
 
-/** The first frame of the page that shows a password field, if any. */
+/**
+ * A password field a person signs in with: shown, and not one that sets a new password
+ * (an "Add user" or "Change password" form marks those `autocomplete="new-password"`).
+ */
+const SIGN_IN_PASSWORD = 'input[type=password]:not([autocomplete="new-password"]):visible';
+
+/** The first frame of the page that shows a sign-in password field, if any. */
 export async function passwordFrame(page: Page): Promise<Frame | undefined> {
   for (const frame of page.frames()) {
     const count = await frame
-      .locator('input[type=password]')
+      .locator(SIGN_IN_PASSWORD)
       .count()
       .catch(() => 0);
     if (count > 0) return frame;
@@ -66,9 +83,20 @@ export async function passwordFrame(page: Page): Promise<Frame | undefined> {
   return undefined;
 }
 
-/** Whether any frame of the page shows a sign-in form. */
-export async function showsSignIn(page: Page): Promise<boolean> {
-  return (await passwordFrame(page)) !== undefined;
+/** Whether the page is the recipe's sign-in page (any page, for a recipe that names none). */
+export function onSignInPage(page: Page, recipe: SignInRecipe | undefined): boolean {
+  if (!recipe?.page) return true;
+  try {
+    const here = new URL(page.url());
+    return `${here.pathname}${here.search}`.startsWith(recipe.page);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether any frame of the page shows a sign-in form (on the recipe's sign-in page, when it names one). */
+export async function showsSignIn(page: Page, recipe?: SignInRecipe): Promise<boolean> {
+  return onSignInPage(page, recipe) && (await passwordFrame(page)) !== undefined;
 }
 
 /** What signing in needs of the page's harness. */
@@ -81,7 +109,7 @@ export interface SignInContext {
 }
 
 function fieldLocator(frame: Frame, field: SignInField): Locator {
-  const password = frame.locator('input[type=password]');
+  const password = frame.locator(SIGN_IN_PASSWORD);
   if (field === 'password') return password.first();
   return frame
     .locator('form')
@@ -99,7 +127,7 @@ function fieldLocator(frame: Frame, field: SignInField): Locator {
  */
 export async function signInWith(recipe: SignInRecipe, context: SignInContext): Promise<boolean> {
   const { page, tracker, timings } = context;
-  const frame = await passwordFrame(page);
+  const frame = onSignInPage(page, recipe) ? await passwordFrame(page) : undefined;
   if (!frame) return false;
   const before = await pageFingerprint(page);
   let last: Locator | undefined;
@@ -120,7 +148,7 @@ export async function signInWith(recipe: SignInRecipe, context: SignInContext): 
     activity: tracker,
     startedAt,
   });
-  if (await showsSignIn(page)) throw new SignInFailed();
+  if (await showsSignIn(page, recipe)) throw new SignInFailed();
   return true;
 }
 

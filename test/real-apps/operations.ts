@@ -1,0 +1,169 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { Capability, InputSpec, OutputSpec } from '../../src/capability/capability.js';
+import { CapabilityStore } from '../../src/capability/store.js';
+import type { EffectClass } from '../../src/contract/effects.js';
+import { runDiscovery } from '../../src/discover/run.js';
+import { type ReplayResult, replayCapability } from '../../src/replay/engine.js';
+import { Registrations } from '../../src/replay/registrations.js';
+import { parsePolicy } from '../../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
+import { openStore } from '../../src/store/store.js';
+import type { RealApp } from './bed.js';
+import { type ExplorerMoves, LiveExplorer } from './explore.js';
+
+const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
+
+/** Runs `lift` from the source (the bed's suite runs without a build), node directly. */
+function lift(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', CLI, ...args],
+      { env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr }),
+    );
+  });
+}
+
+/** One operation of the bed: its task, the explorer that discovers it, and the new inputs it replays on. */
+export interface Operation<App extends RealApp<unknown, unknown>> {
+  name: string;
+  intent: string;
+  effect: EffectClass;
+  inputs: InputSpec[];
+  outputs: OutputSpec[];
+  /** Where discovery (and every replay) starts, a path on the app's origin. */
+  startPath: string;
+  /** The values bound for discovery; the explorer never sees them. */
+  bound: Record<string, string>;
+  explore: (moves: ExplorerMoves) => Promise<void>;
+  /** Where the sign-in form lives and how it is reached, when the short form is not enough. */
+  signIn?: { page?: string; open?: string };
+  /** At least three new inputs, each checked against the application's own state after the replay. */
+  cases: Array<{
+    inputs: Record<string, string>;
+    check: (app: App, result: ReplayResult) => Promise<boolean>;
+  }>;
+}
+
+/** What the closing note prints per app and operation. */
+export interface OperationRecord {
+  app: string;
+  operation: string;
+  explorerCalls: number;
+  rejections: number;
+  steps: number;
+  correct: number;
+  tried: number;
+  failures: string[];
+}
+
+/**
+ * Discovers an operation with its live explorer, registers the capability with `lift
+ * capabilities add` (the reviewer's effect class and the sign-in), then replays the
+ * registered revision with the registration's sign-in on each case, after a reset that
+ * signs every browser out, and checks the application's own state.
+ */
+export async function discoverRegisterReplay<App extends RealApp<unknown, unknown>>(
+  app: App,
+  browser: Browser,
+  operation: Operation<App>,
+): Promise<{ record: OperationRecord; capability: Capability | undefined; log: unknown[] }> {
+  const home = mkdtempSync(join(tmpdir(), 'lift-real-ops-'));
+  const secretName = `${app.name}_password`;
+  const env = { [`LIFT_SECRET_${secretName.toUpperCase()}`]: app.credentials.password };
+  const store = openStore(home, env);
+  const record: OperationRecord = {
+    app: app.name,
+    operation: operation.name,
+    explorerCalls: 0,
+    rejections: 0,
+    steps: 0,
+    correct: 0,
+    tried: 0,
+    failures: [],
+  };
+  const explorer = new LiveExplorer(operation.explore);
+  const signIn = { ...passwordFormSignIn(app.credentials.user, { secret: secretName }), ...operation.signIn };
+  const secret = (name: string) => store.secrets.get(name);
+  try {
+    await app.reset();
+    const context = await browser.newContext();
+    const startUrl = `${app.origin}${operation.startPath}`;
+    const result = await runDiscovery({
+      store,
+      capabilities: new CapabilityStore(store.db, store.home),
+      page: await context.newPage(),
+      policy: parsePolicy({ version: 1, origins: [app.origin] }),
+      task: { ...operation, startUrl },
+      explorer,
+      signIn: { recipe: signIn, secret },
+      liftVersion: '0.1.0',
+    }).finally(() => context.close());
+    record.explorerCalls = explorer.counts.calls;
+    record.rejections = explorer.counts.rejections;
+    const capability = result.capability;
+    if (!capability) {
+      record.failures.push(`discovery ${result.status.outcome}: ${result.status.reason ?? ''}`);
+      return { record, capability, log: explorer.log };
+    }
+    record.steps = capability.steps.length;
+    const file = join(home, `${operation.name}.json`);
+    writeFileSync(file, JSON.stringify(capability, null, 2));
+    const added = await lift(
+      [
+        'capabilities',
+        'add',
+        file,
+        '--effect',
+        operation.effect,
+        '--user',
+        app.credentials.user,
+        '--secret',
+        secretName,
+      ],
+      { ...env, LIFT_HOME: home },
+    );
+    if (added.code !== 0) throw new Error(`lift capabilities add failed: ${added.stderr}`);
+    const registration = new Registrations(store.db).get(operation.name);
+    if (!registration?.signIn) throw new Error('the registration kept no sign-in');
+    const registered = new CapabilityStore(store.db, store.home).load(registration.revision);
+    for (const [index, test] of operation.cases.entries()) {
+      record.tried++;
+      await app.reset();
+      const replayContext = await browser.newContext();
+      try {
+        const replayed = await replayCapability(registered, test.inputs, {
+          page: await replayContext.newPage(),
+          revision: registration.revision,
+          effectClass: registration.effectClass,
+          evidenceDir: join(home, 'evidence'),
+          signIn: {
+            ...passwordFormSignIn(registration.signIn.user, { secret: registration.signIn.secret }),
+            ...operation.signIn,
+          },
+          secret,
+        });
+        if (await test.check(app, replayed)) record.correct++;
+        else record.failures.push(`case ${index}: wrong state or output ${JSON.stringify(replayed.outputs)}`);
+      } catch (error) {
+        record.failures.push(`case ${index}: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        await replayContext.close();
+      }
+    }
+    return { record, capability, log: explorer.log };
+  } finally {
+    store.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** One line per operation, for the closing note. */
+export function formatRecord(record: OperationRecord): string {
+  return `${record.app} ${record.operation}: explorer calls ${record.explorerCalls}, rejections ${record.rejections}, steps ${record.steps}, replays correct ${record.correct}/${record.tried}${record.failures.length ? `\n  ${record.failures.join('\n  ')}` : ''}`;
+}

@@ -1,0 +1,58 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeTarget } from '../../../src/replay/targets.js';
+import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import { resolveTarget, type Target } from '../../../src/rungs/ui/locator.js';
+
+// Shaped like real admin tables: a "Select all" column whose header is a td, no caption
+// (only a heading above), a record link plus row actions in the key cell, and an id that
+// is also another row's customer id.
+const ORDERS = `
+<h2>Orders list</h2>
+<table>
+  <thead><tr><td><input type="checkbox" aria-label="Select all"></td><th>Id</th><th>Customer</th><th>Status</th></tr></thead>
+  <tbody>
+    <tr><td><input type="checkbox" aria-label="Select 3"></td><td><a href="#3">3</a><div>Edit | Delete</div></td><td>7</td><td>paid</td></tr>
+    <tr><td><input type="checkbox" aria-label="Select 4"></td><td><a href="#4">4</a><div>Edit | Delete</div></td><td>3</td><td>new</td></tr>
+  </tbody>
+</table>`;
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await browser.newPage();
+  await page.setContent(ORDERS);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const cell = (locator: { row: string; column: string; key?: string; table?: string }): Target => ({
+  frame: [],
+  locator: { by: 'cell', ...locator },
+});
+
+describe('cell locators on real tables', () => {
+  it('finds the row whose key column holds the value, not a row with any cell equal to it', async () => {
+    const target = cell({ key: 'Id', row: '3', column: 'Status' });
+    expect(await (await resolveTarget(page, target)).innerText()).toBe('paid');
+    expect(await probeTarget(page, target, { text: true })).toMatchObject({ count: 1, text: 'paid' });
+    // Any cell equal to 3: order 4, whose customer is 3 (the wrong row a key column avoids).
+    const anyCell = await probeTarget(page, cell({ row: '3', column: 'Status' }), { text: true });
+    expect(anyCell.text).toBe('new');
+  });
+
+  it('counts a td header cell, so columns after a checkbox column line up', async () => {
+    const target = cell({ key: 'Id', row: '4', column: 'Customer' });
+    expect(await probeTarget(page, target, { text: true })).toMatchObject({ count: 1, text: '3' });
+  });
+
+  it('resolves the table by the name observe prints: the heading above it', async () => {
+    const named = cell({ table: 'Orders list', key: 'Id', row: '4', column: 'Status' });
+    expect(await probeTarget(page, named, { text: true })).toMatchObject({ count: 1, text: 'new' });
+    const other = cell({ table: 'Customers list', key: 'Id', row: '4', column: 'Status' });
+    expect((await probeTarget(page, other)).count).toBe(0);
+  });
+});

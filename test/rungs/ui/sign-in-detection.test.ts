@@ -1,0 +1,48 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import { passwordFormSignIn, showsSignIn } from '../../../src/rungs/ui/sign-in.js';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await browser.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const LOGIN =
+  '<form><label>User <input name="u"></label><label>Password <input type="password"></label></form>';
+// WordPress's Add New User: the password in clear, a hidden confirmation, both setting a new password.
+const ADD_USER =
+  '<form><label>Username <input name="login"></label><label>Password <input type="text" value="x7!k" autocomplete="new-password"></label>' +
+  '<input type="password" autocomplete="new-password" style="display:none"><label>Confirm <input type="password" autocomplete="new-password"></label></form>';
+
+describe('what counts as a sign-in page', () => {
+  it('is a shown password field a person signs in with', async () => {
+    await page.setContent(LOGIN);
+    expect(await showsSignIn(page)).toBe(true);
+  });
+
+  it('is not a form that sets a new password, nor a hidden password field', async () => {
+    await page.setContent(ADD_USER);
+    expect(await showsSignIn(page)).toBe(false);
+    await page.setContent('<form><input type="password" style="display:none"></form>');
+    expect(await showsSignIn(page)).toBe(false);
+  });
+
+  it("is only the recipe's sign-in page when the recipe names one", async () => {
+    await page.route('http://app.test/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: LOGIN }),
+    );
+    const recipe = { ...passwordFormSignIn('admin', { literal: 'pw' }), page: '/wp-login.php' };
+    await page.goto('http://app.test/wp-login.php?redirect_to=x');
+    expect(await showsSignIn(page, recipe)).toBe(true);
+    await page.goto('http://app.test/wp-admin/profile.php');
+    expect(await showsSignIn(page, recipe)).toBe(false);
+    expect(await showsSignIn(page)).toBe(true);
+  });
+});
