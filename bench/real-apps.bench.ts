@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Capability } from '../src/capability/capability.js';
 import { pageFingerprint } from '../src/capability/fingerprint.js';
+import { LIFT_VERSION } from '../src/contract/version.js';
 import { replayCapability } from '../src/replay/engine.js';
 import { launchBrowser } from '../src/rungs/ui/browser.js';
 import { startApp } from '../test/real-apps/bed.js';
@@ -54,7 +55,7 @@ function serverOwnerCapability(origin: string, fingerprint: string): Capability 
       explorer: 'scripted',
       runId: 'bench',
       createdAt: '2026-12-02T00:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   };
 }

@@ -62,6 +62,7 @@ export const RUN_EVENT_TYPES = [
   'replay-value-read',
   'replay-page-classified',
   'replay-page-reloaded',
+  'replay-page-turned',
   'replay-sign-in-start',
   'replay-handoff-start',
   'replay-handoff-end',

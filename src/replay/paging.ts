@@ -37,7 +37,7 @@ export class Pager {
     const next = await probeTarget(this.#host.page, paging.next, { visible: true });
     if (next.count !== 1 || !next.visible || this.#turned + 1 >= paging.pages) return 'last';
     this.#turned++;
-    this.#host.emit('replay-page', { page: this.#turned + 1 });
+    this.#host.emit('replay-page-turned', { page: this.#turned + 1 });
     await next.locator.click({ timeout: this.#host.timeoutMs });
     await this.#host.documentsSettled();
     return 'next';

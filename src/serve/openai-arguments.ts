@@ -21,7 +21,8 @@ function fitsObject(variant: JsonSchema, value: Record<string, unknown>): boolea
   const properties = variant.properties ?? {};
   if (variant.type !== 'object' || Object.keys(value).some((name) => !(name in properties))) return false;
   return Object.entries(properties).every(([name, property]) => {
-    if (!(name in value)) return true;
+    // Null is how the strict form leaves an optional property out.
+    if (!(name in value) || value[name] === null) return true;
     if (property.const !== undefined) return value[name] === property.const;
     return property.enum === undefined || property.enum.includes(value[name]);
   });

@@ -141,11 +141,25 @@ function strictVariants(variants: JsonSchema[], path: string): { anyOf: JsonSche
 }
 
 /**
+ * A tuple ([width, height]) as strict mode can say it: a list whose items are any of the
+ * tuple's kinds, its length in minItems and maxItems. Lift checks each position when the
+ * call arrives, so a model that swaps them gets BAD_INPUT, never a wrong call.
+ */
+function tupleAsList(schema: JsonSchema): JsonSchema {
+  const { prefixItems, items: _rest, ...list } = schema;
+  const kinds = [
+    ...new Map((prefixItems as JsonSchema[]).map((kind) => [JSON.stringify(kind), kind])).values(),
+  ];
+  return { ...list, items: kinds.length === 1 ? kinds[0]! : { anyOf: kinds } };
+}
+
+/**
  * OpenAI's strict form of a JSON Schema: every property required (the optional ones
  * nullable, null meaning "left out"), records as key and value entries, free values as JSON
  * text, no keyword strict mode refuses. `fromOpenAiArguments` undoes each change on the way in.
  */
 export function strictForm(schema: JsonSchema, path: string): StrictResult {
+  if (Array.isArray(schema.prefixItems)) return strictForm(tupleAsList(schema), path);
   if (isAnyValue(schema))
     return { strict: true, schema: described({ ...schema, type: 'string' }, ['any value, as JSON text']) };
   const values = recordValues(schema);

@@ -1,4 +1,5 @@
-import { jsonSchema, type ToolSet, tool } from 'ai';
+import { jsonSchema, tool } from '@ai-sdk/provider-utils';
+import type { ToolSet } from 'ai';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import type { Runtime } from '../runtime/runtime.js';

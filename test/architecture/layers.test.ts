@@ -66,7 +66,10 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'store', 'runtime', 'model'],
     packages: ['ai', '@ai-sdk/provider-utils', 'zod', NODE],
   },
-  serve: { folders: ['contract', 'store', 'runtime'], packages: ['@modelcontextprotocol/sdk', 'zod', NODE] },
+  serve: {
+    folders: ['contract', 'store', 'runtime'],
+    packages: ['@modelcontextprotocol/sdk', 'ai', '@ai-sdk/*', 'zod', NODE],
+  },
   // The console shows runs, capabilities, tools and the ladder, and takes a handed-over page over CDP.
   console: {
     folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'replay', 'discover', 'ladder'],
@@ -115,6 +118,7 @@ const RULES: Record<string, Rule> = {
       'capability',
       'discover',
       'replay',
+      'apps/backoffice',
       'fixtures/backoffice',
     ],
     packages: [NODE],

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityStore } from '../../src/capability/store.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import type { Explorer } from '../../src/discover/explorers/explorer.js';
 import { runDiscovery } from '../../src/discover/run.js';
 import type { DiscoverySession } from '../../src/discover/session.js';
@@ -108,7 +109,7 @@ describe("the console is a page Lift's own UI rung drives", () => {
         startUrl: `${world.url}approvals`,
       },
       explorer,
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     });
     expect(result.status.outcome, result.status.reason).toBe('completed');
     expect(result.modelCalls).toBe(0);

@@ -60,7 +60,7 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('record_create');
     await expect(page.locator('#model-events').textContent()).resolves.toBe('0');
     const events = await page.locator('tbody tr td:nth-child(2)').allTextContents();
-    expect(events).toEqual(expect.arrayContaining(['start', 'validated', 'gate']));
+    expect(events).toEqual(expect.arrayContaining(['call-start', 'input-validated', 'gate-passed']));
     await screenshot(page, 'run');
   });
 

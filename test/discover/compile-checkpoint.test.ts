@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { type CompileInput, compileCapability } from '../../src/discover/compile.js';
 
 const field = (label: string) => ({ frame: [], locator: { by: 'label' as const, label } });
@@ -28,7 +29,7 @@ function requestCreate(checkpoint: CompileInput['checkpoint']): CompileInput {
       explorer: 'scripted',
       runId: 'run_test',
       createdAt: '2026-12-02T00:00:00.000Z',
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     },
   };
 }

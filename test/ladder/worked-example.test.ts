@@ -62,7 +62,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       liftVersion: LIFT_VERSION,
     });
     await context.close();
-    expect(discovered.status.outcome).toBe('completed');
+    expect(discovered.status, JSON.stringify(discovered.status)).toMatchObject({ outcome: 'completed' });
     new Registrations(runtime.store.db).register({
       name: TICKET_CLOSE_CAPABILITY,
       revision: discovered.revision!,

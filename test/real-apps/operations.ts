@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import type { Capability, InputSpec, OutputSpec } from '../../src/capability/capability.js';
 import { CapabilityStore } from '../../src/capability/store.js';
 import type { EffectClass } from '../../src/contract/effects.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
 import { runDiscovery } from '../../src/discover/run.js';
 import { type ReplayResult, replayCapability } from '../../src/replay/engine.js';
 import { Registrations } from '../../src/replay/registrations.js';
@@ -102,7 +103,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
       task: { ...operation, startUrl },
       explorer,
       signIn: { recipe: signIn, secret },
-      liftVersion: '0.1.0',
+      liftVersion: LIFT_VERSION,
     }).finally(() => context.close());
     record.explorerCalls = explorer.counts.calls;
     record.rejections = explorer.counts.rejections;

@@ -135,7 +135,7 @@ for (const [transport, connect] of Object.entries(TRANSPORTS)) {
       // a read with the result (the last step, over stdio) can reach it after the call is over.
       const steps = progress.flatMap((update) => /\(step (\d) of 4\)/.exec(update.message ?? '')?.[1] ?? []);
       expect(steps.slice(0, 3)).toEqual(['1', '2', '3']);
-      expect(progress[0]?.message).toBe('start: tool note_import');
+      expect(progress[0]?.message).toBe('call-start: tool note_import');
       await settle();
       expect(JSON.stringify([progress, messages])).not.toContain(CANARY);
       expect(JSON.stringify(messages)).toContain('[secret:board_token]');
@@ -157,7 +157,7 @@ for (const [transport, connect] of Object.entries(TRANSPORTS)) {
         const said = progress.map((update) => update.message ?? '');
         // Before LibreOffice renders, the client hears that it does (two events a moment apart
         // may fold into the newer one: progress is sent at most every 50 ms).
-        expect(said[0]).toBe('start: tool build_deck');
+        expect(said[0]).toBe('call-start: tool build_deck');
         expect(
           said.some((message) => /^(deck-written: slides 1|office-job-start: op deck)/.test(message)),
         ).toBe(true);

@@ -76,6 +76,16 @@ export const TICKET_CLOSE_SCRIPT: Script = {
         checkpoint: {
           target: { frame: workspace, locator: { by: 'cell', row: '{{input.ticketId}}', column: 'Ticket' } },
           input: 'ticketId',
+          // A write reads back what it wrote: the note, in the ticket's row.
+          values: [
+            {
+              target: {
+                frame: workspace,
+                locator: { by: 'cell', row: '{{input.ticketId}}', column: 'Resolution note' },
+              },
+              input: 'note',
+            },
+          ],
         },
       },
     },
