@@ -76,7 +76,15 @@ const createPage: Operation<MediaWikiApp> = {
     expect(saved).toContain('# ⟦input:title⟧');
     const heading = { locator: { by: 'role', role: 'heading', name: '{{input.title}}' } };
     await moves.act([{ op: 'read', target: heading, as: 'heading' }]);
-    await moves.complete({ outputs: ['heading'], checkpoint: { target: heading, input: 'title' } });
+    await moves.complete({
+      outputs: ['heading'],
+      checkpoint: {
+        target: heading,
+        input: 'title',
+        // A write reads back what it wrote: the wikitext, shown on the saved page.
+        values: [{ target: { locator: { by: 'text', text: '{{input.text}}' } }, input: 'text' }],
+      },
+    });
   },
   cases: [
     ['Deploy runbook', 'Run the migrations first.'],

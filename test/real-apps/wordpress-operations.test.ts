@@ -76,7 +76,15 @@ const addUser: Operation<WordPressApp> = {
     await moves.act([{ op: 'read', target: { locator: { ...row, column: 'Role' } }, as: 'shownRole' }]);
     await moves.complete({
       outputs: ['shownRole'],
-      checkpoint: { target: { locator: { ...row, column: 'Email' } }, input: 'email' },
+      checkpoint: {
+        target: { locator: { ...row, column: 'Email' } },
+        input: 'email',
+        // A write reads back what it wrote: the login and the role, in the user's row.
+        values: [
+          { target: { locator: { ...row, column: 'Username' } }, input: 'login', match: 'contains' },
+          { target: { locator: { ...row, column: 'Role' } }, input: 'role' },
+        ],
+      },
     });
   },
   cases: [
