@@ -49,26 +49,29 @@ export class Ledger {
     );
   }
 
+  /**
+   * What both kinds of claim answer alike: a first claim, other input under the id, a done
+   * call, a claim held by a live process. Undefined when the claim was left by a dead one.
+   */
+  #answerAlike(tool: string, requestId: string, inputHash: string): LedgerClaim | undefined {
+    const row = this.#select.get(tool, requestId);
+    if (!row) {
+      this.#insert.run(tool, requestId, inputHash, process.pid, new Date().toISOString());
+      return { kind: 'claimed' };
+    }
+    if (row.input_hash !== inputHash) return { kind: 'reused' };
+    if (row.state === 'done' && row.envelope !== null) return { kind: 'done', envelope: row.envelope };
+    if (row.state === 'in_flight' && row.pid !== null && (row.pid === process.pid || processIsAlive(row.pid)))
+      return { kind: 'in_flight' };
+    return undefined;
+  }
+
   /** Claims the request id for this call, atomically, or says why it cannot run. */
   claim(tool: string, requestId: string, inputHash: string): LedgerClaim {
     return this.#db
       .transaction((): LedgerClaim => {
-        const row = this.#select.get(tool, requestId);
-        if (!row) {
-          this.#insert.run(tool, requestId, inputHash, process.pid, new Date().toISOString());
-          return { kind: 'claimed' };
-        }
-        if (row.input_hash !== inputHash) return { kind: 'reused' };
-        if (row.state === 'done' && row.envelope !== null) return { kind: 'done', envelope: row.envelope };
-        if (
-          row.state === 'in_flight' &&
-          row.pid !== null &&
-          row.pid !== process.pid &&
-          processIsAlive(row.pid)
-        ) {
-          return { kind: 'in_flight' };
-        }
-        if (row.state === 'in_flight' && row.pid === process.pid) return { kind: 'in_flight' };
+        const answer = this.#answerAlike(tool, requestId, inputHash);
+        if (answer) return answer;
         // Left in flight by a process that died: nobody knows whether the write landed.
         this.#setState.run('unknown', new Date().toISOString(), tool, requestId);
         return { kind: 'unknown' };
@@ -85,19 +88,8 @@ export class Ledger {
   reclaim(tool: string, requestId: string, inputHash: string): LedgerClaim {
     return this.#db
       .transaction((): LedgerClaim => {
-        const row = this.#select.get(tool, requestId);
-        if (!row) {
-          this.#insert.run(tool, requestId, inputHash, process.pid, new Date().toISOString());
-          return { kind: 'claimed' };
-        }
-        if (row.input_hash !== inputHash) return { kind: 'reused' };
-        if (row.state === 'done' && row.envelope !== null) return { kind: 'done', envelope: row.envelope };
-        if (
-          row.state === 'in_flight' &&
-          row.pid !== null &&
-          (row.pid === process.pid || processIsAlive(row.pid))
-        )
-          return { kind: 'in_flight' };
+        const answer = this.#answerAlike(tool, requestId, inputHash);
+        if (answer) return answer;
         this.#reclaim.run(process.pid, new Date().toISOString(), tool, requestId);
         return { kind: 'reclaimed' };
       })

@@ -8,6 +8,7 @@ import { planToDxf } from './dxf-drawing.js';
 import { feetInches } from './geometry.js';
 import { pdfToPng, printDxf } from './librecad.js';
 import { type PlanFile, writePlanFile } from './plan-file.js';
+import { FT } from './program.js';
 import { planRules } from './rules.js';
 import { sheetChecks } from './sheet-checks.js';
 
@@ -60,6 +61,22 @@ export async function draft(plan: PlanFile, ctx: ToolContext): Promise<Drafted> 
   ]);
   void png;
   return { files, checks: [...planRules(plan), ...dxfChecks(parsed, plan), ...sheet], ms };
+}
+
+/** The fields every plan tool answers with (PlanOutput): the files drafted and what the plan says. */
+export function planFields(plan: PlanFile, drafted: Drafted) {
+  return {
+    plan_file: drafted.files.plan,
+    dxf: drafted.files.dxf,
+    pdf: drafted.files.pdf,
+    png: drafted.files.png,
+    revision: plan.revision,
+    plot: { width_ft: plan.plot.width / FT, depth_ft: plan.plot.depth / FT, marla: plan.plot.marla },
+    sheet: `1:${plan.sheet.scale} on ${plan.sheet.paper}`,
+    rooms: plan.storeys.flatMap((storey) => storey.rooms.map((room) => room.name)),
+    notes: plan.notes,
+    search: { candidates: plan.search.candidates, seconds: plan.search.seconds, score: plan.search.score },
+  };
 }
 
 /** The result text a person reads: plot, sheet, rooms and sizes, notes. */

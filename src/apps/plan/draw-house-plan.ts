@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { designPlan } from './design.js';
-import { DRAFT_OUTPUT, describePlan, draft } from './draft.js';
+import { DRAFT_OUTPUT, describePlan, draft, planFields } from './draft.js';
 import { PaperSchema, RequestId, ScaleSchema, scaleNumber } from './inputs.js';
 import { LIBRECAD_HINT } from './librecad.js';
 import { PLOT_HINT, parsePlot } from './plot.js';
@@ -112,22 +112,7 @@ export const drawHousePlan = defineTool({
     const drafted = await draft(plan, ctx);
     ctx.emit({ type: 'draft-written', revision: plan.revision, ms: drafted.ms });
     return {
-      fields: {
-        plan_file: drafted.files.plan,
-        dxf: drafted.files.dxf,
-        pdf: drafted.files.pdf,
-        png: drafted.files.png,
-        revision: plan.revision,
-        plot: { width_ft: plot.widthFt, depth_ft: plot.depthFt, marla: plot.marla },
-        sheet: `1:${plan.sheet.scale} on ${plan.sheet.paper}`,
-        rooms: plan.storeys.flatMap((storey) => storey.rooms.map((room) => room.name)),
-        notes: plan.notes,
-        search: {
-          candidates: plan.search.candidates,
-          seconds: plan.search.seconds,
-          score: plan.search.score,
-        },
-      },
+      fields: planFields(plan, drafted),
       summary: describePlan(plan, drafted.checks),
       files: drafted.files,
       checks: drafted.checks,

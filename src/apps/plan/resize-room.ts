@@ -3,7 +3,7 @@ import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { designPlan } from './design.js';
-import { describePlan, draft } from './draft.js';
+import { describePlan, draft, planFields } from './draft.js';
 import { PlanOutput } from './draw-house-plan.js';
 import { feetInches } from './geometry.js';
 import { PlanFileInput, RequestId, readPlanInRoots } from './inputs.js';
@@ -177,23 +177,7 @@ export const resizeRoom = defineTool({
       to: `${feetInches(after.w)} x ${feetInches(after.d)}`,
     };
     return {
-      fields: {
-        plan_file: drafted.files.plan,
-        dxf: drafted.files.dxf,
-        pdf: drafted.files.pdf,
-        png: drafted.files.png,
-        revision: found.revision,
-        plot: { width_ft: found.plot.width / FT, depth_ft: found.plot.depth / FT, marla: found.plot.marla },
-        sheet: `1:${found.sheet.scale} on ${found.sheet.paper}`,
-        rooms: found.storeys.flatMap((storey) => storey.rooms.map((r) => r.name)),
-        notes: found.notes,
-        search: {
-          candidates: found.search.candidates,
-          seconds: found.search.seconds,
-          score: found.search.score,
-        },
-        changed,
-      },
+      fields: { ...planFields(found, drafted), changed },
       summary: `${room.name} ${changed.from} -> ${changed.to}. ${describePlan(found, drafted.checks)}`,
       files: drafted.files,
       checks: drafted.checks,

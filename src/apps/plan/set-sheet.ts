@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
-import { describePlan, draft } from './draft.js';
+import { describePlan, draft, planFields } from './draft.js';
 import { PlanOutput } from './draw-house-plan.js';
 import {
   PaperSchema,
@@ -13,7 +13,6 @@ import {
 } from './inputs.js';
 import { LIBRECAD_HINT } from './librecad.js';
 import { PLAN_FILE_HINT } from './plan-file.js';
-import { FT } from './program.js';
 import { nextRevision } from './revision.js';
 import { chooseSheet } from './sheet.js';
 
@@ -70,22 +69,7 @@ export const setSheet = defineTool({
     const plan = { ...source, sheet, revision: await nextRevision(ctx, source) };
     const drafted = await draft(plan, ctx);
     return {
-      fields: {
-        plan_file: drafted.files.plan,
-        dxf: drafted.files.dxf,
-        pdf: drafted.files.pdf,
-        png: drafted.files.png,
-        revision: plan.revision,
-        plot: { width_ft: plan.plot.width / FT, depth_ft: plan.plot.depth / FT, marla: plan.plot.marla },
-        sheet: `1:${sheet.scale} on ${sheet.paper}`,
-        rooms: plan.storeys.flatMap((storey) => storey.rooms.map((room) => room.name)),
-        notes: plan.notes,
-        search: {
-          candidates: plan.search.candidates,
-          seconds: plan.search.seconds,
-          score: plan.search.score,
-        },
-      },
+      fields: planFields(plan, drafted),
       summary: `Redrawn from 1:${source.sheet.scale} on ${source.sheet.paper}. ${describePlan(plan, drafted.checks)}`,
       files: drafted.files,
       checks: drafted.checks,

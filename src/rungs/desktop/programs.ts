@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LiftError } from '../../contract/errors.js';
-import { loadShortcuts, type Shortcut } from './shortcuts.js';
+import { loadShortcuts, readSettingsFile, type Shortcut } from './shortcuts.js';
 
 /** A desktop program Lift may start: its command, settings and shortcuts, as data. */
 export const ProgramSchema = z.strictObject({
@@ -36,16 +35,7 @@ function programsFolder(): string {
 
 /** Reads a program file (YAML or JSON); its shortcuts file sits next to it. */
 export function loadProgramFile(file: string): Program {
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new LiftError(
-      'NOT_CONFIGURED',
-      `The program file ${file} cannot be read: ${(error as Error).message}`,
-    );
-  }
-  return programFrom(raw, dirname(file), file);
+  return programFrom(readSettingsFile(file, 'program file'), dirname(file), file);
 }
 
 export function programFrom(raw: unknown, folder: string, origin: string): Program {

@@ -30,20 +30,21 @@ const ShortcutsFileSchema = z.record(
   z.string().regex(KEY_COMBO, 'a key combination such as ctrl+c, enter or f5'),
 );
 
+/** A YAML or JSON file an operator wrote; one that cannot be read or parsed is NOT_CONFIGURED. */
+export function readSettingsFile(file: string, what: string): unknown {
+  try {
+    return parseYaml(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new LiftError('NOT_CONFIGURED', `The ${what} ${file} cannot be read: ${(error as Error).message}`);
+  }
+}
+
 /**
  * A program's shortcuts file (YAML or JSON: action -> keys). Offered to the model as exact
  * and instant actions; a file that does not parse is a configuration error, not a guess.
  */
 export function loadShortcuts(file: string): Shortcut[] {
-  let raw: unknown;
-  try {
-    raw = parseYaml(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new LiftError(
-      'NOT_CONFIGURED',
-      `The shortcuts file ${file} cannot be read: ${(error as Error).message}`,
-    );
-  }
+  const raw = readSettingsFile(file, 'shortcuts file');
   const parsed = ShortcutsFileSchema.safeParse(raw);
   if (!parsed.success) {
     throw new LiftError(
