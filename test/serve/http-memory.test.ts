@@ -62,7 +62,10 @@ describe('lift serve over Streamable HTTP, call after call', () => {
 
   it('keeps no listener, stream or envelope per call: the heap stays where it was', async () => {
     // Past the first calls (caches filled, the run log's batches at their size) nothing should grow.
-    await calls(1_500);
+    // The heap takes one step of about 2 MB somewhere in the first 5,000 calls and is flat after
+    // it (measured: +2.25 MB at 5,500 calls, then -0.2 MB over the next 4,000), so the warm-up
+    // runs past it.
+    await calls(5_500);
     const before = await heapAfterGc();
     await calls(4_000);
     const growth = (await heapAfterGc()) - before;
