@@ -198,6 +198,15 @@ export class Replay implements StepRunner {
     return this.#quiet.settle(locator, this.timeoutMs, { domWindow: !loaded });
   }
 
+  /**
+   * After a document loaded: waits until its scripts stop re-rendering it too (an app that
+   * replaces its form's fields once loaded, as MediaWiki's widgets do), the DOM still for a
+   * quiet period. One short look when nothing changes.
+   */
+  scriptsSettled(): Promise<void> {
+    return this.#quiet.settle(undefined, this.timeoutMs);
+  }
+
   documentsSettled(): Promise<void> {
     return this.#harness.tracker.documentsSettled(this.timeoutMs);
   }

@@ -29,6 +29,8 @@ export interface StepRunner {
   quiet(locator: Locator | undefined): Promise<void>;
   /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
   documentsSettled(): Promise<void>;
+  /** After a load: the document's own scripts have stopped re-rendering it. */
+  scriptsSettled(): Promise<void>;
   /** After a step: the postcondition holds, or the page classification decides. */
   settle(expect: Postcondition | undefined): Promise<Settled>;
   /** A value typed into the page: the bound input, or the literal. */
@@ -74,6 +76,7 @@ export const STEP_HANDLERS: Handlers = {
       encodeURIComponent(runner.value({ input: name })),
     );
     await runner.goto(new URL(path, runner.capability.preconditions.origin).href);
+    await runner.scriptsSettled();
     return runner.settle(step.expect);
   },
   click: onTarget((locator, _step, runner) => locator.click({ timeout: runner.timeoutMs }), {
