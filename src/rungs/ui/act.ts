@@ -88,7 +88,7 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
       env,
       target && isRef(target) ? target.ref : undefined,
     ) as NonNullable<StepResult['element']>;
-    step.resolved = { target: element.target };
+    step.resolved = { target: element.target, ...(element.notUnique ? { notUnique: true as const } : {}) };
   }
   checkPolicy(env, action, element);
   step.risk = checkSafety(env, action, element);

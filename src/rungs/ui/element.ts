@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { resolveTarget, type Target } from './locator.js';
 import type { ElementRecord } from './render.js';
 import type { ElementFacts } from './safety.js';
@@ -15,6 +15,8 @@ export interface LiveElement extends ElementFacts {
   submitName: string | undefined;
   /** The locator is an aria ref: refresh the refs (refreshRefs) before using it. */
   refBased?: true;
+  /** No semantic target names this element alone on the page: `target` would find another too. */
+  notUnique?: true;
 }
 
 export type Resolution = { ok: true; element: LiveElement } | { ok: false; reason: string; count: number };
@@ -88,22 +90,47 @@ export async function resolveElement(
 ): Promise<Resolution> {
   if ('target' in target) return resolveSemantic(page, target.target);
   const { record } = target;
-  const byRef = page.locator(`aria-ref=${target.ref}`);
+  const byRef = page.locator(`aria-ref=${record.ariaRef}`);
   const handle = await byRef.elementHandle({ timeout: 500 }).catch(() => null);
   if (!handle) return resolveSemantic(page, record.target);
   try {
-    const semantic = await resolveTarget(page, record.target);
-    const same =
-      (await semantic.count().catch(() => 0)) === 1 &&
-      (await semantic.evaluate((element, other) => element === other, handle).catch(() => false));
     const known = { role: record.role, name: record.name };
-    if (same) return { ok: true, element: await live(semantic, record.target, known) };
-    // role + name is not unique here: act on the ref, refreshed right before each use.
+    const unique = await uniqueTarget(page, record.target, handle);
+    if (unique) return { ok: true, element: await live(await resolveTarget(page, unique), unique, known) };
+    // No target names this element alone: act on the ref, refreshed right before each use;
+    // the compiler refuses to store a target that is not unique.
     await refreshRefs(page);
-    return { ok: true, element: { ...(await live(byRef, record.target, known)), refBased: true } };
+    return {
+      ok: true,
+      element: { ...(await live(byRef, record.target, known)), refBased: true, notUnique: true },
+    };
   } finally {
     await handle.dispose().catch(() => undefined);
   }
+}
+
+/** Whether the target resolves to exactly this element. */
+async function namesOnly(page: Page, target: Target, handle: ElementHandle): Promise<boolean> {
+  const locator = await resolveTarget(page, target);
+  return (
+    (await locator.count().catch(() => 0)) === 1 &&
+    (await locator.evaluate((element, other) => element === other, handle).catch(() => false))
+  );
+}
+
+/**
+ * A target that names this element and no other on the live page: the observed one, or
+ * else the same with the element's position among its matches (`nth`), read now.
+ */
+async function uniqueTarget(page: Page, target: Target, handle: ElementHandle): Promise<Target | undefined> {
+  if (await namesOnly(page, target, handle)) return target;
+  const { nth: _nth, ...every } = target;
+  const index = await (await resolveTarget(page, every))
+    .evaluateAll((elements: Element[], other) => elements.indexOf(other as Element), handle)
+    .catch(() => -1);
+  if (index < 0) return undefined;
+  const counted = { ...every, nth: index + 1 };
+  return (await namesOnly(page, counted, handle)) ? counted : undefined;
 }
 
 /** Takes an AI snapshot so that `aria-ref=` locators resolve against the current page. */
