@@ -8,7 +8,11 @@ import type { ElementRecord } from '../rungs/ui/render.js';
 export interface UiDriver {
   /** Navigates to the start page, signing the session in when it has a credential. */
   open(url: string): Promise<void>;
-  observe(options: { screenshot?: boolean; find?: { match: string; table?: string | undefined } }): Promise<{
+  observe(options: {
+    screenshot?: boolean;
+    find?: { match: string; table?: string | undefined };
+    page?: number;
+  }): Promise<{
     observation: Observation;
     screenshotPath?: string;
   }>;

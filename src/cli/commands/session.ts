@@ -24,7 +24,7 @@ import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
 const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
-       lift session observe ID [--screenshot] [--find TEXT]
+       lift session observe ID [--screenshot] [--find TEXT] [--page N]
        lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
        lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
        lift session resume ID
@@ -45,7 +45,12 @@ export const spec = defineCommand({
       description: 'end the session after S idle seconds',
     },
     screenshot: { type: 'boolean', default: false, description: 'attach a masked screenshot' },
-    find: { type: 'string', value: 'TEXT', description: 'look for elements matching this text' },
+    find: {
+      type: 'string',
+      value: 'TEXT',
+      description: 'show only the lines and table rows holding this text',
+    },
+    page: { type: 'string', value: 'N', description: 'which page of a long observation (1 for the first)' },
     reason: {
       type: 'string',
       default: 'A person must act in the browser.',
@@ -68,8 +73,12 @@ export const spec = defineCommand({
     observe: {
       summary: 'what the page shows now',
       arguments: [ID],
-      options: ['screenshot', 'find', 'json'],
-      examples: ['lift session observe s_3f2a9c01de', 'lift session observe s_3f2a9c01de --find Savings'],
+      options: ['screenshot', 'find', 'page', 'json'],
+      examples: [
+        'lift session observe s_3f2a9c01de',
+        'lift session observe s_3f2a9c01de --find Savings',
+        'lift session observe s_3f2a9c01de --page 2',
+      ],
     },
     act: {
       summary: 'an action, a list of actions, or {"actions":[...]}',
@@ -229,6 +238,9 @@ export const run: Command = async (args, io) => {
       const args = {
         ...(values.screenshot ? { screenshot: true } : {}),
         ...(values.find ? { find: { match: values.find } } : {}),
+        ...(values.page
+          ? { page: numberFlag(values.page, '--page', { min: 1, max: 200, integer: true, unit: 'page' }) }
+          : {}),
       };
       return send(io, rest[0], { kind: 'call', tool: 'observe', args }, values.json);
     }
