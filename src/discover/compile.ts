@@ -12,10 +12,13 @@ import {
   writtenInputs,
 } from '../capability/capability.js';
 import { LiftError } from '../contract/errors.js';
-import type { Target } from '../rungs/ui/locator.js';
+import { describeScopedLocator, type Target } from '../rungs/ui/locator.js';
 
-/** One action the session executed (rejected and no-change attempts never get here). */
-export type ExecutedAction =
+/**
+ * One action the session executed (rejected and no-change attempts never get here). `notUnique`
+ * marks one whose target also names other elements of the page it ran on: it cannot compile.
+ */
+export type ExecutedAction = (
   | { op: 'navigate'; url: string }
   | { op: 'click'; target: Target }
   | { op: 'fill'; target: Target; value: Value }
@@ -24,7 +27,8 @@ export type ExecutedAction =
   | { op: 'press'; target: Target; key: string }
   | { op: 'wait_for'; target: Target }
   | { op: 'read'; target: Target; output: string }
-  | { op: 'dialog'; accepted: boolean; message: string };
+  | { op: 'dialog'; accepted: boolean; message: string }
+) & { notUnique?: true };
 
 export interface CompileInput {
   name: string;
@@ -119,8 +123,39 @@ function valueCheck(check: CheckpointDraft, bound: Record<string, string>) {
   };
 }
 
+/** Actions whose target also named other elements of the page they ran on: a replay could pick another. */
+function notUniqueTargets(actions: ExecutedAction[]): string[] {
+  return actions.flatMap((action, index) =>
+    action.notUnique && 'target' in action
+      ? [
+          `action ${index + 1} (${action.op} ${describeScopedLocator(action.target)}) names more than one element of its page`,
+        ]
+      : [],
+  );
+}
+
+/**
+ * A value typed into the page that nothing sends: no click or key press after the last fill,
+ * select or check, and no read of another element that could show what it changed (a live
+ * filter). A write compiled so would "succeed" without writing anything.
+ */
+function unsubmitted(steps: Draft[]): string | undefined {
+  const last = steps.findLastIndex(
+    (step) => step.op === 'fill' || step.op === 'select' || step.op === 'check',
+  );
+  if (last < 0) return undefined;
+  const field = steps[last] as Extract<Draft, { target: Target }>;
+  const after = steps.slice(last + 1);
+  const sent = after.some((step) => step.op === 'click' || step.op === 'press' || step.op === 'navigate');
+  const readsElsewhere = after.some(
+    (step) => step.op === 'read' && JSON.stringify(step.target) !== JSON.stringify(field.target),
+  );
+  if (sent || readsElsewhere) return undefined;
+  return `the ${field.op} of ${describeScopedLocator(field.target)} is never submitted: click the form's button (or press Enter in the field) before complete, or the capability types values and sends nothing`;
+}
+
 export function compileCapability(input: CompileInput): Capability {
-  const problems: string[] = [];
+  const problems: string[] = [...notUniqueTargets(input.actions)];
   const bound = input.bound;
   const dialogs: string[] = [];
   const pending: Draft[] = [];
@@ -190,6 +225,8 @@ export function compileCapability(input: CompileInput): Capability {
       'no final checkpoint: complete must name a target that shows a bound input (e.g. the member ID cell)',
     );
   }
+  const never = unsubmitted(kept);
+  if (never) problems.push(never);
   const unchecked = uncheckedInputs(steps, input.checkpoint);
   if (unchecked.length > 0) {
     problems.push(

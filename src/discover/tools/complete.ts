@@ -3,7 +3,7 @@ import { isLiftError } from '../../contract/errors.js';
 import { RefSchema } from '../../rungs/ui/actions.js';
 import { type Target, TargetSchema } from '../../rungs/ui/locator.js';
 import { compileCapability } from '../compile.js';
-import type { ExplorerContext } from '../explorer-context.js';
+import type { ExplorerContext, LeftOutAction } from '../explorer-context.js';
 import { defineExplorerTool } from './tool.js';
 
 const CheckArgsSchema = z.strictObject({
@@ -63,11 +63,20 @@ function checkCovered(context: ExplorerContext, args: CompleteArgs): void {
   }
 }
 
+/** The actions not in the capability, as the reply lists them. */
+function leftOut(context: ExplorerContext): LeftOutAction[] {
+  return [...context.record.leftOut];
+}
+
+function describeLeftOut(entry: LeftOutAction): string {
+  return `action ${entry.action} (${entry.op}): ${entry.reason}`;
+}
+
 export const completeTool = defineExplorerTool({
   name: 'complete',
   title: 'Complete the task',
   description:
-    'Declare the task done: name the outputs you read and the final checkpoint, a target on the page that shows a bound input (for example the member ID cell), compared with that input on every replay.',
+    'Declare the task done: name the outputs you read and the final checkpoint, a target on the page that shows a bound input (for example the member ID cell), compared with that input on every replay. The answer lists every action left out of the capability (rejected, without effect, unexpected) and why.',
   input: CompleteArgsSchema,
   example: {
     outputs: ['savingsBalance', 'currency'],
@@ -106,12 +115,15 @@ export const completeTool = defineExplorerTool({
         provenance: context.provenance(),
       });
       const { revision } = context.complete(capability);
-      return { revision, name: capability.name, steps: capability.steps.length };
+      // Nothing is dropped in silence: every action not in the capability, and why.
+      return { revision, name: capability.name, steps: capability.steps.length, left_out: leftOut(context) };
     } catch (error) {
       // The compiler refuses what would not replay: a rejection the explorer can correct.
       if (!isLiftError(error)) throw error;
       context.emit('complete-rejected', { code: error.code, message: error.message });
-      throw context.refuse(error.code, error.message, error.hint ? { hint: error.hint } : {});
+      const left = leftOut(context);
+      const also = left.length ? ` Left out of the capability: ${left.map(describeLeftOut).join('; ')}.` : '';
+      throw context.refuse(error.code, `${error.message}${also}`, error.hint ? { hint: error.hint } : {});
     }
   },
 });
