@@ -57,6 +57,11 @@ export interface ToolContext {
    * reports outcome `unknown`; before it, `not_started`.
    */
   markStarted(): void;
+  /**
+   * Waits for a person (a page handed over to sign in again): the deadline does not run
+   * meanwhile and moves on by the time they took; the caller's cancellation still applies.
+   */
+  awaitPerson<T>(work: Promise<T>): Promise<T>;
   /** Shared, long-lived services (browser pool, office worker, ...) keyed by name. */
   service<T>(name: string, create: () => T | Promise<T>): Promise<T>;
   /** The declaration of another registered tool (to validate a plan that names tools). */
