@@ -2,7 +2,8 @@ import type { Runtime } from '../runtime/runtime.js';
 import { isModelEvent, type RunEvent, type RunRecord } from '../store/runs.js';
 import type { ConsoleSession } from './auth.js';
 import { type Html, html } from './html.js';
-import { BASE, notFound, page } from './layout.js';
+import { BASE, page } from './layout.js';
+import { Missing } from './missing.js';
 
 const SINCE = {
   hour: 3_600_000,
@@ -110,7 +111,7 @@ function eventRow(event: RunEvent): Html {
 /** One run: its record and every event, as the run log holds them (already scrubbed). */
 export function runPage(runtime: Runtime, session: ConsoleSession, id: string): Html {
   const record = runtime.store.runs.get(id);
-  if (!record) return notFound(session, `No run has id ${id}.`);
+  if (!record) throw new Missing(`No run has id ${id}.`, 'runs', { href: `${BASE}/runs`, label: 'All runs' });
   const events = runtime.store.runs.events(id);
   const model = events.filter(isModelEvent).length;
   return page({

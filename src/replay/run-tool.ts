@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import type { Capability } from '../capability/capability.js';
 import type { ToolContext } from '../contract/context.js';
 import type { ToolResult } from '../contract/define-tool.js';
@@ -63,6 +64,23 @@ function resultOf(
 }
 
 /**
+ * The replay's handoff: the page goes to a person with the tool and run named, and the call's
+ * deadline waits while they act; a cancelled call takes the page back at once.
+ */
+function handOver(
+  handoff: NonNullable<CapabilityToolDeps['handoff']>,
+  page: Page,
+  plan: ReplayPlan,
+  ctx: ToolContext,
+): NonNullable<ReplayOptions['handoff']> {
+  return async ({ reason, deadlineMs }) => {
+    await ctx.awaitPerson(
+      handoff({ page, reason, deadlineMs, tool: plan.name, runId: ctx.runId, signal: ctx.signal }),
+    );
+  };
+}
+
+/**
  * One call of a capability tool, after invoke's validation, ledger, gate and deadline: the
  * stored revision re-hashed, a warm page of the shared pool, the model-free replay, and the
  * two-failure switch of a registered capability.
@@ -90,7 +108,7 @@ export async function runReplayTool(
       emit: (event) => ctx.emit(event),
       markStarted: () => ctx.markStarted(),
       ...(overrides.layoutTolerant ? { layoutTolerant: true } : {}),
-      ...(deps.handoff ? { handoff: ({ reason, deadlineMs }) => deps.handoff!(reason, deadlineMs) } : {}),
+      ...(deps.handoff ? { handoff: handOver(deps.handoff, lease.page, plan, ctx) } : {}),
       ...signInOptions(overrides.signIn ?? plan.signIn, ctx, () => lease.save()),
     });
     if (plan.registered) deps.registrations.recordSurfaceOk(plan.name);
