@@ -50,6 +50,11 @@ export interface ToolContext {
   secret(name: string): string;
   /** Whether a named secret is stored, without reading it. */
   hasSecret(name: string): boolean;
+  /**
+   * Whether a text holds any stored secret, in any of its forms, without saying which: what
+   * a screenshot of a page needs to black out secrets it shows (a token pasted into a note).
+   */
+  holdsSecret(text: string): boolean;
   /** Appends an event to the run log (secrets are scrubbed on write). */
   emit(event: ToolEvent): void;
   /**

@@ -33,6 +33,8 @@ export interface PageDriverOptions {
   /** Keeps the browser profile after a sign-in. */
   saveProfile?: () => Promise<void>;
   attended: boolean;
+  /** Whether a text holds a stored secret: screenshots black it out. */
+  isSecret?: (text: string) => boolean;
   outputDir: string;
   emit?: (event: ToolEvent) => void;
 }
@@ -67,6 +69,7 @@ export class PageDriver implements UiDriver {
       inputs: options.bound,
       hiddenColumns: options.hiddenColumns,
       attended: options.attended,
+      ...(options.isSecret ? { isSecret: options.isSecret } : {}),
       outputDir: options.outputDir,
       ...(options.signIn ? { signIn: options.signIn.recipe } : {}),
       ...(options.signIn?.secret ? { secret: options.signIn.secret } : {}),

@@ -29,6 +29,7 @@ function harnessFor(capability: Capability, inputs: Record<string, unknown>, opt
     ...(options.emit ? { emit: options.emit } : {}),
     ...(options.signIn ? { signIn: options.signIn } : {}),
     ...(options.secret ? { secret: options.secret } : {}),
+    ...(options.isSecret ? { isSecret: options.isSecret } : {}),
     ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
   });
 }

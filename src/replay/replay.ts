@@ -14,7 +14,7 @@ import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
-import { maskedScreenshot, surfaceChanged } from './evidence.js';
+import { evidenceScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
@@ -358,12 +358,12 @@ export class Replay implements StepRunner {
   }
 
   #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {
-    const evidence = { capability: this.capability, inputs: this.#inputs, folder: this.#options.evidenceDir };
+    const evidence = { inputs: this.#inputs, screenshot: (label: string) => this.#screenshot(label) };
     return surfaceChanged(this.#page, evidence, message, target, this.#outcome());
   }
 
   #screenshot(label: string): Promise<string | undefined> {
-    return maskedScreenshot(this.#page, this.capability, this.#inputs, this.#options.evidenceDir, label);
+    return evidenceScreenshot(this.#harness, this.#options.evidenceDir, label);
   }
 
   /** Compares the page with the bound inputs before any output is returned. */

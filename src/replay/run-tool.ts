@@ -107,6 +107,7 @@ export async function runReplayTool(
       evidenceDir: join(ctx.outputDir, 'evidence'),
       emit: (event) => ctx.emit(event),
       markStarted: () => ctx.markStarted(),
+      isSecret: (text) => ctx.holdsSecret(text),
       ...(overrides.layoutTolerant ? { layoutTolerant: true } : {}),
       ...(deps.handoff ? { handoff: handOver(deps.handoff, lease.page, plan, ctx) } : {}),
       ...signInOptions(overrides.signIn ?? plan.signIn, ctx, () => lease.save()),

@@ -222,6 +222,10 @@ export class CallContext implements ToolContext {
     return this.#runtime.store.secrets.has(name);
   }
 
+  holdsSecret(text: string): boolean {
+    return this.#runtime.store.secrets.foundIn(text);
+  }
+
   emit(event: ToolEvent): void {
     const { type, ...data } = event;
     this.#parts.event(type, data);
