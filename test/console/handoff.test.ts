@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,10 +6,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { profileFor } from '../../src/rungs/ui/page-pool.js';
 import { memberLookupCapability } from '../replay/helpers.js';
 import { LIFT_BIN, lift } from '../support/cli.js';
-import { type ConsoleWorld, screenshot, startConsoleWorld } from './support.js';
+import { type ConsoleWorld, screenshot, seedProfile, startConsoleWorld } from './support.js';
 
 const PASSWORD = 'canary-password-0b5e77';
 const TOOL = 'member_lookup_savings';
@@ -27,13 +26,6 @@ async function signedIn(): Promise<Page> {
   return page;
 }
 
-/** Leaves a signed-in profile where replays of this home look for the fixture's (as an earlier sign-in would). */
-async function seedProfile(page: Page): Promise<void> {
-  const folder = join(world.env.LIFT_HOME!, 'profiles', profileFor(fixture.origin));
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  writeFileSync(join(folder, 'storage-state.json'), JSON.stringify(await page.context().storageState()));
-}
-
 beforeAll(async () => {
   // session_expires: the session ends right after the first member page, as a real one times out.
   fixture = await startBackoffice({ password: PASSWORD, scenario: 'session_expires' });
@@ -46,7 +38,7 @@ beforeAll(async () => {
     env: world.env,
   });
   expect(added.code, added.stderr).toBe(0);
-  await seedProfile(setup);
+  await seedProfile(world, fixture.origin, setup);
   await setup.context().close();
 }, 180_000);
 afterAll(async () => {
