@@ -68,6 +68,11 @@ export const HANDOFF_ROUTES: Route[] = [
   },
   {
     method: 'GET',
+    path: new RegExp(`^${BASE}/handoffs/events$`),
+    run: (c) => c.handoffWatch.subscribe(c.response),
+  },
+  {
+    method: 'GET',
     path: new RegExp(`^${BASE}/handoffs/${ID}$`),
     run: (c) => sendHtml(c.response, 200, handoffPage(waitingHandoff(c), c.session)),
   },

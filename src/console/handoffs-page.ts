@@ -22,6 +22,7 @@ export function handoffsPage(waiting: HandoffRecord[], session: ConsoleSession):
     section: 'handoffs',
     session,
     body: html`<h1>Handoffs</h1>
+<p id="handoffs-live" class="visually-hidden" role="status" data-live-reload="${BASE}/handoffs/events" data-ids="${waiting.map((handoff) => handoff.id).join(' ')}"></p>
 <p>Pages Lift handed to a person: an expired session, a second factor. Take one over, sign in, then press Done; the run goes on where the page is.</p>
 ${
   waiting.length === 0

@@ -5,7 +5,7 @@ import { ASSETS } from './assets.js';
 import { ConsoleAuth, type ConsoleSession, hostAllowed, hostsFor, sameOrigin } from './auth.js';
 import { HandoffBoard } from './handoffs.js';
 import { BASE, loginPage, notFoundPage } from './layout.js';
-import { HeldWatch } from './live.js';
+import { StoreWatch } from './live.js';
 import { Missing } from './missing.js';
 import { readForm, redirect, sendHtml, sendText } from './respond.js';
 import { ROUTES, type Route } from './routes.js';
@@ -31,7 +31,10 @@ export interface ConsoleContext {
   url: URL;
   params: string[];
   form: URLSearchParams;
-  watch: HeldWatch;
+  /** The held calls, for the approvals page. */
+  watch: StoreWatch;
+  /** The pages waiting for a person, for the handoffs page. */
+  handoffWatch: StoreWatch;
   handoffs: HandoffBoard;
 }
 
@@ -53,8 +56,12 @@ function find(method: string, path: string): { route: Route; params: string[] } 
  */
 export function createConsole(runtime: Runtime, options: ConsoleOptions): ConsoleHandler {
   const auth = new ConsoleAuth(options.token);
-  const watch = new HeldWatch(runtime);
+  const watch = new StoreWatch(
+    () => runtime.store.approvals.list(['pending']).map((approval) => approval.id),
+    'held',
+  );
   const handoffs = new HandoffBoard(runtime);
+  const handoffWatch = new StoreWatch(() => handoffs.waiting().map((record) => record.id), 'handoffs', 1_000);
   let hosts = new Set<string>();
 
   const login = async (request: IncomingMessage, response: ServerResponse) => {
@@ -117,6 +124,7 @@ export function createConsole(runtime: Runtime, options: ConsoleOptions): Consol
         params: found.params,
         form,
         watch,
+        handoffWatch,
         handoffs,
       });
     } catch (error) {
@@ -131,7 +139,10 @@ export function createConsole(runtime: Runtime, options: ConsoleOptions): Consol
     listening: (host, port) => {
       hosts = hostsFor(host, port);
     },
-    close: () => watch.close(),
+    close: () => {
+      watch.close();
+      handoffWatch.close();
+    },
   };
 }
 

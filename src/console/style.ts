@@ -64,7 +64,7 @@ td code { overflow-wrap: anywhere; } code.nowrap { white-space: nowrap; }
 .shots figcaption { font-size: 13px; color: var(--muted); margin-top: 6px; }
 @media (max-width: 600px) {
   body { font-size: 14px; } main { padding: 12px 12px 40px; } .top { padding: 8px 12px; gap: 8px; }
-  .top nav { order: 3; flex-basis: 100%; overflow-x: auto; } .top nav ul { flex-wrap: nowrap; }
+  .top nav { order: 3; flex-basis: 100%; } .top nav a { padding: 6px 8px; }
   .answers { flex-direction: column; align-items: stretch; } .answer button { width: 100%; }
   .card { padding: 12px; } th, td { padding: 6px 8px; }
 }

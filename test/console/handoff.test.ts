@@ -80,14 +80,8 @@ async function fieldCentres(person: Page): Promise<Record<'User' | 'Password', {
 async function signInThroughConsole(picture?: string): Promise<void> {
   const person = world.page;
   await person.getByRole('link', { name: 'Handoffs' }).click();
-  for (
-    let attempt = 0;
-    attempt < 120 && (await person.getByRole('link', { name: 'Take over' }).count()) === 0;
-    attempt++
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await person.reload();
-  }
+  // The list is live: the handoff appears without a reload when the other process records it.
+  await person.getByRole('link', { name: 'Take over' }).waitFor({ timeout: 120_000 });
   await expect(person.getByText(TOOL).count()).resolves.toBeGreaterThan(0);
   await person.getByRole('link', { name: 'Take over' }).click();
   await person.waitForFunction(

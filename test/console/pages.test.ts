@@ -113,9 +113,9 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(says);
       await expect(page.getByRole('link', { name: `← ${back}` }).count()).resolves.toBe(1);
     }
+    await screenshot(page, 'not-found');
     await page.getByRole('link', { name: '← Approvals' }).click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Approvals');
-    await screenshot(page, 'not-found');
   });
 
   it('answers 404, not 500, for a capability whose stored file is gone', async () => {
