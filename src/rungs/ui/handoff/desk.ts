@@ -29,11 +29,14 @@ export type HandoffEnd = Exclude<HandoffState, 'waiting'>;
  */
 export class HandoffDesk {
   readonly #records: Handoffs;
+  readonly #scrub: (text: string) => string;
   readonly #held = new Map<string, HeldPage & { end(state: HandoffEnd): void }>();
   #endpoint: Promise<HandoffEndpoint> | undefined;
 
-  constructor(records: Handoffs) {
+  /** `scrub` takes stored secrets out of what is recorded (a page title can carry one). */
+  constructor(records: Handoffs, scrub: (text: string) => string = (text) => text) {
     this.#records = records;
+    this.#scrub = scrub;
   }
 
   /** Hands the page over; resolves with how the handoff ended (done, expired, or ended by the run). */
@@ -58,7 +61,7 @@ export class HandoffDesk {
       this.#held.set(id, { token, screencast, finish: () => end('done'), end });
       this.#records.open({
         id,
-        reason: request.reason,
+        reason: this.#scrub(request.reason),
         tool: request.tool,
         runId: request.runId,
         endpoint: endpoint.url,
@@ -81,7 +84,10 @@ export class HandoffDesk {
 
 /** The one desk of a runtime: every page its tools hand to a person. */
 export function handoffDesk(runtime: Runtime): Promise<HandoffDesk> {
-  return runtime.service('ui-handoffs', () => new HandoffDesk(new Handoffs(runtime.store.db)));
+  return runtime.service(
+    'ui-handoffs',
+    () => new HandoffDesk(new Handoffs(runtime.store.db), (text) => runtime.store.secrets.scrub(text)),
+  );
 }
 
 /** Hands a page of this runtime to a person (what attended capability tools do on an expired session). */

@@ -9,7 +9,8 @@ import { type HandoffRecord, Handoffs } from '../../../../src/store/handoffs.js'
 import { tempDir } from '../../../support/temp.js';
 
 const dir = tempDir('lift-handoff-desk-');
-const runtime = new Runtime({ home: dir.path });
+const CANARY = 'canary-title-secret-41c7';
+const runtime = new Runtime({ home: dir.path, env: { LIFT_SECRET_PORTAL_TOKEN: CANARY } });
 const records = new Handoffs(runtime.store.db);
 let browser: Browser;
 let page: Page;
@@ -118,6 +119,15 @@ describe('the handoff desk records a handed-over page and answers for it on loop
     await expect(ended).resolves.toBe('done');
     expect(records.get(record.id)).toMatchObject({ state: 'done', token: '' });
     expect((await send(record, '/done')).status).toBe(404);
+  });
+
+  it('records the reason with stored secrets taken out (a page title may carry one)', async () => {
+    const desk = await handoffDesk(runtime);
+    const ended = desk.handOver({ page, reason: `Sign in again: ${CANARY} portal`, deadlineMs: 60_000 });
+    const record = await waitingOne();
+    expect(record.reason).toBe('Sign in again: [secret:portal_token] portal');
+    await send(record, '/done');
+    await ended;
   });
 
   it('gives the page back when the deadline passes or the call is cancelled', async () => {
