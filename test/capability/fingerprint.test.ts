@@ -51,6 +51,21 @@ describe('the start page fingerprint', () => {
     ]);
   });
 
+  it('waits for a page too busy to answer at once instead of fingerprinting nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const calm = await show(FORM('normal'));
+    // Once loaded, the page's own script holds its only thread for 8 s (a loaded machine looks the same).
+    await page.setContent(
+      `${FORM('normal')}<script>addEventListener('load', () => setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end) {} }, 100))</script>`,
+      { waitUntil: 'load' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const busy = await pageFingerprint(page);
+    expect(busy.skeleton.length).toBeGreaterThan(0);
+    expect(busy.fingerprint).toBe(calm.fingerprint);
+  });
+
   it('is the same when the page is rearranged and differs when a button is renamed', async () => {
     const normal = await show(FORM('normal'));
     const reversed = await show(FORM('reversed'));
