@@ -87,6 +87,8 @@ function frameSkeleton(frame: Frame): Promise<string[] | undefined> {
  */
 export async function pageSkeleton(page: Page): Promise<string[]> {
   const started = Date.now();
+  // A document still arriving (a sign-in's redirect just committed) has no skeleton yet.
+  await page.waitForLoadState('load', { timeout: MAIN_FRAME_BOUND_MS }).catch(() => undefined);
   for (let attempt = 0; ; attempt++) {
     const frames = page.frames();
     const read = await Promise.all(frames.map(frameSkeleton));
