@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { fillTemplate } from '../capability/capability.js';
 import { pageFingerprint } from '../capability/fingerprint.js';
+import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
 import { runBatch } from '../rungs/ui/act-batch.js';
@@ -171,6 +172,10 @@ export class PageDriver implements UiDriver {
   async fingerprint(): Promise<{ fingerprint: string; url: string }> {
     const { fingerprint } = await pageFingerprint(this.#harness.page);
     return { fingerprint, url: this.#harness.page.url() };
+  }
+
+  pageAnswer(): Promise<PageAnswer> {
+    return readPageAnswer(this.#harness.page, (frame) => this.#harness.tracker.status(frame));
   }
 
   /** Requests the guard stopped during this session: origin and path only. */

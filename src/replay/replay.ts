@@ -20,6 +20,7 @@ import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
 import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
 import { QuietWatch } from './quiet.js';
+import { OutcomeSigns } from './signs.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
 import {
@@ -50,6 +51,9 @@ export class Replay implements StepRunner {
   readonly #states: PageStates;
   readonly #pages: Pager;
   readonly #quiet: QuietWatch;
+  readonly #signs: OutcomeSigns;
+  /** The step running now (0-based). */
+  #stepIndex = 0;
   /** Documents loaded when the last action started. */
   #loadsAtAct = 0;
   readonly #startedAt = Date.now();
@@ -70,7 +74,11 @@ export class Replay implements StepRunner {
     this.#inputs = inputs;
     this.#harness = harness;
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
-    this.#classifier = new Classifier(options.page, harness.tracker);
+    this.#signs = new OutcomeSigns(options.page, harness.tracker, capability, inputs);
+    // Where discovery learned what not-found looks like, words in the page's messages decide nothing.
+    this.#classifier = new Classifier(options.page, harness.tracker, {
+      wordsAnswer: !this.#signs.declares('not_found'),
+    });
     this.#pages = new Pager(this, capability.paging, capability.outcomes.includes('not_found'));
     this.#quiet = new QuietWatch(options.page, () => harness.tracker.dialog !== undefined);
     this.#states = new PageStates({
@@ -122,7 +130,7 @@ export class Replay implements StepRunner {
   async run(): Promise<CapabilityOutcome> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const settled = await this.#runOnce();
-      if (settled !== 'restart') return settled === 'ok' ? 'found' : 'not_found';
+      if (settled !== 'restart') return settled === 'ok' ? 'found' : settled;
     }
     throw new LiftError('AUTH_REQUIRED', 'The session expired again after the handoff.', {
       outcome: this.#outcome(),
@@ -134,6 +142,9 @@ export class Replay implements StepRunner {
     if (start !== 'ok') return start;
     this.#classifier.stepsBegin();
     for (const [index, step] of this.capability.steps.entries()) {
+      this.#stepIndex = index;
+      // A write stops where discovery saw that the record it would make is already there.
+      if (await this.#signShown('already_exists', index)) return 'already_exists';
       const t0 = performance.now();
       // The table is exhaustive over the closed union of steps; each entry takes its own kind.
       const handler = STEP_HANDLERS[step.op] as (
@@ -233,6 +244,7 @@ export class Replay implements StepRunner {
           target,
         );
       }
+      if (await this.#signShown('not_found', index)) return 'not_found';
       if ((await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
       const settled = await this.#states.answer(await this.#classifier.classify());
       if (settled !== 'ok') return settled;
@@ -303,6 +315,7 @@ export class Replay implements StepRunner {
         holds(this.#page, expect, (value) => this.value(value)),
         this.#classifier.classify(),
       ]);
+      if (held === false && (await this.#signShown('not_found', this.#stepIndex + 1))) return 'not_found';
       // What the step expected is on the page: a password field or a message there is the page's own.
       const weak = state.kind === 'auth_expired' || state.kind === 'not_found';
       if (weak && held === false && !lookedAgain) {
@@ -348,6 +361,18 @@ export class Replay implements StepRunner {
     this.emit('replay-value-read', { index, output: step.output, valueType: spec.type });
   }
 
+  /** Whether the page shows the outcome's sign after this many steps (one look, only where one was seen). */
+  async #signShown(outcome: 'not_found' | 'already_exists', after: number): Promise<boolean> {
+    if (!this.#signs.expects(outcome, after)) return false;
+    const sign = await this.#signs.shown(outcome, after);
+    if (sign)
+      this.emit('replay-page-classified', {
+        state: outcome,
+        detail: `the sign discovery saw after ${after} steps`,
+      });
+    return sign !== undefined;
+  }
+
   /** An answer of not_found the capability declares, else the NOT_FOUND error. */
   #notFound(detail: string): Settled {
     this.emit('replay-page-classified', { state: 'not_found', detail });
@@ -364,6 +389,34 @@ export class Replay implements StepRunner {
 
   #screenshot(label: string): Promise<string | undefined> {
     return maskedScreenshot(this.#page, this.capability, this.#inputs, this.#options.evidenceDir, label);
+  }
+
+  /**
+   * The outputs taken from the resulting document's URL (a created record's address or id),
+   * read once the checkpoint passed; a URL without them is no answer.
+   */
+  async readUrlOutputs(): Promise<void> {
+    for (const spec of this.capability.outputs) {
+      if (!spec.from) continue;
+      const url = new URL(this.#page.url());
+      const { param } = spec.from.url;
+      const value = parseTyped(
+        param === undefined ? url.href : (url.searchParams.get(param) ?? ''),
+        spec.type,
+      );
+      if (value === undefined) {
+        throw new LiftError(
+          'CHECK_FAILED',
+          `The resulting page's URL carries no ${param ?? 'address'} that is a ${spec.type} for ${spec.name}.`,
+          {
+            hint: `The steps ran and the checkpoint passed, so the write landed; only ${spec.name} could not be read. Look the record up before writing again.`,
+            outcome: 'unknown',
+          },
+        );
+      }
+      this.outputs[spec.name] = value;
+      this.emit('replay-value-read', { output: spec.name, valueType: spec.type, from: 'url' });
+    }
   }
 
   /** Compares the page with the bound inputs before any output is returned. */
