@@ -254,13 +254,24 @@ export class Replay implements StepRunner {
         continue;
       }
       if (paged === 'last') return this.#notFound(`${describeTarget(target)} is on none of the pages`);
-      if (performance.now() > deadline) {
+      if (this.#pastDeadline(deadline)) {
         throw await this.#surfaceChanged(
           `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
           target,
         );
       }
     }
+  }
+
+  /**
+   * Whether a step's wait is over. A document still on its way is no answer yet: the wait goes
+   * on while one loads, up to the navigation bound, so a slow server is never a changed screen.
+   */
+  #pastDeadline(deadline: number): boolean {
+    const now = performance.now();
+    if (now <= deadline) return false;
+    const { tracker, timings } = this.#harness;
+    return !tracker.loading || now > deadline - this.timeoutMs + timings.navigationTimeoutMs;
   }
 
   /** Whether the last postcondition saw exactly this target, once and visible, with no document loaded since. */
@@ -339,7 +350,7 @@ export class Replay implements StepRunner {
             : undefined;
         return 'ok';
       }
-      if (performance.now() > deadline) {
+      if (this.#pastDeadline(deadline)) {
         throw await this.#surfaceChanged(
           `The page did not reach the expected state (${describePostcondition(expect)}).`,
           target,
