@@ -7,6 +7,7 @@ import {
 } from '../capability/capability.js';
 import { canChangeState } from '../capability/effects.js';
 import { type PageAnswer, type PageText, targetOfText } from '../capability/page-texts.js';
+import type { Target } from '../rungs/ui/locator.js';
 import { LiftError } from '../contract/errors.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
 import { parameteriseText } from './compile.js';
@@ -21,10 +22,11 @@ export interface OutcomeExample {
 /** How long a rehearsed read or wait looks for its target before the example has diverged. */
 const LOOK_MS = 2_000;
 
-/** What the page said at the point the example diverged, and after how many steps. */
+/** Where the example parted from the found path: after how many steps, and what the page showed there. */
 interface Divergence {
   after: number;
-  answer: PageAnswer;
+  status: number | undefined;
+  shows: Target[];
 }
 
 /** A compiled step as the UI rung runs it, with the example's values typed in as they are. */
@@ -59,9 +61,23 @@ function actionOf(step: Step, inputs: Record<string, string>, origin: string): U
 }
 
 /**
+ * The texts of the page that name one of the example's inputs and that no page of discovery
+ * showed (its inputs turned back into placeholders), headings and messages first.
+ */
+function evidenceIn(answer: PageAnswer, example: OutcomeExample, seen: ReadonlySet<string>): Target[] {
+  return answer.texts
+    .map((text) => ({ ...text, text: parameteriseText(text.text, example.inputs) }))
+    .filter((text) => text.text.includes('{{input.') && !seen.has(textKey(text)))
+    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
+    .slice(0, 3)
+    .map(targetOfText);
+}
+
+/**
  * Runs the capability's steps on the discovery page with the example's inputs until the
- * example parts from the path discovery took: a step whose target is not there (the page
- * answered otherwise), or, for already_exists, the first step that could change the
+ * example parts from the path discovery took. For not_found: a step whose target is not
+ * there (the page answered otherwise). For already_exists: the first page that shows
+ * evidence of the record, and at the latest the first step that could change the
  * application (a rehearsal never writes). Undefined when every step ran: the example
  * behaved like a found record.
  */
@@ -69,15 +85,23 @@ async function divergence(
   ui: UiDriver,
   capability: Capability,
   example: OutcomeExample,
+  seen: ReadonlySet<string>,
 ): Promise<Divergence | undefined> {
+  const at = async (after: number): Promise<Divergence> => {
+    const answer = await ui.pageAnswer();
+    return { after, status: answer.status, shows: evidenceIn(answer, example, seen) };
+  };
   for (const [index, step] of capability.steps.entries()) {
-    if (example.outcome === 'already_exists' && canChangeState(step)) {
-      return { after: index, answer: await ui.pageAnswer() };
+    if (example.outcome === 'already_exists' && index > 0) {
+      // Stop before the form is touched: the record's own page is answer enough.
+      const here = await at(index);
+      if (here.shows.length > 0 || canChangeState(step)) return here;
     }
     const action = actionOf(step, example.inputs, capability.preconditions.origin);
     const [result] = await ui.act([action]);
-    if (result?.status !== 'executed' || result.code === 'TIMEOUT')
-      return { after: index, answer: await ui.pageAnswer() };
+    // A target that is not there parts the example from the found path; a slow load does not.
+    const looked = step.op === 'read' || step.op === 'wait_for';
+    if (result?.status !== 'executed' || (looked && result.code === 'TIMEOUT')) return at(index);
   }
   return undefined;
 }
@@ -89,9 +113,9 @@ export function textKey(text: PageText): string {
 
 /**
  * Learns what the example's outcome looks like: where it parts from the found path, the
- * texts there that name one of its inputs and that no page of discovery showed (its inputs
- * turned back into placeholders), and the document's HTTP status when it was an error.
- * Refuses an example that showed nothing of the kind: words alone are no evidence.
+ * texts there that name one of its inputs and that no page of discovery showed, and the
+ * document's HTTP status when it was an error. Refuses an example that showed nothing of
+ * the kind: words alone are no evidence.
  */
 export async function learnSign(
   ui: UiDriver,
@@ -99,7 +123,7 @@ export async function learnSign(
   example: OutcomeExample,
   seen: ReadonlySet<string>,
 ): Promise<OutcomeSign> {
-  const diverged = await divergence(ui, capability, example);
+  const diverged = await divergence(ui, capability, example, seen);
   if (!diverged) {
     throw new LiftError(
       'CHECK_FAILED',
@@ -107,14 +131,7 @@ export async function learnSign(
       { hint: `Give an input for which the application answers ${example.outcome}.` },
     );
   }
-  const shows = diverged.answer.texts
-    .map((text) => ({ ...text, text: parameteriseText(text.text, example.inputs) }))
-    .filter((text) => text.text.includes('{{input.') && !seen.has(textKey(text)))
-    // Headings and messages are the application's own answer; plain text comes last.
-    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
-    .slice(0, 3)
-    .map(targetOfText);
-  if (shows.length === 0) {
+  if (diverged.shows.length === 0) {
     throw new LiftError(
       'CHECK_FAILED',
       `After step ${diverged.after} the ${example.outcome} example's page shows no heading or message that names its input and that the found path did not show.`,
@@ -123,12 +140,12 @@ export async function learnSign(
       },
     );
   }
-  const status = diverged.answer.status;
+  const { status } = diverged;
   return {
     outcome: example.outcome,
     after: diverged.after,
     ...(status !== undefined && status >= 400 ? { status } : {}),
-    shows,
+    shows: diverged.shows,
   };
 }
 

@@ -174,8 +174,12 @@ export class PageDriver implements UiDriver {
     return { fingerprint, url: this.#harness.page.url() };
   }
 
-  pageAnswer(): Promise<PageAnswer> {
-    return readPageAnswer(this.#harness.page, (frame) => this.#harness.tracker.status(frame));
+  async pageAnswer(): Promise<PageAnswer> {
+    // A page still loading has not answered yet (bounded: a page that never loads still is read).
+    const { page, tracker, timings } = this.#harness;
+    await tracker.documentsSettled(timings.navigationTimeoutMs);
+    await page.waitForLoadState('load', { timeout: timings.navigationTimeoutMs }).catch(() => undefined);
+    return readPageAnswer(page, (frame) => tracker.status(frame));
   }
 
   /** Requests the guard stopped during this session: origin and path only. */
