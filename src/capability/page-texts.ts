@@ -53,7 +53,9 @@ async function framePath(frame: Frame): Promise<string[] | undefined> {
   for (let current = frame; current.parentFrame(); current = current.parentFrame()!) {
     const element = await current.frameElement().catch(() => undefined);
     if (!element) return undefined;
-    const name = (await element.getAttribute('title')) || (await element.getAttribute('name'));
+    const name = await element.evaluate(
+      (node) => (node as Element).getAttribute('title') || (node as Element).getAttribute('name'),
+    );
     if (!name) return undefined;
     path.unshift(name);
   }

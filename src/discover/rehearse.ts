@@ -7,9 +7,9 @@ import {
 } from '../capability/capability.js';
 import { canChangeState } from '../capability/effects.js';
 import { type PageAnswer, type PageText, targetOfText } from '../capability/page-texts.js';
-import type { Target } from '../rungs/ui/locator.js';
 import { LiftError } from '../contract/errors.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
+import type { Target } from '../rungs/ui/locator.js';
 import { parameteriseText } from './compile.js';
 import type { UiDriver } from './types.js';
 
@@ -88,7 +88,7 @@ async function divergence(
   seen: ReadonlySet<string>,
 ): Promise<Divergence | undefined> {
   const at = async (after: number): Promise<Divergence> => {
-    const answer = await ui.pageAnswer();
+    const answer = await ui.pageAnswer({ loaded: true });
     return { after, status: answer.status, shows: evidenceIn(answer, example, seen) };
   };
   for (const [index, step] of capability.steps.entries()) {

@@ -22,8 +22,11 @@ export interface UiDriver {
   acceptedDialogs(): string[];
   /** Fingerprint (SHA-256 of the accessibility skeleton) and URL of the current page. */
   fingerprint(): Promise<{ fingerprint: string; url: string }>;
-  /** The page's own answer: its headings, messages and short texts, and its documents' HTTP status. */
-  pageAnswer(): Promise<PageAnswer>;
+  /**
+   * The page's own answer: its headings, messages and short texts, and its documents' HTTP
+   * status; `loaded` waits (bounded) for the documents in flight first.
+   */
+  pageAnswer(options?: { loaded?: boolean }): Promise<PageAnswer>;
 }
 
 export interface Budgets {

@@ -174,11 +174,13 @@ export class PageDriver implements UiDriver {
     return { fingerprint, url: this.#harness.page.url() };
   }
 
-  async pageAnswer(): Promise<PageAnswer> {
-    // A page still loading has not answered yet (bounded: a page that never loads still is read).
+  async pageAnswer(options: { loaded?: boolean } = {}): Promise<PageAnswer> {
     const { page, tracker, timings } = this.#harness;
-    await tracker.documentsSettled(timings.navigationTimeoutMs);
-    await page.waitForLoadState('load', { timeout: timings.navigationTimeoutMs }).catch(() => undefined);
+    if (options.loaded) {
+      // A page still loading has not answered yet (bounded: a page that never loads is still read).
+      await tracker.documentsSettled(timings.navigationTimeoutMs);
+      await page.waitForLoadState('load', { timeout: timings.navigationTimeoutMs }).catch(() => undefined);
+    }
     return readPageAnswer(page, (frame) => tracker.status(frame));
   }
 
