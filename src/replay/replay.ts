@@ -31,6 +31,7 @@ import {
   probeTarget,
   waitVisible,
 } from './targets.js';
+import { urlOutputs } from './url-outputs.js';
 import { type OutputValue, parseTyped } from './values.js';
 
 /**
@@ -415,31 +416,11 @@ export class Replay implements StepRunner {
     return maskedScreenshot(this.#page, this.capability, this.#inputs, this.#options.evidenceDir, label);
   }
 
-  /**
-   * The outputs taken from the resulting document's URL (a created record's address or id),
-   * read once the checkpoint passed; a URL without them is no answer.
-   */
-  async readUrlOutputs(): Promise<void> {
-    for (const spec of this.capability.outputs) {
-      if (!spec.from) continue;
-      const url = new URL(this.#page.url());
-      const { param } = spec.from.url;
-      const value = parseTyped(
-        param === undefined ? url.href : (url.searchParams.get(param) ?? ''),
-        spec.type,
-      );
-      if (value === undefined) {
-        throw new LiftError(
-          'CHECK_FAILED',
-          `The resulting page's URL carries no ${param ?? 'address'} that is a ${spec.type} for ${spec.name}.`,
-          {
-            hint: `The steps ran and the checkpoint passed, so the write landed; only ${spec.name} could not be read. Look the record up before writing again.`,
-            outcome: 'unknown',
-          },
-        );
-      }
-      this.outputs[spec.name] = value;
-      this.emit('replay-value-read', { output: spec.name, valueType: spec.type, from: 'url' });
+  /** The outputs taken from the resulting document's URL, read once the checkpoint passed. */
+  readUrlOutputs(): void {
+    for (const [name, value] of Object.entries(urlOutputs(this.#page.url(), this.capability))) {
+      this.outputs[name] = value;
+      this.emit('replay-value-read', { output: name, from: 'url' });
     }
   }
 
