@@ -10,8 +10,8 @@ export const DEBIAN_PYTHON = '/usr/bin/python3';
 /** The worker script sits next to this module in src/; from dist/ it is found in the source tree. */
 function bridgeScript(): string {
   const candidates = [
-    fileURLToPath(new URL('./bridge.py', import.meta.url)),
-    fileURLToPath(new URL('../../../src/rungs/desktop/bridge.py', import.meta.url)),
+    fileURLToPath(new URL('./atspi/main.py', import.meta.url)),
+    fileURLToPath(new URL('../../../src/rungs/desktop/atspi/main.py', import.meta.url)),
   ];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found)
@@ -62,7 +62,7 @@ interface Waiting {
 }
 
 /**
- * The AT-SPI worker: /usr/bin/python3 running bridge.py on the session's buses, one request
+ * The AT-SPI worker: /usr/bin/python3 running atspi/main.py on the session's buses, one request
  * at a time, each with a deadline. A worker that misses a deadline is ended (it may be stuck
  * in a program that stopped answering) and a dead worker is started again on the next request.
  */

@@ -1,0 +1,47 @@
+"""AT-SPI events, counted per program, so that a wait can tell when a window changed and held still."""
+import time
+
+from bus import REGISTRY, BridgeError
+from gi.repository import GLib
+
+STRUCTURE_EVENTS = {'ChildrenChanged', 'PropertyChange', 'Create', 'Destroy'}
+STRUCTURE_STATES = {'showing', 'visible', 'defunct', 'sensitive', 'enabled'}
+EVENTS = ['object:state-changed', 'object:children-changed', 'object:property-change',
+          'object:text-changed', 'object:text-caret-moved', 'object:selection-changed',
+          'object:active-descendant-changed', 'object:value-changed', 'window:create',
+          'window:destroy', 'window:activate']
+
+
+class Events:
+    """Counts AT-SPI events per program (bus name): any change, and changes of structure."""
+
+    def __init__(self, bus):
+        self.any = {}
+        self.inserts = {}
+        self.structure = {}
+        self.last = {}
+        self.watched = None
+        for interface in ('org.a11y.atspi.Event.Object', 'org.a11y.atspi.Event.Window'):
+            bus.connection.signal_subscribe(None, interface, None, None, None, 0, self.on_event)
+        for event in EVENTS:
+            try:
+                bus.call(REGISTRY, '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent',
+                         GLib.Variant('(sass)', (event, [], '')))
+            except BridgeError:
+                pass
+
+    def on_event(self, connection, sender, path, interface, member, parameters):
+        now = time.monotonic()
+        self.any[sender] = self.any.get(sender, 0) + 1
+        self.last[sender] = now
+        detail = parameters.unpack()[0] if member in ('StateChanged', 'PropertyChange', 'TextChanged') else ''
+        if member == 'TextChanged' and detail.startswith('insert'):
+            self.inserts[sender] = self.inserts.get(sender, 0) + 1
+        if member in STRUCTURE_EVENTS or (member == 'StateChanged' and detail in STRUCTURE_STATES):
+            self.structure[sender] = self.structure.get(sender, 0) + 1
+        if self.watched is not None and path == self.watched['path'] and sender == self.watched['app']:
+            self.watched['last'] = now
+
+    def stamp(self, app):
+        return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0),
+                'inserts': self.inserts.get(app, 0)}

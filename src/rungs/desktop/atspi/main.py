@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+"""Lift's bridge to AT-SPI: a long-lived worker that speaks JSON lines on stdin/stdout.
+
+It talks AT-SPI's own D-Bus protocol through Gio (python3-gi) instead of libatspi's
+per-property calls: a tree read sends every node's requests at once, level by level, so
+one read of a whole window costs a few waves of round trips, and nothing is served from a
+cache that could be stale. Events (state, text, children changed) are counted per program
+so that `wait` can tell when a window has changed and held still. Keys go through the
+registry daemon (XTest); X11 focus is set with Xlib through ctypes.
+
+Requests: {"id": N, "op": NAME, ...}. Answers: {"id": N, "ok": true, "result": ...} or
+{"id": N, "ok": false, "error": {"kind": ..., "message": ...}}. One request at a time.
+"""
+import json
+import sys
+import time
+
+from bus import ACCESSIBLE, REGISTRY, ROOT, Bus, BridgeError
+from events import Events
+from gi.repository import GLib
+from keys import KEY_PRESS, KEY_PRESSRELEASE, KEY_RELEASE, KEY_STRING, MODIFIERS, keysym_name
+from names import role_name, states_of
+from tree import Tree
+from x11 import X11
+
+DEC = '/org/a11y/atspi/registry/deviceeventcontroller'
+
+
+class Bridge:
+    def __init__(self):
+        self.bus = Bus()
+        self.events = Events(self.bus)
+        self.tree = Tree(self.bus)
+        self.x11 = X11()
+        self.interfaces = {}
+
+    # -- reading
+    def op_apps(self, request, deadline):
+        apps = []
+        for bus_name, path in self.bus.call(REGISTRY, ROOT, ACCESSIBLE, 'GetChildren')[0]:
+            try:
+                name = self.bus.call(bus_name, path, 'org.freedesktop.DBus.Properties', 'Get',
+                                     GLib.Variant('(ss)', (ACCESSIBLE, 'Name')))[0]
+                pid = self.bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+                                    'GetConnectionUnixProcessID', GLib.Variant('(s)', (bus_name,)))[0]
+                windows = []
+                for _child_bus, child in self.bus.call(bus_name, path, ACCESSIBLE, 'GetChildren')[0]:
+                    title = self.bus.call(bus_name, child, 'org.freedesktop.DBus.Properties', 'Get',
+                                          GLib.Variant('(ss)', (ACCESSIBLE, 'Name')))[0]
+                    role = role_name(self.bus.call(bus_name, child, ACCESSIBLE, 'GetRole')[0])
+                    states = states_of(self.bus.call(bus_name, child, ACCESSIBLE, 'GetState')[0])
+                    windows.append({'path': child, 'title': title, 'role': role, 'states': states})
+                apps.append({'app': bus_name, 'name': name, 'pid': pid, 'windows': windows})
+            except BridgeError:
+                continue  # a program that left while we looked
+        return apps
+
+    def op_tree(self, request, deadline):
+        self.bus.drain()
+        stamp = self.events.stamp(request['app'])
+        nodes, truncated = self.tree.read(request['app'], request['path'], request.get('limit', 2000), deadline)
+        return {'nodes': nodes, 'truncated': truncated, 'stamp': stamp}
+
+    def op_stamp(self, request, deadline):
+        self.bus.drain()
+        return self.events.stamp(request['app'])
+
+    def op_read(self, request, deadline):
+        """The text a person sees in each named node: its Text, else its value, else its name."""
+        out = []
+        for path in request['paths']:
+            out.append(self.read_one(request['app'], path))
+        return out
+
+    def read_one(self, app, path):
+        # A node's interfaces never change: asked once per node, not on every read.
+        interfaces = self.interfaces.get((app, path))
+        if interfaces is None:
+            interfaces = self.bus.call(app, path, ACCESSIBLE, 'GetInterfaces')[0]
+            if len(self.interfaces) > 5000:
+                self.interfaces.clear()
+            self.interfaces[(app, path)] = interfaces
+        if 'org.a11y.atspi.Text' in interfaces:
+            return self.bus.call(app, path, 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, 2000)))[0]
+        if 'org.a11y.atspi.Value' in interfaces:
+            value = self.bus.call(app, path, 'org.freedesktop.DBus.Properties', 'Get',
+                                  GLib.Variant('(ss)', ('org.a11y.atspi.Value', 'CurrentValue')))[0]
+            return str(value)
+        return self.bus.call(app, path, 'org.freedesktop.DBus.Properties', 'Get',
+                             GLib.Variant('(ss)', (ACCESSIBLE, 'Name')))[0]
+
+    def op_states(self, request, deadline):
+        return states_of(self.bus.call(request['app'], request['path'], ACCESSIBLE, 'GetState')[0])
+
+    # -- acting
+    def op_do_action(self, request, deadline):
+        app, path = request['app'], request['path']
+        actions = self.bus.call(app, path, 'org.a11y.atspi.Action', 'GetActions')[0]
+        names = [name for name, _d, _k in actions]
+        index = next((names.index(n) for n in request.get('prefer', []) if n in names), 0 if names else -1)
+        if index < 0:
+            raise BridgeError('no_action', 'the control offers no action')
+        done = self.bus.call(app, path, 'org.a11y.atspi.Action', 'DoAction', GLib.Variant('(i)', (index,)))[0]
+        return {'action': names[index], 'done': bool(done)}
+
+    def op_set_text(self, request, deadline):
+        done = self.bus.call(request['app'], request['path'], 'org.a11y.atspi.EditableText', 'SetTextContents',
+                             GLib.Variant('(s)', (request['text'],)))[0]
+        return {'done': bool(done)}
+
+    def op_set_value(self, request, deadline):
+        self.bus.call(request['app'], request['path'], 'org.freedesktop.DBus.Properties', 'Set',
+                      GLib.Variant('(ssv)', ('org.a11y.atspi.Value', 'CurrentValue',
+                                             GLib.Variant('d', float(request['value'])))))
+        return {'done': True}
+
+    def op_focus(self, request, deadline):
+        """Keyboard to the program's window, then (when named) to one of its controls."""
+        focused = self.x11.focus(request['pid'], request.get('title'))
+        if request.get('path'):
+            try:
+                self.bus.call(request['app'], request['path'], 'org.a11y.atspi.Component', 'GrabFocus')
+            except BridgeError:
+                pass  # GTK 4 answers an error here; the window's own focus then decides
+        return {'window': focused}
+
+    def op_type(self, request, deadline):
+        for char in request['text']:
+            if char == '\n':
+                self.key_event(self.x11.keycode('Return'), '', KEY_PRESSRELEASE)
+            else:
+                self.key_event(0, char, KEY_STRING)
+        return {'typed': len(request['text'])}
+
+    def op_key(self, request, deadline):
+        parts = [keysym_name(part) for part in request['keys']]
+        codes = [self.x11.keycode(name) for name in parts]
+        held = [code for name, code in zip(parts, codes) if name in MODIFIERS]
+        main = [code for name, code in zip(parts, codes) if name not in MODIFIERS]
+        for code in held:
+            self.key_event(code, '', KEY_PRESS)
+        for code in main:
+            self.key_event(code, '', KEY_PRESSRELEASE)
+        for code in reversed(held):
+            self.key_event(code, '', KEY_RELEASE)
+        return {'keys': parts}
+
+    def key_event(self, code, string, kind):
+        self.bus.call(REGISTRY, DEC, 'org.a11y.atspi.DeviceEventController', 'GenerateKeyboardEvent',
+                      GLib.Variant('(isu)', (code, string, kind)))
+
+    def prepared(self, request, deadline, handler):
+        """Runs a request, first doing what it asks for in the same round trip: give the keyboard
+        to a window (`focus`), note the event counts (`stamp_app`), read a node (`read_before`);
+        and afterwards wait for the window as `then_wait` says (the arguments of op_wait)."""
+        extra = {}
+        if request.get('focus'):
+            self.x11.focus(request['focus']['pid'], request['focus'].get('title'))
+        if request.get('stamp_app'):
+            self.bus.drain()
+            extra['stamp'] = self.events.stamp(request['stamp_app'])
+        if request.get('read_before'):
+            extra['before'] = self.read_one(request['stamp_app'], request['read_before'])
+        result = handler(request, deadline)
+        if request.get('then_wait'):
+            # Acting and watching in one round trip: the wait starts from the stamp taken
+            # just before the action, and may watch the node read before it for a change.
+            wait = {**request['then_wait'], 'stamp': extra['stamp']}
+            if wait.pop('expect_change_of_read', False) and 'before' in extra:
+                wait['expect'] = {'path': request['read_before'], 'from': extra['before']}
+            extra['settled'] = self.op_wait(wait, deadline)
+        if extra:
+            result = {**result, **extra} if isinstance(result, dict) else {'value': result, **extra}
+        return result
+
+    # -- settling
+    def op_wait(self, request, deadline):
+        """Waits until the program sent events after `stamp` and then none for `quiet_ms`
+        (with `expect`: and the named node's text contains `text`, or differs `from`). `idle_ms`
+        without any event means nothing changed; a wrong text gives up `idle_ms` after the
+        last event."""
+        app = request['app']
+        since = request['stamp']['any']
+        quiet = request.get('quiet_ms', 60) / 1000
+        idle = request.get('idle_ms', 400) / 1000
+        expect = request.get('expect')
+        # Typed text has landed once the program reported as many insertions as characters.
+        inserts = request.get('inserts', 0)
+        started = time.monotonic()
+        until = min(deadline, started + request.get('within_ms', 5000) / 1000)
+        seen = -1
+        holds = False
+        # With a watched node, "held still" is about that node: a program may go on updating
+        # other parts of its window (a history list, a status bar) long after the answer shows.
+        watched = {'app': app, 'path': expect['path'], 'last': None} if expect else None
+        self.events.watched = watched
+
+        shown = [None]
+
+        def answer(changed, settled, expected=None):
+            out = {'changed': changed, 'settled': settled, 'events': self.events.any.get(app, 0) - since,
+                   'ms': round((time.monotonic() - started) * 1000, 1)}
+            if expected is not None:
+                out['expected'] = expected
+            if shown[0] is not None:
+                out['shown'] = shown[0]  # the watched node's text as the wait ended
+            return out
+
+        while True:
+            self.bus.drain()
+            now = time.monotonic()
+            count = self.events.any.get(app, 0)
+            if expect and count != seen:
+                seen = count
+                shown[0] = self.read_one(app, expect['path'])
+                if 'from' in expect:
+                    holds = shown[0] != expect['from'] and shown[0].strip() != ''
+                else:
+                    holds = expect['text'] in shown[0]
+            typed = self.events.inserts.get(app, 0) - request['stamp'].get('inserts', 0) >= inserts
+            if count > since:
+                quiet_for = now - self.events.last.get(app, now)
+                if holds and typed and watched['last'] is not None and now - watched['last'] >= quiet:
+                    return answer(True, True, True)
+                if quiet_for >= quiet and (holds or not expect) and (typed or quiet_for >= idle):
+                    return answer(True, True, True if expect else None)
+                if expect and not holds and quiet_for >= idle:
+                    return answer(True, True, False)
+            elif now - started >= idle:
+                return answer(False, True, holds if expect else None)
+            if now >= until:
+                return answer(count > since, False, holds if expect else None)
+            # Wake within 5 ms even when no event comes; the source removes itself.
+            GLib.timeout_add(5, lambda: False)
+            self.bus.context.iteration(True)
+
+
+def main():
+    try:
+        bridge = Bridge()
+    except Exception as error:  # nothing to serve: say why, once
+        print(json.dumps({'ready': False, 'message': str(error)}), flush=True)
+        return 1
+    print(json.dumps({'ready': True}), flush=True)
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+        except ValueError:
+            continue
+        answer = {'id': request.get('id')}
+        deadline = time.monotonic() + min(request.get('deadline_ms', 10000), 120000) / 1000
+        try:
+            handler = getattr(bridge, 'op_' + str(request.get('op')), None)
+            if handler is None:
+                raise BridgeError('bad_request', f"unknown op {request.get('op')!r}")
+            answer.update(ok=True, result=bridge.prepared(request, deadline, handler))
+        except BridgeError as error:
+            answer.update(ok=False, error={'kind': error.kind, 'message': str(error)})
+        except Exception as error:  # a bug in this bridge, reported rather than fatal
+            answer.update(ok=False, error={'kind': 'bridge_bug', 'message': f'{type(error).__name__}: {error}'})
+        print(json.dumps(answer), flush=True)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
