@@ -6,6 +6,7 @@ import gi
 
 gi.require_version('Atspi', '2.0')
 from gi.repository import Gio, GLib  # noqa: E402
+from timing import TIMING  # noqa: E402
 
 ACCESSIBLE = 'org.a11y.atspi.Accessible'
 REGISTRY = 'org.a11y.atspi.Registry'
@@ -40,6 +41,7 @@ class Bus:
         self.context = GLib.MainContext.default()
 
     def call(self, name, path, interface, method, args=None):
+        TIMING.calls += 1
         try:
             reply = self.connection.call_sync(name, path, interface, method, args, None, 0, CALL_MS, None)
         except GLib.Error as error:
@@ -53,6 +55,7 @@ class Bus:
                 done(connection.call_finish(result).unpack())
             except GLib.Error:
                 done(None)
+        TIMING.calls += 1
         self.connection.call(name, path, interface, method, args, None, 0, CALL_MS, None, finish)
 
     def run_until(self, predicate, deadline):

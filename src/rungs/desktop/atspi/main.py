@@ -20,6 +20,7 @@ from events import Events
 from gi.repository import GLib
 from keys import KEY_PRESS, KEY_PRESSRELEASE, KEY_RELEASE, KEY_STRING, MODIFIERS, keysym_name
 from names import role_name, states_of
+from timing import TIMING
 from tree import Tree
 from x11 import X11
 
@@ -155,20 +156,28 @@ class Bridge:
         and afterwards wait for the window as `then_wait` says (the arguments of op_wait)."""
         extra = {}
         if request.get('focus'):
+            since = time.monotonic()
             self.x11.focus(request['focus']['pid'], request['focus'].get('title'))
+            TIMING.add('focus', since)
         if request.get('stamp_app'):
             self.bus.drain()
             extra['stamp'] = self.events.stamp(request['stamp_app'])
         if request.get('read_before'):
+            since = time.monotonic()
             extra['before'] = self.read_one(request['stamp_app'], request['read_before'])
+            TIMING.add('before', since)
+        since = time.monotonic()
         result = handler(request, deadline)
+        TIMING.add('act', since)
         if request.get('then_wait'):
             # Acting and watching in one round trip: the wait starts from the stamp taken
             # just before the action, and may watch the node read before it for a change.
             wait = {**request['then_wait'], 'stamp': extra['stamp']}
             if wait.pop('expect_change_of_read', False) and 'before' in extra:
                 wait['expect'] = {'path': request['read_before'], 'from': extra['before']}
+            since = time.monotonic()
             extra['settled'] = self.op_wait(wait, deadline)
+            TIMING.add('wait', since)
         if extra:
             result = {**result, **extra} if isinstance(result, dict) else {'value': result, **extra}
         return result
@@ -212,7 +221,9 @@ class Bridge:
             count = self.events.any.get(app, 0)
             if expect and count != seen:
                 seen = count
+                read_started = time.monotonic()
                 shown[0] = self.read_one(app, expect['path'])
+                TIMING.add('wait_read', read_started)
                 if 'from' in expect:
                     holds = shown[0] != expect['from'] and shown[0].strip() != ''
                 else:
@@ -248,6 +259,7 @@ def main():
         except ValueError:
             continue
         answer = {'id': request.get('id')}
+        TIMING.reset()
         deadline = time.monotonic() + min(request.get('deadline_ms', 10000), 120000) / 1000
         try:
             handler = getattr(bridge, 'op_' + str(request.get('op')), None)
@@ -258,6 +270,7 @@ def main():
             answer.update(ok=False, error={'kind': error.kind, 'message': str(error)})
         except Exception as error:  # a bug in this bridge, reported rather than fatal
             answer.update(ok=False, error={'kind': 'bridge_bug', 'message': f'{type(error).__name__}: {error}'})
+        answer['timing'] = TIMING.report()
         print(json.dumps(answer), flush=True)
     return 0
 
