@@ -63,12 +63,31 @@ export class Breakdown {
         this.#calls.map((call) => sum(call, (request) => request.bridge?.[phase] ?? 0)),
       ]);
     }
+    const ops = new Map<string, number[][]>();
+    for (const call of this.#calls) {
+      const seen = new Map<string, number>();
+      for (const request of call.requests) {
+        const nth = seen.get(request.op) ?? 0;
+        seen.set(request.op, nth + 1);
+        const key = nth === 0 ? request.op : `${request.op} #${nth + 1}`;
+        const row = ops.get(key) ?? [];
+        row.push([request.roundTripMs, request.bridge?.ms ?? 0]);
+        ops.set(key, row);
+      }
+    }
+    const perRequest = [...ops].map(
+      ([op, pairs]) =>
+        `    ${`request ${op}`.padEnd(50)} ${median(pairs.map(([trip]) => trip!))
+          .toFixed(1)
+          .padStart(7)} ms round trip, ${median(pairs.map(([, inside]) => inside!)).toFixed(1)} ms inside`,
+    );
     const requests = median(this.#calls.map((call) => call.requests.length));
     const dbus = median(this.#calls.map((call) => sum(call, (request) => request.bridge?.calls ?? 0)));
-    const ops = this.#calls[0]?.requests.map((request) => request.op).join(', ') ?? '';
+    const sequence = this.#calls[0]?.requests.map((request) => request.op).join(', ') ?? '';
     return [
-      `${label}: ${requests} bridge requests (${ops}), ${dbus} D-Bus calls, medians over ${this.#calls.length} calls`,
+      `${label}: ${requests} bridge requests (${sequence}), ${dbus} D-Bus calls, medians over ${this.#calls.length} calls`,
       ...rows.map(([name, values]) => `    ${name.padEnd(50)} ${median(values).toFixed(1).padStart(7)} ms`),
+      ...perRequest,
     ];
   }
 }

@@ -38,6 +38,25 @@ describe('GNOME Calculator through its accessibility tree', () => {
     expect(envelope.ok).toBe(true);
   });
 
+  it('types a long expression with its keys sent back to back, every one landing in order', async () => {
+    const envelope = success(
+      await desktop.runtime.invoke('act_window', {
+        program: 'gnome-calculator',
+        actions: [
+          { op: 'type', text: '0' },
+          { op: 'key', keys: 'escape' },
+          { op: 'type', text: '123456789+987654321-(1000*3)' },
+          {
+            op: 'key',
+            keys: ['enter'],
+            expect: { text_contains: '1111108110', target: { id: 'GtkSourceView' } },
+          },
+        ],
+      }),
+    );
+    expect(envelope.ok).toBe(true);
+  });
+
   it('learns "calculate {a} + {b}" from one run and replays it on new numbers with no model', async () => {
     const display = { id: 'GtkSourceView' };
     success(

@@ -64,6 +64,19 @@ class Bus:
                 raise BridgeError('timeout', 'the program did not answer before the deadline')
             self.context.iteration(True)
 
+    def sleep_until(self, moment):
+        """Runs the main loop until something arrives (an answer, an event) or `moment` comes."""
+        fired = []
+
+        def ring():
+            fired.append(True)
+            return False  # a one-shot timer
+
+        source = GLib.timeout_add(max(1, round((moment - time.monotonic()) * 1000)), ring)
+        self.context.iteration(True)
+        if not fired:
+            GLib.source_remove(source)
+
     def drain(self):
         while self.context.pending():
             self.context.iteration(False)

@@ -10,6 +10,9 @@ EVENTS = ['object:state-changed', 'object:children-changed', 'object:property-ch
           'object:text-changed', 'object:text-caret-moved', 'object:selection-changed',
           'object:active-descendant-changed', 'object:value-changed', 'window:create',
           'window:destroy', 'window:activate']
+DETAILED = {'StateChanged', 'PropertyChange', 'TextChanged'}
+# Events that change what a node shows (a caret move or new bounds do not).
+CONTENT_EVENTS = {'TextChanged', 'PropertyChange', 'ValueChanged'}
 
 
 class Events:
@@ -34,13 +37,24 @@ class Events:
         now = time.monotonic()
         self.any[sender] = self.any.get(sender, 0) + 1
         self.last[sender] = now
-        detail = parameters.unpack()[0] if member in ('StateChanged', 'PropertyChange', 'TextChanged') else ''
+        detail = parameters.get_child_value(0).get_string() if member in DETAILED else ''
         if member == 'TextChanged' and detail.startswith('insert'):
             self.inserts[sender] = self.inserts.get(sender, 0) + 1
         if member in STRUCTURE_EVENTS or (member == 'StateChanged' and detail in STRUCTURE_STATES):
             self.structure[sender] = self.structure.get(sender, 0) + 1
-        if self.watched is not None and path == self.watched['path'] and sender == self.watched['app']:
-            self.watched['last'] = now
+        watched = self.watched
+        if watched is not None and path == watched['path'] and sender == watched['app']:
+            watched['last'] = now
+            watched['count'] += 1
+            if member in CONTENT_EVENTS:
+                text = parameters.get_child_value(3).get_variant() if member == 'TextChanged' else None
+                watched['changes'].append((now, detail.split(':')[0], text.unpack() if text else None))
+
+    def watch(self, app, path):
+        """Follows one node until `watched` is cleared: when its last event came, how many came,
+        and the changes of its content (time, 'insert' or 'delete' or a property, the text)."""
+        self.watched = {'app': app, 'path': path, 'last': None, 'count': 0, 'changes': []}
+        return self.watched
 
     def stamp(self, app):
         return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0),

@@ -18,13 +18,12 @@ import time
 from bus import ACCESSIBLE, REGISTRY, ROOT, Bus, BridgeError
 from events import Events
 from gi.repository import GLib
-from keys import KEY_PRESS, KEY_PRESSRELEASE, KEY_RELEASE, KEY_STRING, MODIFIERS, keysym_name
+from keys import combination_events, send_keyboard_events, typing_events
 from names import role_name, states_of
 from timing import TIMING
 from tree import Tree
+from wait import wait_for_window
 from x11 import X11
-
-DEC = '/org/a11y/atspi/registry/deviceeventcontroller'
 
 
 class Bridge:
@@ -126,29 +125,13 @@ class Bridge:
         return {'window': focused}
 
     def op_type(self, request, deadline):
-        for char in request['text']:
-            if char == '\n':
-                self.key_event(self.x11.keycode('Return'), '', KEY_PRESSRELEASE)
-            else:
-                self.key_event(0, char, KEY_STRING)
+        send_keyboard_events(self.bus, typing_events(request['text'], self.x11.keycode), deadline)
         return {'typed': len(request['text'])}
 
     def op_key(self, request, deadline):
-        parts = [keysym_name(part) for part in request['keys']]
-        codes = [self.x11.keycode(name) for name in parts]
-        held = [code for name, code in zip(parts, codes) if name in MODIFIERS]
-        main = [code for name, code in zip(parts, codes) if name not in MODIFIERS]
-        for code in held:
-            self.key_event(code, '', KEY_PRESS)
-        for code in main:
-            self.key_event(code, '', KEY_PRESSRELEASE)
-        for code in reversed(held):
-            self.key_event(code, '', KEY_RELEASE)
+        parts, key_events = combination_events(request['keys'], self.x11.keycode)
+        send_keyboard_events(self.bus, key_events, deadline)
         return {'keys': parts}
-
-    def key_event(self, code, string, kind):
-        self.bus.call(REGISTRY, DEC, 'org.a11y.atspi.DeviceEventController', 'GenerateKeyboardEvent',
-                      GLib.Variant('(isu)', (code, string, kind)))
 
     def prepared(self, request, deadline, handler):
         """Runs a request, first doing what it asks for in the same round trip: give the keyboard
@@ -184,66 +167,7 @@ class Bridge:
 
     # -- settling
     def op_wait(self, request, deadline):
-        """Waits until the program sent events after `stamp` and then none for `quiet_ms`
-        (with `expect`: and the named node's text contains `text`, or differs `from`). `idle_ms`
-        without any event means nothing changed; a wrong text gives up `idle_ms` after the
-        last event."""
-        app = request['app']
-        since = request['stamp']['any']
-        quiet = request.get('quiet_ms', 60) / 1000
-        idle = request.get('idle_ms', 400) / 1000
-        expect = request.get('expect')
-        # Typed text has landed once the program reported as many insertions as characters.
-        inserts = request.get('inserts', 0)
-        started = time.monotonic()
-        until = min(deadline, started + request.get('within_ms', 5000) / 1000)
-        seen = -1
-        holds = False
-        # With a watched node, "held still" is about that node: a program may go on updating
-        # other parts of its window (a history list, a status bar) long after the answer shows.
-        watched = {'app': app, 'path': expect['path'], 'last': None} if expect else None
-        self.events.watched = watched
-
-        shown = [None]
-
-        def answer(changed, settled, expected=None):
-            out = {'changed': changed, 'settled': settled, 'events': self.events.any.get(app, 0) - since,
-                   'ms': round((time.monotonic() - started) * 1000, 1)}
-            if expected is not None:
-                out['expected'] = expected
-            if shown[0] is not None:
-                out['shown'] = shown[0]  # the watched node's text as the wait ended
-            return out
-
-        while True:
-            self.bus.drain()
-            now = time.monotonic()
-            count = self.events.any.get(app, 0)
-            if expect and count != seen:
-                seen = count
-                read_started = time.monotonic()
-                shown[0] = self.read_one(app, expect['path'])
-                TIMING.add('wait_read', read_started)
-                if 'from' in expect:
-                    holds = shown[0] != expect['from'] and shown[0].strip() != ''
-                else:
-                    holds = expect['text'] in shown[0]
-            typed = self.events.inserts.get(app, 0) - request['stamp'].get('inserts', 0) >= inserts
-            if count > since:
-                quiet_for = now - self.events.last.get(app, now)
-                if holds and typed and watched['last'] is not None and now - watched['last'] >= quiet:
-                    return answer(True, True, True)
-                if quiet_for >= quiet and (holds or not expect) and (typed or quiet_for >= idle):
-                    return answer(True, True, True if expect else None)
-                if expect and not holds and quiet_for >= idle:
-                    return answer(True, True, False)
-            elif now - started >= idle:
-                return answer(False, True, holds if expect else None)
-            if now >= until:
-                return answer(count > since, False, holds if expect else None)
-            # Wake within 5 ms even when no event comes; the source removes itself.
-            GLib.timeout_add(5, lambda: False)
-            self.bus.context.iteration(True)
+        return wait_for_window(self.bus, self.events, self.read_one, request, deadline)
 
 
 def main():
