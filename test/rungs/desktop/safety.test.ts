@@ -138,6 +138,16 @@ describe('an unattended desktop session', () => {
     );
     const replayed = success(await desktop.runtime.invoke('save_note', { note: 'second note' }));
     expect(replayed.fields.result).toBe('saved: second note');
+    // A restarted bridge counts events afresh: the remembered read is not trusted, the window is read again.
+    const bridge = await (await desktop.session()).bridge();
+    process.kill(-(await bridge.pid())!, 'SIGKILL');
+    await new Promise((done) => setTimeout(done, 100));
+    const again = success(await desktop.runtime.invoke('save_note', { note: 'after restart' }));
+    expect(again.fields.result).toBe('saved: after restart');
+    const windowReads = desktop.runtime.store.runs
+      .events(again.run_id)
+      .filter((event) => event.type === 'skill-window-read');
+    expect(windowReads.at(-1)).toMatchObject({ fresh: true });
     success(
       await desktop.runtime.invoke('act_window', {
         ...WINDOW,
@@ -153,7 +163,7 @@ describe('an unattended desktop session', () => {
       'CAPABILITY_DISABLED',
     );
     const shown = success(await desktop.runtime.invoke('observe_window', WINDOW));
-    expect(shown.fields.text).toContain('"saved: second note"');
+    expect(shown.fields.text).toContain('"saved: after restart"');
   });
 });
 

@@ -1,5 +1,6 @@
 """AT-SPI events, counted per program, so that a wait can tell when a window changed and held still."""
 import time
+import uuid
 
 from bus import REGISTRY, BridgeError
 from gi.repository import GLib
@@ -24,6 +25,8 @@ class Events:
         self.structure = {}
         self.last = {}
         self.watched = None
+        # Counts start again with each bridge: a stamp from another one compares as changed.
+        self.epoch = uuid.uuid4().hex[:12]
         for interface in ('org.a11y.atspi.Event.Object', 'org.a11y.atspi.Event.Window'):
             bus.connection.signal_subscribe(None, interface, None, None, None, 0, self.on_event)
         for event in EVENTS:
@@ -58,4 +61,4 @@ class Events:
 
     def stamp(self, app):
         return {'any': self.any.get(app, 0), 'structure': self.structure.get(app, 0),
-                'inserts': self.inserts.get(app, 0)}
+                'inserts': self.inserts.get(app, 0), 'epoch': self.epoch}

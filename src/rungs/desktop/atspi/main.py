@@ -89,6 +89,19 @@ class Bridge:
         return self.bus.call(app, path, 'org.freedesktop.DBus.Properties', 'Get',
                              GLib.Variant('(ss)', (ACCESSIBLE, 'Name')))[0]
 
+    def changed(self, app, known):
+        """Whether a window may no longer be as a read saw it: its program's structure changed
+        since the read's stamp (or the stamp is another bridge's), or it is gone or hidden."""
+        self.bus.drain()
+        stamp = self.events.stamp(app)
+        if stamp['epoch'] != known['epoch'] or stamp['structure'] != known['structure']:
+            return True
+        try:
+            states = self.op_states({'app': app, 'path': known['path']}, None)
+        except BridgeError:
+            return True
+        return 'visible' not in states or 'defunct' in states
+
     def op_states(self, request, deadline):
         return states_of(self.bus.call(request['app'], request['path'], ACCESSIBLE, 'GetState')[0])
 
@@ -134,14 +147,23 @@ class Bridge:
         return {'keys': parts}
 
     def prepared(self, request, deadline, handler):
-        """Runs a request, first doing what it asks for in the same round trip: give the keyboard
-        to a window (`focus`), note the event counts (`stamp_app`), read a node (`read_before`);
-        and afterwards wait for the window as `then_wait` says (the arguments of op_wait)."""
+        """Runs a request, first doing what it asks for in the same round trip: act only if a
+        window is as it was (`unless_changed`: else answer `stale` and do nothing), give the
+        keyboard to a window (`focus`), press keys that need no wait (`keys_first`), note the
+        event counts (`stamp_app`), read a node (`read_before`); and afterwards wait for the
+        window as `then_wait` says (the arguments of op_wait)."""
         extra = {}
+        if request.get('unless_changed') and self.changed(request['stamp_app'], request['unless_changed']):
+            return {'stale': True}
         if request.get('focus'):
             since = time.monotonic()
             self.x11.focus(request['focus']['pid'], request['focus'].get('title'))
             TIMING.add('focus', since)
+        if request.get('keys_first'):
+            since = time.monotonic()
+            first = [event for keys in request['keys_first'] for event in combination_events(keys, self.x11.keycode)[1]]
+            send_keyboard_events(self.bus, first, deadline)
+            TIMING.add('keys_first', since)
         if request.get('stamp_app'):
             self.bus.drain()
             extra['stamp'] = self.events.stamp(request['stamp_app'])
