@@ -161,7 +161,8 @@ export class AtspiBridge {
   }
 
   #start(): Promise<ChildProcess> {
-    const worker = spawn(this.#python, [bridgeScript()], {
+    // -B: the worker's modules are imported from the package; it writes no .pyc files beside them.
+    const worker = spawn(this.#python, ['-B', bridgeScript()], {
       env: this.#env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDesktopSkillTools } from '../../../src/replay/desktop-skills.js';
 import { isModelEvent } from '../../../src/store/run-event.js';
-import { type DesktopRuntime, desktopRuntime, success } from './harness.js';
+import { type DesktopRuntime, desktopRuntime, readThreeWays, success } from './harness.js';
 
 describe('GNOME Calculator through its accessibility tree', () => {
   let desktop: DesktopRuntime;
@@ -31,6 +31,17 @@ describe('GNOME Calculator through its accessibility tree', () => {
   it('runs the program with GTK 4 drawing through cairo, since Xvfb has no GPU for its GL renderer', () => {
     const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
     expect(environment).toContain('GSK_RENDERER=cairo');
+  });
+
+  it("reads the window from GTK 4's object cache: the same nodes as asking each, in a call plus one per text", async () => {
+    const { everyNode, first, second, calls } = await readThreeWays(desktop, 'gnome-calculator');
+    expect(first).toEqual(everyNode);
+    expect(second).toEqual(everyNode);
+    const texts = everyNode.filter(
+      (node) => node.interfaces.includes('Text') || node.interfaces.includes('Value'),
+    );
+    expect(calls[0]).toBeGreaterThan(4 * everyNode.length);
+    expect(calls[2]).toBeLessThanOrEqual(texts.length + 1);
   });
 
   it('computes 25*4 by typing the expression and reads 100 back from the display', async () => {

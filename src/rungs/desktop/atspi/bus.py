@@ -11,6 +11,7 @@ from timing import TIMING  # noqa: E402
 ACCESSIBLE = 'org.a11y.atspi.Accessible'
 REGISTRY = 'org.a11y.atspi.Registry'
 ROOT = '/org/a11y/atspi/accessible/root'
+PROPERTIES = 'org.freedesktop.DBus.Properties'
 CALL_MS = 2000
 
 
@@ -57,6 +58,23 @@ class Bus:
                 done(None)
         TIMING.calls += 1
         self.connection.call(name, path, interface, method, args, None, 0, CALL_MS, None, finish)
+
+    def batch(self, calls, deadline):
+        """Sends calls (name, path, interface, method, args) at once; their answers in the same
+        order (None for one that failed). A program answers in the order it was asked."""
+        answers = [None] * len(calls)
+        pending = [len(calls)]
+
+        def keep(index):
+            def done(value):
+                pending[0] -= 1
+                answers[index] = value
+            return done
+
+        for index, (name, path, interface, method, args) in enumerate(calls):
+            self.start(name, path, interface, method, args, keep(index))
+        self.run_until(lambda: pending[0] == 0, deadline)
+        return answers
 
     def run_until(self, predicate, deadline):
         while not predicate():

@@ -2,11 +2,12 @@
 """Lift's bridge to AT-SPI: a long-lived worker that speaks JSON lines on stdin/stdout.
 
 It talks AT-SPI's own D-Bus protocol through Gio (python3-gi) instead of libatspi's
-per-property calls: a tree read sends every node's requests at once, level by level, so
-one read of a whole window costs a few waves of round trips, and nothing is served from a
-cache that could be stale. Events (state, text, children changed) are counted per program
-so that `wait` can tell when a window has changed and held still. Keys go through the
-registry daemon (XTest); X11 focus is set with Xlib through ctypes.
+per-property calls. A tree read takes what each node is from the program's object cache in
+one call and asks the rest of a level's nodes at once (tree.py); what can change (names,
+states, texts, values) is asked at every read, and only what an object keeps for its life (its
+action names, its id) is kept between reads. Events (state, text, children
+changed) are counted per program so that a wait can tell when a window has changed and held
+still (wait.py). Keys go through the registry daemon (XTest); X11 focus is set with Xlib.
 
 Requests: {"id": N, "op": NAME, ...}. Answers: {"id": N, "ok": true, "result": ...} or
 {"id": N, "ok": false, "error": {"kind": ..., "message": ...}}. One request at a time.
@@ -15,7 +16,7 @@ import json
 import sys
 import time
 
-from bus import ACCESSIBLE, REGISTRY, ROOT, Bus, BridgeError
+from bus import ACCESSIBLE, PROPERTIES, REGISTRY, ROOT, Bus, BridgeError
 from events import Events
 from gi.repository import GLib
 from keys import combination_events, send_keyboard_events, typing_events
@@ -36,29 +37,39 @@ class Bridge:
 
     # -- reading
     def op_apps(self, request, deadline):
+        """The programs on the bus with their process ids and windows (title, role, states):
+        three waves of calls, each to every program at once."""
+        registered = [(name, path) for name, path in self.bus.call(REGISTRY, ROOT, ACCESSIBLE, 'GetChildren')[0]]
+        first = self.bus.batch([call for name, path in registered for call in (
+            (name, path, PROPERTIES, 'Get', GLib.Variant('(ss)', (ACCESSIBLE, 'Name'))),
+            ('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID',
+             GLib.Variant('(s)', (name,))),
+            (name, path, ACCESSIBLE, 'GetChildren', None))], deadline)
         apps = []
-        for bus_name, path in self.bus.call(REGISTRY, ROOT, ACCESSIBLE, 'GetChildren')[0]:
-            try:
-                name = self.bus.call(bus_name, path, 'org.freedesktop.DBus.Properties', 'Get',
-                                     GLib.Variant('(ss)', (ACCESSIBLE, 'Name')))[0]
-                pid = self.bus.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
-                                    'GetConnectionUnixProcessID', GLib.Variant('(s)', (bus_name,)))[0]
-                windows = []
-                for _child_bus, child in self.bus.call(bus_name, path, ACCESSIBLE, 'GetChildren')[0]:
-                    title = self.bus.call(bus_name, child, 'org.freedesktop.DBus.Properties', 'Get',
-                                          GLib.Variant('(ss)', (ACCESSIBLE, 'Name')))[0]
-                    role = role_name(self.bus.call(bus_name, child, ACCESSIBLE, 'GetRole')[0])
-                    states = states_of(self.bus.call(bus_name, child, ACCESSIBLE, 'GetState')[0])
-                    windows.append({'path': child, 'title': title, 'role': role, 'states': states})
-                apps.append({'app': bus_name, 'name': name, 'pid': pid, 'windows': windows})
-            except BridgeError:
-                continue  # a program that left while we looked
+        for index, (name, _path) in enumerate(registered):
+            title, pid, children = first[3 * index:3 * index + 3]
+            if title is not None and pid is not None and children is not None:  # else it left while we looked
+                apps.append({'app': name, 'name': title[0], 'pid': pid[0], 'windows': [
+                    {'path': child} for _bus, child in children[0]]})
+        windows = [(app['app'], window) for app in apps for window in app['windows']]
+        second = self.bus.batch([call for name, window in windows for call in (
+            (name, window['path'], PROPERTIES, 'Get', GLib.Variant('(ss)', (ACCESSIBLE, 'Name'))),
+            (name, window['path'], ACCESSIBLE, 'GetRole', None),
+            (name, window['path'], ACCESSIBLE, 'GetState', None))], deadline)
+        for index, (_name, window) in enumerate(windows):
+            title, role, states = second[3 * index:3 * index + 3]
+            if title is not None and role is not None and states is not None:  # else it closed while we looked
+                window.update(title=title[0], role=role_name(role[0]), states=states_of(states[0]))
+        for app in apps:
+            app['windows'] = [window for window in app['windows'] if 'title' in window]
         return apps
 
     def op_tree(self, request, deadline):
         self.bus.drain()
         stamp = self.events.stamp(request['app'])
-        nodes, truncated = self.tree.read(request['app'], request['path'], request.get('limit', 2000), deadline)
+        # `cache: false` asks every node for itself (a check of what the program's cache says).
+        nodes, truncated = self.tree.read(request['app'], request['path'], request.get('limit', 2000), deadline,
+                                          use_cache=request.get('cache', True))
         return {'nodes': nodes, 'truncated': truncated, 'stamp': stamp}
 
     def op_stamp(self, request, deadline):

@@ -5,7 +5,7 @@ import { DEBIAN_PYTHON } from '../../../../src/rungs/desktop/bridge.js';
 
 describe("the bridge's settle wait", () => {
   it('decides on scripted programs as it must (wait_cases.py: late reports, second changes, silent nodes, idle)', () => {
-    const run = spawnSync(DEBIAN_PYTHON, [join(import.meta.dirname, 'wait_cases.py')], {
+    const run = spawnSync(DEBIAN_PYTHON, ['-B', join(import.meta.dirname, 'wait_cases.py')], {
       encoding: 'utf8',
       timeout: 60_000,
     });
