@@ -122,13 +122,16 @@ class X11:
 
     def focus(self, pid, title=None):
         """Gives the keyboard to the window of `pid` with that title (else its topmost one)."""
+        focused = self.focused()
+        if title and self.window_pid(focused) == pid and self.title_of(focused) == title:
+            return True  # already there: three requests to X rather than a walk of every window
         windows = self.windows_of(pid)
         if not windows:
             return False
         titled = [window for window in windows if title and self.title_of(window) == title]
         # The last child of the root is the top of the stacking order, usually the one on screen.
         window = (titled or windows)[-1]
-        if self.focused() == window:
+        if focused == window:
             return True
         self.lib.XRaiseWindow(self.display, window)
         self.lib.XSetInputFocus(self.display, window, 2, 0)
