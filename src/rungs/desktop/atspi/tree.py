@@ -20,6 +20,9 @@ CLASS_NAME = re.compile(r'^(Gtk|Adw|Gdk)[A-Z][A-Za-z]*$')
 CACHE = '/org/a11y/atspi/cache'
 # Facts kept per object beyond this many are dropped all at once (the next read asks again).
 MAX_FIXED = 5000
+# A program whose cache holds more objects than this (a document's every cell) is asked node by
+# node instead: its whole cache would cost more than the few nodes a read opens.
+MAX_CACHE_ITEMS = 5000
 
 
 class Tree:
@@ -40,6 +43,7 @@ class Tree:
         self.fixed = {}  # (app, path) -> {'role': number, 'actions': [...] or None, 'id': str or None}
         # app -> True once its cache's order agreed with GetChildren, False once it did not.
         self.cache_order = {}
+        self.cache_too_large = set()  # apps
 
     def read(self, app, path, limit, deadline, use_cache=True):
         since = time.monotonic()
@@ -56,7 +60,11 @@ class Tree:
     def cached_items(self, app, deadline):
         """The program's object cache: each node as {path: node}, and its children where the
         cache lists all of them with their places ({path: [child paths in order]})."""
+        if app in self.cache_too_large:
+            return {'items': {}, 'children': {}}
         answer = self.batch(app, [(CACHE, 'org.a11y.atspi.Cache', 'GetItems', None)], deadline)[0]
+        if answer and len(answer[0]) > MAX_CACHE_ITEMS:
+            self.cache_too_large.add(app)
         items = {}
         for (bus_name, path), _app, (_parent_bus, parent), index, count, interfaces, name, role, description, \
                 states in (answer[0] if answer else []):
