@@ -19,7 +19,8 @@ export interface SkillReplayOptions {
 const KEYBOARD = new Set(['key', 'type', 'shortcut']);
 
 interface SettleContext {
-  read: WindowRead;
+  /** The control the step's expectation names, found in the window's read. */
+  expectControl: Control | undefined;
   inputs: Readonly<Record<string, unknown>>;
   deadline: number;
   last: boolean;
@@ -37,7 +38,7 @@ function waitFor(
   action: DesktopAction,
   context: SettleContext,
 ): WaitOptions & { expectChangeOfRead?: boolean } {
-  const expectControl = step.expect?.target ? locate(context.read, step.expect.target, 'checked') : undefined;
+  const { expectControl } = context;
   const watch =
     step.expect && expectControl
       ? { expect: { path: expectControl.path, text: bind(step.expect.text_contains, context.inputs) } }
@@ -65,13 +66,6 @@ function surfaceChanged(message: string): never {
     hint: 'The window no longer looks like the one this skill learned on; the skill did nothing. Do the task with observe_window and act_window, and learn it again.',
     outcome: 'not_started',
   });
-}
-
-function locate(read: WindowRead, locator: Locator, what: string): Control {
-  const control = findByLocator(read.controls, locator);
-  if (!control)
-    surfaceChanged(`The ${what} ${locator.role} "${locator.name || locator.id}" is not in the window.`);
-  return control;
 }
 
 /** A recorded step as the action act_window would run, inputs bound. */
@@ -141,15 +135,15 @@ async function runSteps(
 ): Promise<SkillReplayResult> {
   const { session, deadline } = options;
   const { window } = on;
-  let { read } = on;
+  let { read, checked } = on;
   options.emit?.({
     type: 'skill-window-read',
-    fresh: read.fresh && on.checked,
+    fresh: read.fresh && checked,
     ms: Math.round(performance.now() - started),
   });
   // A remembered read that does not fit may be out of date: look again before refusing.
   const unfit = (message: string): never => {
-    if (!on.checked) throw new StaleWindow();
+    if (!checked) throw new StaleWindow();
     surfaceChanged(message);
   };
   const find = (locator: Locator, what: string) =>
@@ -169,6 +163,7 @@ async function runSteps(
   let sent = false;
   for (const [index, step] of skill.steps.entries()) {
     const control = 'target' in step && step.target ? find(step.target, `step ${index + 1}'s`) : undefined;
+    const expectControl = step.expect?.target ? find(step.expect.target, 'checked') : undefined;
     const action = actionOf(step, inputs);
     const { risk, reason } = classifyDesktopAction(action, control);
     if (risk === 'block' || risk === 'high') {
@@ -197,11 +192,11 @@ async function runSteps(
       shortcuts,
       keyboardHeld,
       keysFirst,
-      ...(on.checked ? {} : { unlessChanged: read }),
+      ...(checked ? {} : { unlessChanged: read }),
       ...(last ? { readBefore: finalTarget.path } : {}),
-      thenWait: waitFor(step, action, { read, inputs, deadline, last, quietMs: options.quietMs }),
+      thenWait: waitFor(step, action, { expectControl, inputs, deadline, last, quietMs: options.quietMs }),
     });
-    on.checked = true;
+    checked = true;
     sent = true;
     if ((KEYBOARD.has(action.op) && !control) || keysFirst.length > 0) keyboardHeld = true;
     keysFirst = [];
