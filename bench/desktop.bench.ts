@@ -82,6 +82,14 @@ async function main(): Promise<void> {
         `first observe_window ${program} (${fields.elements} elements): ${(performance.now() - started).toFixed(1)} ms`,
       );
     }
+    // Something to clear first: Escape on an empty display may change nothing (NO_CHANGE),
+    // and the run a skill learns from must be clean.
+    ok(
+      await runtime.invoke('act_window', {
+        program: 'gnome-calculator',
+        actions: [{ op: 'type', text: '7' }],
+      }),
+    );
     ok(
       await runtime.invoke('act_window', {
         program: 'gnome-calculator',
