@@ -180,6 +180,11 @@ export interface WaitOptions {
   inserts?: number;
   /** Until the node's text contains `text`, or differs `from` what it showed before. */
   expect?: { path: string; text: string } | { path: string; from: string };
+  /**
+   * Keep a read of the node to change on its way (`from` only): the program answers it before
+   * it redraws, so the change is seen tens of ms sooner than its report (GTK 4).
+   */
+  poll?: boolean;
 }
 
 /** The bridge's wait arguments, bounded to leave the answer time to come back. */
@@ -195,6 +200,7 @@ function waitArguments(
     ...(options.inserts ? { inserts: options.inserts } : {}),
     ...(options.expect ? { expect: options.expect } : {}),
     ...(options.expectChangeOfRead ? { expect_change_of_read: true } : {}),
+    ...(options.poll ? { poll: true } : {}),
   };
 }
 

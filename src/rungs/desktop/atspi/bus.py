@@ -13,6 +13,8 @@ REGISTRY = 'org.a11y.atspi.Registry'
 ROOT = '/org/a11y/atspi/accessible/root'
 PROPERTIES = 'org.freedesktop.DBus.Properties'
 CALL_MS = 2000
+# The most of a node's text a read asks for (Text.GetText from 0 to this).
+READ_CHARS = 2000
 
 
 class BridgeError(Exception):

@@ -16,7 +16,7 @@ import json
 import sys
 import time
 
-from bus import ACCESSIBLE, PROPERTIES, REGISTRY, ROOT, Bus, BridgeError
+from bus import ACCESSIBLE, PROPERTIES, READ_CHARS, REGISTRY, ROOT, Bus, BridgeError
 from events import Events
 from gi.repository import GLib
 from keys import combination_events, send_keyboard_events, typing_events
@@ -92,7 +92,7 @@ class Bridge:
                 self.interfaces.clear()
             self.interfaces[(app, path)] = interfaces
         if 'org.a11y.atspi.Text' in interfaces:
-            return self.bus.call(app, path, 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, 2000)))[0]
+            return self.bus.call(app, path, 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, READ_CHARS)))[0]
         if 'org.a11y.atspi.Value' in interfaces:
             value = self.bus.call(app, path, 'org.freedesktop.DBus.Properties', 'Get',
                                   GLib.Variant('(ss)', ('org.a11y.atspi.Value', 'CurrentValue')))[0]

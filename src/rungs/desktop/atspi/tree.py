@@ -2,7 +2,7 @@
 import re
 import time
 
-from bus import ACCESSIBLE, PROPERTIES
+from bus import ACCESSIBLE, PROPERTIES, READ_CHARS
 from gi.repository import GLib
 from names import role_name, states_of
 from timing import TIMING
@@ -165,7 +165,7 @@ class Tree:
                 calls.append((node['path'], PROPERTIES, 'Get', GLib.Variant('(ss)', (ACCESSIBLE, 'AccessibleId'))))
                 wanted.append((node, 'id'))
             if 'org.a11y.atspi.Text' in interfaces:
-                calls.append((node['path'], 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, 2000))))
+                calls.append((node['path'], 'org.a11y.atspi.Text', 'GetText', GLib.Variant('(ii)', (0, READ_CHARS))))
                 wanted.append((node, 'text'))
             if 'org.a11y.atspi.Value' in interfaces:
                 calls.append((node['path'], PROPERTIES, 'GetAll', GLib.Variant('(s)', ('org.a11y.atspi.Value',))))

@@ -43,7 +43,7 @@ function waitFor(
     step.expect && expectControl
       ? { expect: { path: expectControl.path, text: bind(step.expect.text_contains, context.inputs) } }
       : context.last
-        ? { expectChangeOfRead: true }
+        ? { expectChangeOfRead: true, poll: true }
         : {};
   return {
     quietMs: context.last ? (context.quietMs ?? 10) : action.op === 'type' ? 0 : 15,
