@@ -66,6 +66,7 @@ export async function replayCapability(
         },
       );
     }
+    if (outcome === 'found') replay.readUrlOutputs();
     const durationMs = Math.round((performance.now() - t0) * 10) / 10;
     replay.emit('replay-end', { outcome, ms: durationMs });
     return {

@@ -51,5 +51,8 @@ export interface ReplayResult {
   durationMs: number;
 }
 
-/** How a step, or a look at the page, ends: go on, the record is not there, or start over. */
-export type Settled = 'ok' | 'not_found' | 'restart';
+/**
+ * How a step, or a look at the page, ends: go on, the record is not there, the record a write
+ * would make is already there, or start over.
+ */
+export type Settled = 'ok' | 'not_found' | 'already_exists' | 'restart';

@@ -47,8 +47,9 @@ function resultOf(
     summary:
       result.outcome === 'found'
         ? `${capability.name}: ${capability.outputs.map((spec) => spec.name).join(', ')} read in ${result.durationMs} ms, checkpoint passed`
-        : `${capability.name}: the application answered not found`,
-    effect: plan.effectClass === 'read' ? 'none' : 'changed',
+        : `${capability.name}: the application answered ${result.outcome === 'not_found' ? 'not found' : 'that it already exists'}`,
+    // Only a found outcome ran every step: not_found and already_exists stopped before any write.
+    effect: plan.effectClass === 'read' || result.outcome !== 'found' ? 'none' : 'changed',
     verifiedBy,
     checks: result.checkpoint
       ? [
