@@ -96,11 +96,18 @@ function parameterise(target: Target, bound: Record<string, string>): Target {
   return visit(target) as Target;
 }
 
-/** A literal the explorer typed that equals a bound value still becomes the parameter. */
+/**
+ * A literal the explorer typed that equals a bound value still becomes the parameter; one
+ * that holds a bound value as a whole token among other text ("[[Category:Support]]" with
+ * category=Support) becomes a template, as the explorer was shown it: stored literally, a
+ * replay on other inputs would write the explored value.
+ */
 function parameteriseValue(value: Value, bound: Record<string, string>): Value {
   if (!('literal' in value)) return value;
   const match = Object.entries(bound).find(([, bound]) => bound === value.literal);
-  return match ? { input: match[0] } : value;
+  if (match) return { input: match[0] };
+  const template = parameteriseText(value.literal, bound);
+  return template === value.literal ? value : { template };
 }
 
 function pathOf(url: string, origin: string): string {

@@ -58,3 +58,24 @@ describe('the compiler and a write checkpoint', () => {
     ]);
   });
 });
+
+describe('the compiler and literal text holding an input', () => {
+  it('stores a literal that holds a bound value as a template, so a replay writes its own input', () => {
+    const input = requestCreate({
+      target: cell('Subject'),
+      input: 'subject',
+      values: [{ target: cell('Priority'), input: 'priority' }],
+    });
+    const body = { frame: [], locator: { by: 'label' as const, label: 'Body' } };
+    // "[[Category:High]]" as the explorer typed it, with priority=High bound; "Highway" is another word.
+    input.actions.splice(2, 0, { op: 'fill', target: body, value: { literal: 'Highway [[Category:High]]' } });
+    const capability = compileCapability(input);
+    const fill = capability.steps.find(
+      (step) =>
+        step.op === 'fill' && step.target.locator.by === 'label' && step.target.locator.label === 'Body',
+    );
+    expect(fill && 'value' in fill ? fill.value : undefined).toEqual({
+      template: 'Highway [[Category:{{input.priority}}]]',
+    });
+  });
+});
