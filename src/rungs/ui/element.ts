@@ -122,7 +122,11 @@ async function namesOnly(page: Page, target: Target, handle: ElementHandle): Pro
  * A target that names this element and no other on the live page: the observed one, or
  * else the same with the element's position among its matches (`nth`), read now.
  */
-async function uniqueTarget(page: Page, target: Target, handle: ElementHandle): Promise<Target | undefined> {
+export async function uniqueTarget(
+  page: Page,
+  target: Target,
+  handle: ElementHandle,
+): Promise<Target | undefined> {
   if (await namesOnly(page, target, handle)) return target;
   const { nth: _nth, ...every } = target;
   const index = await (await resolveTarget(page, every))

@@ -207,6 +207,7 @@ export class RenderState {
     const label = this.lastText;
     this.lastText = '';
     const target = this.#uniqueTarget(node, scope, label, cellTarget);
+    const container = scope.containers.at(-1);
     const record: ElementRecord = {
       ref: this.shownRef(node.ref),
       ariaRef: node.ref,
@@ -217,6 +218,9 @@ export class RenderState {
       password: ['textbox', 'searchbox'].includes(node.role) && scope.passwordNames.has(node.name),
       disabled: node.attrs.disabled === 'true',
       ambiguous: target === undefined,
+      ...(cellTarget ? { cell: cellTarget } : {}),
+      ...(label && label.length <= 80 ? { before: label } : {}),
+      ...(container ? { container } : {}),
     };
     this.elements.set(record.ref, record);
     return record;

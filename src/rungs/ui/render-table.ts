@@ -83,6 +83,24 @@ function cellReading(node: AriaNode): string {
     .join(' ');
 }
 
+/**
+ * The value a row is found by in its key cell: the record's own link when the cell holds one
+ * ("jdoe" of "jdoe Edit | Delete", whose row actions are no part of the key), else its text.
+ */
+function keyOf(cell: AriaNode, reading: string): string {
+  const link = firstLink(cell);
+  return link && reading.startsWith(link) ? link : reading;
+}
+
+function firstLink(node: AriaNode): string | undefined {
+  for (const child of node.children) {
+    if (child.role === 'link' && child.name.trim()) return child.name.trim();
+    const inner = firstLink(child);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
 /** A control whose name is not the cell's text (a field, a box) is shown with its role and name. */
 function controlLabel(state: RenderState, control: AriaNode, ref: string, text: string): string {
   const name = clip(state.redactor.text(control.name), 60);
@@ -143,7 +161,8 @@ export function renderTable(state: RenderState, table: AriaNode, scope: FrameSco
   const { match, selected, visible } = selection(state, shape, displayName);
   const shownRows: string[][] = [];
   shape.rows.forEach((cells, rowIndex) => {
-    const rowKey = key === undefined ? '' : (shape.cells[rowIndex]?.[key] ?? '');
+    const keyCell = key === undefined ? undefined : cells[key];
+    const rowKey = keyCell ? keyOf(keyCell, shape.cells[rowIndex]?.[key as number] ?? '') : '';
     const keyHeader = key === undefined ? undefined : shape.headers[key] || undefined;
     const display = cells.map((cell, column) =>
       cellText(

@@ -1,4 +1,4 @@
-import type { FramePath, Target } from './locator.js';
+import type { FramePath, SemanticLocator, Target, Within } from './locator.js';
 import type { Redactor } from './redact.js';
 import { renderNode } from './render-nodes.js';
 import { type LineKind, RenderState } from './render-state.js';
@@ -20,6 +20,12 @@ export interface ElementRecord {
   disabled: boolean;
   /** Whether role + name names more than one element in its frame. */
   ambiguous: boolean;
+  /** The table cell it sits in (by the row's key and the column), whatever target it got. */
+  cell?: SemanticLocator;
+  /** The text right before it ("From" before the sender's link). */
+  before?: string;
+  /** The innermost named container it sits in. */
+  container?: Within;
 }
 
 export interface FrameFacts {
