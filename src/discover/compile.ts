@@ -136,6 +136,15 @@ function valueCheck(check: CheckpointDraft, bound: Record<string, string>) {
   };
 }
 
+/** Inputs no step types, chooses by or navigates with: the checkpoint alone cannot make a replay use one. */
+function unusedInputs(steps: Step[], inputs: CompileInput['inputs']): string[] {
+  const used = new Set(steps.flatMap((step) => placeholdersIn(step)));
+  for (const step of steps) {
+    if ((step.op === 'fill' || step.op === 'select') && 'input' in step.value) used.add(step.value.input);
+  }
+  return inputs.map((input) => input.name).filter((name) => !used.has(name));
+}
+
 /** Actions whose target also named other elements of the page they ran on: a replay could pick another. */
 function notUniqueTargets(actions: ExecutedAction[]): string[] {
   return actions.flatMap((action, index) =>
@@ -244,6 +253,12 @@ export function compileCapability(input: CompileInput): Capability {
   if (unchecked.length > 0) {
     problems.push(
       `the checkpoint never reads back ${unchecked.map((name) => `'${name}'`).join(', ')}, typed into the page: name where the resulting page shows each (checkpoint.values: [{"target":…,"input":"${unchecked[0]}"}]), or a replay could report success with the wrong value`,
+    );
+  }
+  const unused = unusedInputs(steps, input.inputs);
+  if (unused.length > 0) {
+    problems.push(
+      `no step uses the input${unused.length > 1 ? 's' : ''} ${unused.map((name) => `'${name}'`).join(', ')}: the capability would do the same whatever ${unused.length > 1 ? 'they hold' : 'it holds'}; type it ({"op":"fill",…,"value":{"input":"${unused[0]}"}}), choose by it (a row or link whose text is it), navigate with {{input.${unused[0]}}}, or leave it out of the task`,
     );
   }
   if (steps.length === 0) problems.push('no action executed');

@@ -79,3 +79,16 @@ describe('the compiler and literal text holding an input', () => {
     });
   });
 });
+
+describe('the compiler and inputs no step uses', () => {
+  it('refuses a capability with an input that nothing types, chooses by or navigates with', () => {
+    const input = requestCreate({
+      target: cell('Subject'),
+      input: 'subject',
+      values: [{ target: cell('Priority'), input: 'priority' }],
+    });
+    input.inputs.push({ name: 'site', type: 'string' });
+    input.bound = { ...input.bound, site: 'Lyon' };
+    expect(() => compileCapability(input)).toThrow(/no step uses the input 'site'/);
+  });
+});
