@@ -14,6 +14,7 @@ import {
 } from '../capability/capability.js';
 import { LiftError } from '../contract/errors.js';
 import { describeScopedLocator, type Target } from '../rungs/ui/locator.js';
+import { tokenPattern } from '../rungs/ui/redact.js';
 
 /**
  * One action the session executed (rejected and no-change attempts never get here). `notUnique`
@@ -64,13 +65,10 @@ function uncheckedInputs(steps: Step[], checkpoint: CompileInput['checkpoint']):
 /** A step before its postcondition is known (distributes over the union). */
 type Draft = Step extends infer S ? (S extends Step ? Omit<S, 'expect' | 'version'> : never) : never;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Replaces bound values in a text with `{{input.NAME}}`, where they stand as whole tokens
- * only: `user` bound never turns link "Users" into "{{input.group}}s".
+ * only, as the observation redacts them: `user` bound never turns link "Users" into
+ * "{{input.group}}s", nor `admin` a link to "/wp-admin/" into "/wp-{{input.login}}/".
  */
 export function parameteriseText(text: string, bound: Record<string, string>): string {
   const entries = Object.entries(bound)
@@ -78,7 +76,7 @@ export function parameteriseText(text: string, bound: Record<string, string>): s
     .sort((a, b) => b[1].length - a[1].length);
   let result = text;
   for (const [name, value] of entries) {
-    const token = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`, 'gu');
+    const token = new RegExp(tokenPattern(value), 'gu');
     result = result.replace(token, `{{input.${name}}}`);
   }
   return result;

@@ -292,11 +292,8 @@ export class PageHarness {
       );
     }
     const shot = await maskedScreenshot(this.page, path, {
-      values: [
-        ...Object.values(this.#options.inputs ?? {}),
-        ...(this.#options.secrets ?? []),
-        ...this.#signIn.secretValues(),
-      ],
+      values: [...(this.#options.secrets ?? []), ...this.#signIn.secretValues()],
+      inputs: Object.values(this.#options.inputs ?? {}),
       hiddenColumns: this.#options.hiddenColumns ?? [],
       isSecret: this.#options.isSecret,
       regions: extra.regions,

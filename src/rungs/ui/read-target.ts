@@ -70,6 +70,7 @@ async function holdsOnly(page: Page, target: Target, handle: ElementHandle): Pro
     .evaluate(
       (element, other) =>
         (element === other || element.contains(other as Node)) &&
+        // biome-ignore lint/performance/useDomNodeTextContent: the value is the text a person sees.
         (element as HTMLElement).innerText.trim() === (other as HTMLElement).innerText.trim(),
       handle,
     )

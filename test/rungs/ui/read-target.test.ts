@@ -75,6 +75,7 @@ async function readOn(url: string, target: Target): Promise<string> {
   await harness.goto(url);
   const locator = await resolveTarget(page, target);
   expect(await locator.count()).toBe(1);
+  // biome-ignore lint/performance/useDomNodeTextContent: a read returns the text a person sees.
   return (await locator.innerText()).trim();
 }
 
