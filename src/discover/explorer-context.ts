@@ -70,5 +70,6 @@ export interface ExplorerContext {
   start(): StartPage;
   provenance(): Capability['provenance'];
   /** Saves the compiled capability, ends the session as completed, and returns its revision. */
-  complete(capability: Capability): { revision: string };
+  /** Saves the capability: its revision and the file it is in. */
+  complete(capability: Capability): { revision: string; file?: string };
 }

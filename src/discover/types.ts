@@ -55,7 +55,7 @@ export interface DiscoveryTask {
 /** What an explorer gets back from a tool: JSON, redacted, never a bound or read value. */
 export type ToolReply =
   | { ok: true; [key: string]: unknown }
-  | { ok: false; error: string; message: string; hint?: string; example?: unknown };
+  | { ok: false; error: string; message: string; hint?: string; example?: unknown; [key: string]: unknown };
 
 export interface SessionStatus {
   outcome: SessionOutcome;

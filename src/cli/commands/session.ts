@@ -22,6 +22,7 @@ import { openRuntime } from '../open-runtime.js';
 import { recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
+import { replyText } from './session-text.js';
 
 const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
        lift session observe ID [--screenshot] [--find TEXT] [--page N]
@@ -84,36 +85,42 @@ export const spec = defineCommand({
       summary: 'an action, a list of actions, or {"actions":[...]}',
       arguments: [ID, { name: 'actions', description: 'the action(s) as JSON' }],
       options: ['json'],
-      examples: [`lift session act s_3f2a9c01de '{"op":"click","target":{"role":"button","name":"Search"}}'`],
+      examples: [
+        `lift session act s_3f2a9c01de '{"op":"fill","target":{"ref":"e12"},"value":{"input":"memberId"}}'`,
+        `lift session act s_3f2a9c01de '{"op":"click","target":{"locator":{"by":"role","role":"button","name":"Search"}}}'`,
+        `lift session act s_3f2a9c01de '{"op":"read","target":{"locator":{"by":"cell","row":"M-1001","column":"Name"}},"as":"name"}'`,
+      ],
     },
     handoff: {
       summary: 'ask a person to act in the browser; waits until lift session resume',
       arguments: [ID],
-      options: ['reason'],
+      options: ['reason', 'json'],
       examples: ['lift session handoff s_3f2a9c01de --reason "enter the second factor"'],
     },
     resume: {
       summary: 'the person is done: the session goes on',
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session resume s_3f2a9c01de'],
     },
     complete: {
       summary: 'name the outputs and the checkpoint; compiles the capability',
       arguments: [ID, { name: 'result', description: '{"outputs":[...],"checkpoint":{...}} as JSON' }],
       options: ['json'],
-      examples: [`lift session complete s_3f2a9c01de '{"outputs":[],"checkpoint":{}}'`],
+      examples: [
+        `lift session complete s_3f2a9c01de '{"outputs":["name"],"checkpoint":{"target":{"ref":"e31"},"input":"memberId"}}'`,
+      ],
     },
     status: {
       summary: "the session's state, running or ended",
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session status s_3f2a9c01de'],
     },
     stop: {
       summary: 'end the session',
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session stop s_3f2a9c01de'],
     },
     daemon: { summary: 'the daemon itself', arguments: [ID], options: [], examples: [], hidden: true },
@@ -191,7 +198,9 @@ async function send(
       return 1;
     }
     if (message.kind === 'status') {
-      printJson(io, { ok: true, ...state.status, running: false, run_id: state.runId });
+      const ended = { ok: true, ...state.status, running: false, run_id: state.runId };
+      if (json) printJson(io, ended);
+      else io.out(replyText(message, ended));
       return 0;
     }
     io.err(
@@ -199,10 +208,9 @@ async function send(
     );
     return 1;
   }
-  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean; observation?: string };
-  if (!json && message.kind === 'call' && message.tool === 'observe' && reply.ok && reply.observation)
-    io.out(reply.observation);
-  else printJson(io, reply);
+  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean } & Record<string, unknown>;
+  if (json) printJson(io, reply);
+  else io.out(replyText(message, reply));
   return reply.ok ? 0 : 1;
 }
 
@@ -249,22 +257,22 @@ export const run: Command = async (args, io) => {
       const [id, text] = rest;
       if (!text) throw new UsageError(USAGE);
       const args = action === 'act' ? actionsOf(text) : parseJsonArgument(text, 'JSON');
-      return send(io, id, { kind: 'call', tool: action, args }, values.json || true);
+      return send(io, id, { kind: 'call', tool: action, args }, values.json);
     }
     case 'handoff': {
       return send(
         io,
         rest[0],
         { kind: 'call', tool: 'request_handoff', args: { reason: values.reason } },
-        true,
+        values.json,
       );
     }
     case 'resume':
-      return send(io, rest[0], { kind: 'resume' }, true);
+      return send(io, rest[0], { kind: 'resume' }, values.json);
     case 'status':
-      return send(io, rest[0], { kind: 'status' }, true);
+      return send(io, rest[0], { kind: 'status' }, values.json);
     case 'stop':
-      return send(io, rest[0], { kind: 'stop' }, true);
+      return send(io, rest[0], { kind: 'stop' }, values.json);
     default:
       throw new UsageError(USAGE);
   }

@@ -208,9 +208,15 @@ export const completeTool = defineExplorerTool({
         });
         capability = compileCapability({ ...input, signs });
       }
-      const { revision } = context.complete(capability);
+      const { revision, file } = context.complete(capability);
       // Nothing is dropped in silence: every action not in the capability, and why.
-      return { revision, name: capability.name, steps: capability.steps.length, left_out: leftOut(context) };
+      return {
+        revision,
+        name: capability.name,
+        steps: capability.steps.length,
+        ...(file ? { file } : {}),
+        left_out: leftOut(context),
+      };
     } catch (error) {
       // The compiler refuses what would not replay: a rejection the explorer can correct.
       if (!isLiftError(error)) throw error;

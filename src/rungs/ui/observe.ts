@@ -307,9 +307,11 @@ function headerLines(
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const hints = ['act on [ref]s'];
   if (richness.tables > 0)
-    hints.push('a table cell is {"by":"cell","row":"<value in the row>","column":"<header>"}');
+    hints.push(
+      'a table cell is the target {"locator":{"by":"cell","row":"<value in the row>","column":"<header>"}}',
+    );
   if (page.rendered.lines.some((line) => PAIR_LINE.test(line)))
-    hints.push('the value of "Label: value" is {"by":"pair","label":"Label"}');
+    hints.push('the value of "Label: value" is the target {"locator":{"by":"pair","label":"Label"}}');
   hints.push('⟦…⟧ are placeholders, never text to type');
   return [
     `page ${JSON.stringify(redactor.text(page.title))} ${redactor.text(shortPath(page.url))}`,
