@@ -92,3 +92,29 @@ describe('the compiler and inputs no step uses', () => {
     expect(() => compileCapability(input)).toThrow(/no step uses the input 'site'/);
   });
 });
+
+describe('the compiler and targets that would not replay', () => {
+  const valid = () =>
+    requestCreate({
+      target: cell('Subject'),
+      input: 'subject',
+      values: [{ target: cell('Priority'), input: 'priority' }],
+    });
+
+  it('refuses an action whose target named more than one element of its page', () => {
+    const input = valid();
+    input.actions[2] = { ...input.actions[2]!, notUnique: true };
+    expect(() => compileCapability(input)).toThrow(
+      /action 3 \(click button "Create"\) names more than one element/,
+    );
+  });
+
+  it('refuses a write whose last fill is never submitted', () => {
+    const input = valid();
+    // The Create click is gone: the values are typed and nothing sends them.
+    input.actions.splice(2, 1);
+    input.actions.pop();
+    input.outputs = [];
+    expect(() => compileCapability(input)).toThrow(/is never submitted/);
+  });
+});
