@@ -59,9 +59,8 @@ export function replyText(message: DaemonRequest, reply: Reply): string {
   }
   const tool = message.kind === 'call' ? message.tool : undefined;
   if (Array.isArray(reply.results)) {
-    (reply.results as ActionResult[]).forEach((result, index) =>
-      lines.push(...actionLines(result, index + 1)),
-    );
+    for (const [index, result] of (reply.results as ActionResult[]).entries())
+      lines.push(...actionLines(result, index + 1));
   } else if (reply.ok && tool === 'observe' && typeof reply.observation === 'string') {
     lines.push(reply.observation);
     if (typeof reply.screenshot === 'string') lines.push(`screenshot: ${reply.screenshot}`);
