@@ -5,6 +5,7 @@ import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { callProgress } from '../progress.js';
 import { defineCommand } from '../spec.js';
 
 export const spec = defineCommand({
@@ -26,8 +27,8 @@ export const spec = defineCommand({
     },
   },
   examples: [
-    `lift call tools_search --input '{"query":"invoice"}'`,
-    `lift call inventory_add --input '{"sku":"B-5678","quantity":2}' --request-id add-1`,
+    `lift call inventory_find_items --input '{"sku":"A-100"}'`,
+    `lift call inventory_create_item --input '{"sku":"B-5678","name":"Gadget","qty":2,"location":"Shelf 2","request_id":"add-1"}'`,
   ],
   notes: 'Exit status: 0 when the envelope is ok, 1 otherwise (held calls print a pending envelope).',
 });
@@ -61,7 +62,13 @@ export const run: Command = async (args, io) => {
   const runtime = await openRuntime(io);
   try {
     const requestId = values['request-id'];
-    let envelope = await runtime.invoke(name, input, requestId ? { requestId } : {});
+    const progress = callProgress(io, name, (text) => runtime.store.secrets.scrub(text));
+    let envelope = await runtime
+      .invoke(name, input, {
+        ...(requestId ? { requestId } : {}),
+        ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
+      })
+      .finally(() => progress.end());
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
     return envelope.ok ? 0 : 1;
