@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import { type Envelope, isPending } from '../contract/envelope.js';
+import { byToolName } from '../runtime/registry.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { RunEvent } from '../store/runs.js';
 import { ApprovalResources } from './approval-resources.js';
@@ -73,7 +74,7 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...runtime.registry.list().filter((tool) => !own.has(tool.name)), ...own.values()]
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort(byToolName)
       .map(toMcpTool),
   }));
 
