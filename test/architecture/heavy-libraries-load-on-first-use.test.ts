@@ -27,6 +27,8 @@ const HEAVY = [
   'nodemailer',
   'js-tiktoken',
   'ai',
+  '@xmpp/client',
+  'csv-parse',
 ];
 
 const ROOT = join(import.meta.dirname, '..', '..');
