@@ -19,10 +19,10 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { replyText } from '../session-text.js';
 import { recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
-import { replyText } from './session-text.js';
 
 const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
        lift session observe ID [--screenshot] [--find TEXT] [--page N]

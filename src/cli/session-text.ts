@@ -1,4 +1,4 @@
-import type { DaemonRequest } from '../../discover/daemon.js';
+import type { DaemonRequest } from '../discover/daemon.js';
 
 type Reply = { ok: boolean } & Record<string, unknown>;
 
