@@ -4,7 +4,10 @@ import { defineExplorerTool } from './tool.js';
 export const ObserveArgsSchema = z.strictObject({
   /** Also save a masked screenshot (bound and secret regions blacked out) and return its path. */
   screenshot: z.boolean().optional(),
-  /** Show only what holds this text: lines of the page, and rows of its tables (or of the one named). */
+  /**
+   * Show only what holds this text: lines of the page, and rows of its tables (or of the one
+   * named). A bound input may be written as {{input.NAME}}.
+   */
   find: z
     .strictObject({ match: z.string().min(1).max(200), table: z.string().max(200).optional() })
     .optional(),
