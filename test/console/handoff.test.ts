@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,9 +6,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { memberLookupCapability } from '../replay/helpers.js';
+import { memberLookupCapability, signedInPage } from '../replay/helpers.js';
 import { LIFT_BIN, lift } from '../support/cli.js';
-import { type ConsoleWorld, screenshot, seedProfile, startConsoleWorld } from './support.js';
+import { addCapability, type ConsoleWorld, screenshot, startConsoleWorld } from './support.js';
 
 const PASSWORD = 'canary-password-0b5e77';
 const TOOL = 'member_lookup_savings';
@@ -16,29 +16,18 @@ const INPUT = { memberId: 'M-1004' };
 let fixture: BackofficeServer;
 let world: ConsoleWorld;
 
-async function signedIn(): Promise<Page> {
-  const page = await (await world.browser.newContext()).newPage();
-  await page.goto(`${fixture.url}/login`);
-  await page.getByLabel('User').fill(fixture.user);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button').click();
-  await page.waitForURL(/\/app/);
-  return page;
-}
-
 beforeAll(async () => {
   // session_expires: the session ends right after the first member page, as a real one times out.
   fixture = await startBackoffice({ password: PASSWORD, scenario: 'session_expires' });
   world = await startConsoleWorld();
-  const setup = await signedIn();
-  const file = join(world.dir, 'member_lookup.json');
-  writeFileSync(file, JSON.stringify(await memberLookupCapability(setup, fixture.origin)));
-  const added = await lift(['capabilities', 'add', file, '--effect', 'read'], {
-    cwd: world.dir,
-    env: world.env,
-  });
-  expect(added.code, added.stderr).toBe(0);
-  await seedProfile(world, fixture.origin, setup);
+  const setup = await signedInPage(world.browser, fixture, '', { password: PASSWORD });
+  await addCapability(
+    world,
+    'member_lookup',
+    await memberLookupCapability(setup, fixture.origin),
+    'read',
+    setup,
+  );
   await setup.context().close();
 }, 180_000);
 afterAll(async () => {
