@@ -91,14 +91,26 @@ async function signInThroughConsole(picture?: string): Promise<void> {
   await person.getByLabel(/Type into the page/).fill(PASSWORD);
   await person.getByRole('button', { name: 'Send text' }).click();
   await person.getByRole('button', { name: 'Press Enter in the page' }).click();
-  // The run's page is elsewhere: the application's own log says when the sign-in went through.
+  // The run's page is elsewhere: the application's own log says when the sign-in went through
+  // and the page after it was shown, which is when a person watching presses Done.
+  let seen = '';
   for (let attempt = 0; attempt < 120; attempt++) {
-    const signIn = fixture
-      .requests()
-      .find((logged) => logged.seq > since && logged.method === 'POST' && logged.path.startsWith('/login'));
-    if (signIn?.status === 303) break;
+    const logged = fixture.requests().filter((request) => request.seq > since);
+    seen = logged.map((request) => `${request.method} ${request.path} ${request.status}`).join(', ');
+    const signIn = logged.find((request) => request.method === 'POST' && request.path.startsWith('/login'));
+    const shown = logged.find(
+      (request) =>
+        request.seq > (signIn?.seq ?? Number.MAX_SAFE_INTEGER) &&
+        request.method === 'GET' &&
+        request.path.startsWith('/app') &&
+        request.status === 200,
+    );
+    if (signIn?.status === 303 && shown) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  expect(seen, 'the sign-in typed through the screencast went through').toMatch(
+    /POST \/login\S* 303.*GET \/app\S* 200/,
+  );
   await person.getByRole('button', { name: 'Done: resume the run' }).click();
   await expect(person.locator('#flash').textContent()).resolves.toContain('back with the run');
 }
@@ -136,7 +148,7 @@ describe('a person signs a run of another process in again from the console', ()
     const waiting = world.call(TOOL, INPUT);
     await signInThroughConsole('handoff');
     const answered = await waiting.done;
-    expect(answered.code, answered.stderr).toBe(0);
+    expect(answered.code, `${answered.stdout}\n${answered.stderr}`).toBe(0);
     const envelope = JSON.parse(answered.stdout);
     expect(envelope.fields.outcome).toBe('found');
     expect(envelope.fields.currency).toMatch(/^[A-Z]{3}$/);
