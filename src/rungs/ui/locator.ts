@@ -94,11 +94,11 @@ export async function resolveTarget(page: Page, target: Target): Promise<Locator
     case 'cell': {
       const { tables, rows: row } = await cellRows(scope, locator);
       const table = tables.first();
-      const index = await columnIndex(table, locator.column);
+      const column = await columnSpan(table, locator.column);
       // A column this page does not have resolves to nothing (count 0), never to another column.
-      if (index < 0) return table.locator('lift-missing-column');
-      // nth on the live header order: positions are read now, never stored.
-      const cell = row.locator(':scope > td, :scope > th').nth(index);
+      if (!column) return table.locator('lift-missing-column');
+      // Positions on the live header row: read now, never stored.
+      const cell = cellsUnder(row, column);
       if (!locator.element) return cell;
       const { role, name } = locator.element;
       return cell.getByRole(
@@ -149,9 +149,9 @@ export async function cellRows(
     return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
   }
   const tables = named.filter({ has: header }).filter({ has: headerCell(scope, locator.key) });
-  const keyIndex = await columnIndex(tables.first(), locator.key);
-  if (keyIndex < 0) return { tables, rows: tables.locator('lift-missing-column') };
-  const keyCell = scope.locator(`xpath=./*[${keyIndex + 1}]`);
+  const keyColumn = await columnSpan(tables.first(), locator.key);
+  if (!keyColumn) return { tables, rows: tables.locator('lift-missing-column') };
+  const keyCell = cellsUnder(scope, keyColumn);
   const holds = keyCell
     .filter({ hasText: wholeText(locator.row) })
     .or(keyCell.filter({ has: scope.getByText(locator.row, { exact: true }) }));
@@ -166,28 +166,55 @@ function wholeText(text: string): RegExp {
  * A column's header: a column header by role, or any `th` or first-row `td` with that text
  * (a browser reads a `th` after a `td` as a row header; many real tables write headers as `td`).
  */
-function headerCell(scope: Page | FrameLocator, column: string): Locator {
+function headerCell(scope: Page | FrameLocator | Locator, column: string): Locator {
   return scope
     .getByRole('columnheader', { name: column, exact: true })
     .or(scope.locator('th, tr:first-child > td').filter({ hasText: wholeText(column) }));
 }
 
+/** Where a column lies in the table's grid: its first position and how many it spans. */
+export interface ColumnSpan {
+  start: number;
+  span: number;
+}
+
 /**
- * The column's position in the table's header row, read on the live page: the first row
- * with a `th`, else the first row. Every cell of that row counts, `td` included (a
- * "Select all" checkbox column is often a `td`), so the position matches the data rows.
+ * The column's place in the table's header row, read on the live page: the first row with
+ * a `th`, else the first row. Every cell of that row counts, `td` included (a "Select all"
+ * checkbox column is often a `td`), each by its colspan: phpMyAdmin's first header spans
+ * the four action columns of its rows. The header is found as observe names it: by its
+ * accessible name (an image's alt text), else by its text.
  */
-export async function columnIndex(table: Locator, column: string): Promise<number> {
-  if ((await table.count()) === 0) return -1;
-  return table.evaluate((element, wanted) => {
-    const rows = Array.from((element as HTMLTableElement).rows);
-    const header = rows.find((row) => Array.from(row.cells).some((cell) => cell.tagName === 'TH')) ?? rows[0];
-    if (!header) return -1;
+export async function columnSpan(table: Locator, column: string): Promise<ColumnSpan | undefined> {
+  if ((await table.count()) === 0) return undefined;
+  const found = await headerCell(table, column).evaluateAll((cells) => {
     // No named helpers in here: the bundler would wrap them in a __name the page lacks.
-    return Array.from(header.cells).findIndex(
-      (cell) =>
-        cell.innerText.replace(/\s+/g, ' ').trim() === wanted ||
-        (cell.textContent ?? '').replace(/\s+/g, ' ').trim() === wanted,
-    );
-  }, column);
+    for (const cell of cells as HTMLTableCellElement[]) {
+      const rows = Array.from(cell.closest('table')?.rows ?? []);
+      const header =
+        rows.find((row) => Array.from(row.cells).some((each) => each.tagName === 'TH')) ?? rows[0];
+      if (cell.parentElement !== header) continue;
+      let start = 0;
+      for (const before of Array.from(header.cells)) {
+        if (before === cell) break;
+        start += before.colSpan;
+      }
+      return { start, span: cell.colSpan };
+    }
+    return undefined;
+  });
+  return found ?? undefined;
+}
+
+/**
+ * The cells of the rows (or of the row a scope filters) that lie under a column, each
+ * cell's position counted with the colspans of the cells before it.
+ */
+export function cellsUnder(rows: Locator | Page | FrameLocator, column: ColumnSpan): Locator {
+  const start =
+    'count(preceding-sibling::*) + sum(preceding-sibling::*/@colspan) - count(preceding-sibling::*[@colspan])';
+  const end = `${start} + 1 + sum(@colspan) - count(@colspan)`;
+  return rows.locator(
+    `xpath=./*[(self::td or self::th) and ${start} < ${column.start + column.span} and ${end} > ${column.start}]`,
+  );
 }

@@ -17,13 +17,24 @@ const ORDERS = `
   </tbody>
 </table>`;
 
+// Shaped like phpMyAdmin's Browse table: one header, named only by its image's alt text,
+// spans the four action columns of every row (checkbox, Edit, Copy, Delete).
+const CUSTOMERS = `
+<table>
+  <thead><tr><th colspan="4"><img alt="Full texts" src="data:,"></th><th>id</th><th>name</th><th>email</th></tr></thead>
+  <tbody>
+    <tr><td><input type="checkbox"></td><td><a href="#e1">Edit</a></td><td><a href="#c1">Copy</a></td><td><a href="#d1">Delete</a></td><td>1</td><td>Acme</td><td>orders@acme.test</td></tr>
+    <tr><td><input type="checkbox"></td><td><a href="#e3">Edit</a></td><td><a href="#c3">Copy</a></td><td><a href="#d3">Delete</a></td><td>3</td><td>Jane Doe</td><td>jane@mail.test</td></tr>
+  </tbody>
+</table>`;
+
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage();
-  await page.setContent(ORDERS);
+  await page.setContent(`${ORDERS}${CUSTOMERS}`);
 });
 afterAll(async () => {
   await browser?.close();
@@ -54,5 +65,27 @@ describe('cell locators on real tables', () => {
     expect(await probeTarget(page, named, { text: true })).toMatchObject({ count: 1, text: 'new' });
     const other = cell({ table: 'Customers list', key: 'Id', row: '4', column: 'Status' });
     expect((await probeTarget(page, other)).count).toBe(0);
+  });
+
+  it('counts each header by its colspan, so columns after a spanning header line up', async () => {
+    const email = cell({ key: 'id', row: '3', column: 'email' });
+    expect(await probeTarget(page, email, { text: true })).toMatchObject({ count: 1, text: 'jane@mail.test' });
+    expect(await (await resolveTarget(page, email)).innerText()).toBe('jane@mail.test');
+  });
+
+  it('finds an element in the cells under a spanning header named by an image', async () => {
+    const edit: Target = {
+      frame: [],
+      locator: {
+        by: 'cell',
+        key: 'id',
+        row: '3',
+        column: 'Full texts',
+        element: { role: 'link', name: 'Delete' },
+      },
+    };
+    const link = await resolveTarget(page, edit);
+    expect(await link.count()).toBe(1);
+    expect(await link.getAttribute('href')).toBe('#d3');
   });
 });
