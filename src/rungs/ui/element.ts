@@ -87,11 +87,11 @@ export async function resolveElement(
   target: { ref: string; record: ElementRecord } | { target: Target },
 ): Promise<Resolution> {
   if ('target' in target) return resolveSemantic(page, target.target);
-  const { record } = target;
   const byRef = page.locator(`aria-ref=${target.ref}`);
   const handle = await byRef.elementHandle({ timeout: 500 }).catch(() => null);
-  if (!handle) return resolveSemantic(page, record.target);
+  if (!handle) return resolveSemantic(page, target.record.target);
   try {
+    const record = target.record.nameFromContent ? await withOwnName(byRef, target.record) : target.record;
     const semantic = await resolveTarget(page, record.target);
     const same =
       (await semantic.count().catch(() => 0)) === 1 &&
@@ -104,6 +104,21 @@ export async function resolveElement(
   } finally {
     await handle.dispose().catch(() => undefined);
   }
+}
+
+/**
+ * The record with the element's own accessible name in place of the one rebuilt from its
+ * content, so that the target stored and replayed is the name the page computes.
+ */
+async function withOwnName(byRef: Locator, record: ElementRecord): Promise<ElementRecord> {
+  const own = await roleAndName(byRef).catch(() => undefined);
+  if (!own?.name || own.name === record.name) return record;
+  const locator = record.target.locator;
+  const target =
+    locator.by === 'role' && locator.name === record.name
+      ? { ...record.target, locator: { ...locator, name: own.name } }
+      : record.target;
+  return { ...record, name: own.name, target };
 }
 
 /** Takes an AI snapshot so that `aria-ref=` locators resolve against the current page. */

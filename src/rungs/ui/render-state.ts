@@ -117,6 +117,7 @@ export class RenderState {
       password: ['textbox', 'searchbox'].includes(node.role) && scope.passwordNames.has(node.name),
       disabled: node.attrs.disabled === 'true',
       ambiguous: ambiguous && locator.by === 'role',
+      ...(node.nameFromContent ? { nameFromContent: true as const } : {}),
     };
     this.elements.set(node.ref, record);
     return record;

@@ -17,6 +17,8 @@ export interface ElementRecord {
   disabled: boolean;
   /** Whether role + name names more than one element in its frame. */
   ambiguous: boolean;
+  /** The name was rebuilt from content (see AriaNode): the element's own name replaces it before use. */
+  nameFromContent?: true;
 }
 
 export interface FrameFacts {

@@ -1,0 +1,53 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import { resolveElement } from '../../../src/rungs/ui/element.js';
+import { PageHarness } from '../../../src/rungs/ui/harness.js';
+import { resolveTarget } from '../../../src/rungs/ui/locator.js';
+import { parsePolicy } from '../../../src/rungs/ui/policy.js';
+
+// Shaped like phpMyAdmin's tabs and row actions: each link holds an image and a text that
+// repeats it, which Playwright's AI snapshot prints as a nameless link.
+const TABS = `
+<ul>
+  <li><a href="#browse"><img alt="Browse" src="data:,">&nbsp;Browse</a></li>
+  <li><a href="#structure"><img alt="Structure" src="data:,">&nbsp;Structure</a></li>
+  <li><a href="#insert"><img alt="Insert" src="data:,">Insert</a></li>
+</ul>`;
+
+let browser: Browser;
+let page: Page;
+let harness: PageHarness;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await browser.newPage();
+  harness = await PageHarness.open(page, {
+    policy: parsePolicy({ version: 1, origins: ['http://127.0.0.1'] }),
+  });
+  await page.setContent(TABS);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('names an AI snapshot leaves out because the content repeats them', () => {
+  it('shows each link by the words of its content, so they can be told apart', async () => {
+    const { observation } = await harness.observe(1);
+    expect(observation.text).toContain('link "Browse Browse"');
+    expect(observation.text).toContain('link "Structure Structure"');
+    expect(observation.text).not.toContain('name not unique');
+  });
+
+  it('stores the name the page computes, spaces and all, and it resolves on the live page', async () => {
+    const { index } = await harness.observe(2);
+    const [ref, record] = [...index.elements].find(([, element]) => element.name.startsWith('Insert'))!;
+    expect(record.name).toBe('Insert Insert');
+    const resolved = await resolveElement(page, { ref, record });
+    if (!resolved.ok) throw new Error(resolved.reason);
+    // Image and text with no space between them: the accessible name runs them together.
+    expect(resolved.element.target.locator).toEqual({ by: 'role', role: 'link', name: 'InsertInsert' });
+    const live = await resolveTarget(page, resolved.element.target);
+    expect(await live.getAttribute('href')).toBe('#insert');
+  });
+});
