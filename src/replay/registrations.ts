@@ -1,5 +1,7 @@
 import type { EffectClass } from '../contract/effects.js';
+import type { SignInRecipe } from '../rungs/ui/sign-in.js';
 import type { Db } from '../store/database.js';
+import { recipeFromColumns, type SignInColumns } from './sign-ins.js';
 
 /** A capability registered as a tool, and the state of its two-failure switch. */
 export interface Registration {
@@ -10,20 +12,18 @@ export interface Registration {
   /** SURFACE_CHANGED failures in a row; two switch the capability off. */
   surfaceFailures: number;
   disabledReason: string | undefined;
-  /** Sign-in the replay may do itself: a user name and the name of a stored secret. */
-  signIn: { user: string; secret: string } | undefined;
+  /** The sign-in the replay may do itself: the whole recipe given at registration. */
+  signIn: SignInRecipe | undefined;
   registeredAt: string;
 }
 
-interface Row {
+interface Row extends SignInColumns {
   name: string;
   revision: string;
   effect_class: EffectClass;
   enabled: number;
   surface_failures: number;
   disabled_reason: string | null;
-  sign_in_user: string | null;
-  sign_in_secret: string | null;
   registered_at: string;
 }
 
@@ -35,10 +35,7 @@ function fromRow(row: Row): Registration {
     enabled: row.enabled === 1,
     surfaceFailures: row.surface_failures,
     disabledReason: row.disabled_reason ?? undefined,
-    signIn:
-      row.sign_in_user && row.sign_in_secret
-        ? { user: row.sign_in_user, secret: row.sign_in_secret }
-        : undefined,
+    signIn: recipeFromColumns(row),
     registeredAt: row.registered_at,
   };
 }
@@ -58,22 +55,22 @@ export class Registrations {
     name: string;
     revision: string;
     effectClass: EffectClass;
-    signIn?: { user: string; secret: string } | undefined;
+    signIn?: SignInRecipe | undefined;
   }): Registration {
+    // The whole recipe is kept; the user and secret columns are those of registrations made before.
     this.#db
       .prepare(
-        `INSERT INTO capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, registered_at)
-         VALUES (?, ?, ?, 1, 0, ?, ?, ?)
+        `INSERT INTO capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, sign_in_recipe, registered_at)
+         VALUES (?, ?, ?, 1, 0, NULL, NULL, ?, ?)
          ON CONFLICT(name) DO UPDATE SET revision = excluded.revision, effect_class = excluded.effect_class,
-           enabled = 1, surface_failures = 0, disabled_reason = NULL,
-           sign_in_user = excluded.sign_in_user, sign_in_secret = excluded.sign_in_secret, registered_at = excluded.registered_at`,
+           enabled = 1, surface_failures = 0, disabled_reason = NULL, sign_in_user = NULL, sign_in_secret = NULL,
+           sign_in_recipe = excluded.sign_in_recipe, registered_at = excluded.registered_at`,
       )
       .run(
         entry.name,
         entry.revision,
         entry.effectClass,
-        entry.signIn?.user ?? null,
-        entry.signIn?.secret ?? null,
+        entry.signIn ? JSON.stringify(entry.signIn) : null,
         new Date().toISOString(),
       );
     return this.get(entry.name)!;

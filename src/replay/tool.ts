@@ -6,6 +6,7 @@ import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import type { EffectClass } from '../contract/effects.js';
 import { RequestIdSchema } from '../contract/request-id.js';
 import { describeLocator } from '../rungs/ui/locator.js';
+import { type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
 import type { ReplayResult } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
 import { runReplayTool } from './run-tool.js';
@@ -45,8 +46,8 @@ export interface CapabilityToolDeps {
 /** How one run differs from the registration: `lift replay`'s flags, and who hears the result. */
 export interface ReplayOverrides {
   layoutTolerant?: boolean;
-  /** Sign in as this user with this stored secret, instead of the registration's sign-in. */
-  signIn?: { user: string; secret: string } | undefined;
+  /** Sign in by this recipe (`lift replay --user/--secret` or `--sign-in FILE`), not the registration's. */
+  signIn?: SignInRecipe | undefined;
   /** Hears the replay's full result (steps, reloads, durations) when one ran. */
   onResult?: (result: ReplayResult) => void;
 }
@@ -56,7 +57,7 @@ export interface ReplayPlan {
   name: string;
   revision: string;
   effectClass: EffectClass;
-  signIn: { user: string; secret: string } | undefined;
+  signIn: SignInRecipe | undefined;
   /** Registered: the registration is read again on every call (switched off, sign-in). */
   registered: boolean;
 }
@@ -117,6 +118,7 @@ function declare(
   overrides: ReplayOverrides,
 ): AnyTool {
   const writes = plan.effectClass !== 'read';
+  const signInSecret = plan.signIn ? secretsOf(plan.signIn)[0] : undefined;
   const baseInput = inputSchemaOf(capability);
   const input = writes ? baseInput.extend({ request_id: RequestIdSchema.optional() }) : baseInput;
   // Typed as a record: the fields are the capability's own, known only at run time.
@@ -145,10 +147,10 @@ function declare(
         : {}),
     },
     timeout: { deadlineMs: 60_000 },
-    ...(plan.signIn
+    ...(signInSecret
       ? {
           session: {
-            secret: plan.signIn.secret,
+            secret: signInSecret,
             onExpiry: 'sign in again from the secret store; AUTH_REQUIRED when it is missing',
           },
         }

@@ -5,6 +5,7 @@ import { isError, isPending } from '../../contract/envelope.js';
 import { type ErrorCode, LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { type CapabilityToolDeps, capabilityTool } from '../../replay/tool.js';
+import { secretsOf } from '../../rungs/ui/sign-in.js';
 import { TICKET_CLOSE_CAPABILITY } from './ticket-close-script.js';
 
 const TicketSchema = z.looseObject({
@@ -54,6 +55,7 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
   const capabilityName = options.capability ?? TICKET_CLOSE_CAPABILITY;
   const readTool = options.readTool ?? 'ticket_get';
   const registration = options.registrations.get(capabilityName);
+  const signInSecret = registration?.signIn ? secretsOf(registration.signIn)[0] : undefined;
   return defineTool({
     name: 'ticket_close_with_note',
     title: 'Close a ticket with a resolution note',
@@ -106,10 +108,10 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
       budget: { steps: 8, attempts: 1 },
       settle: `${readTool} on rung 1 with the same ticket_id: closed with this note means the close landed`,
     },
-    ...(registration?.signIn
+    ...(signInSecret
       ? {
           session: {
-            secret: registration.signIn.secret,
+            secret: signInSecret,
             onExpiry: 'the replay signs in again from the secret store; AUTH_REQUIRED when it is missing',
           },
         }

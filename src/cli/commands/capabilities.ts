@@ -10,10 +10,11 @@ import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
-  'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME] | enable NAME\n' +
+  'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME | --sign-in FILE] | enable NAME\n' +
   'REF is a revision (or a unique prefix of one) or a capability name (its newest revision).';
 
 function resolveRef(store: CapabilityStore, ref: string | undefined): string {
@@ -51,8 +52,7 @@ export const spec = defineCommand({
       value: EFFECT_CLASSES.join('|'),
       description: 'the side-effect class the reviewer declares for the tool',
     },
-    user: { type: 'string', value: 'USER', description: 'sign in as this user before each replay' },
-    secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+    ...SIGN_IN_OPTIONS,
     json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
   },
   examples: ['lift capabilities list', 'lift capabilities add member_lookup.json --effect read'],
@@ -78,10 +78,11 @@ export const spec = defineCommand({
     add: {
       summary: 'store a capability file and register it as a tool',
       arguments: [{ name: 'file', description: 'a capability JSON file' }],
-      options: ['effect', 'user', 'secret', 'json'],
+      options: ['effect', 'user', 'secret', 'sign-in', 'json'],
       examples: [
         'lift capabilities add member_lookup.json --effect read',
         'lift capabilities add add_note.json --effect visible --user clerk --secret backoffice_password',
+        'lift capabilities add insert_row.json --effect visible --sign-in phpmyadmin-sign-in.json',
       ],
     },
     enable: {
@@ -187,12 +188,13 @@ async function dispatch(
           `--effect is required: the reviewer declares the side-effect class (${EFFECT_CLASSES.join('|')}).`,
         );
       }
+      const signIn = recipeFromFlags(values, io.cwd);
       const { revision, capability } = store.save(parseJsonArgument(readFileSync(first, 'utf8'), first));
       const registration = registrations.register({
         name: capability.name,
         revision,
         effectClass: effect as EffectClass,
-        ...(values.user && values.secret ? { signIn: { user: values.user, secret: values.secret } } : {}),
+        ...(signIn ? { signIn } : {}),
       });
       if (values.json)
         printJson(io, { ok: true, name: registration.name, revision, effect: registration.effectClass });

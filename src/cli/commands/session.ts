@@ -19,10 +19,11 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
-const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME] [--idle-s N]
+const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
        lift session observe ID [--screenshot] [--find TEXT]
        lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
        lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
@@ -125,6 +126,7 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
   if (!values.policy) throw new UsageError(USAGE);
   const task = taskFromArgs(values);
   const policy = loadPolicy(values.policy);
+  const signIn = recipeFromFlags(values, io.cwd);
   const home = await homeOf(io);
   const id = `s_${randomBytes(5).toString('hex')}`;
   const config: DaemonConfig = {
@@ -133,13 +135,13 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
     policy,
     hidden: values.hide ?? [],
     idleSeconds: numberFlag(values['idle-s'], '--idle-s', { min: 1, max: 86_400, unit: 'seconds' }) ?? 600,
-    ...(values.user ? { user: values.user } : {}),
-    ...(values.secret ? { secret: values.secret } : {}),
+    ...(signIn ? { signIn } : {}),
   };
   mkdirSync(sessionsDir(home), { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(sessionsDir(home), `${id}.config.json`), JSON.stringify(config), { mode: 0o600 });
   const log = openSync(join(sessionsDir(home), `${id}.log`), 'a', PRIVATE_FILE_MODE);
-  const child = spawn(process.execPath, [process.argv[1]!, 'session', 'daemon', id], {
+  // The same node flags (a loader such as tsx when run from the source) for the daemon.
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'session', 'daemon', id], {
     cwd: io.cwd,
     env: { ...io.env, LIFT_HOME: home },
     detached: true,

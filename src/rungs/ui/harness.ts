@@ -164,7 +164,7 @@ export class PageHarness {
     const { recipe } = this.#signIn;
     if (!recipe || !this.canSignIn) {
       throw new LiftError('AUTH_REQUIRED', 'This session has no sign-in configured.', {
-        hint: 'Open the session with a sign-in (--user and --secret), or let a person sign in to the profile.',
+        hint: 'Open the session with a sign-in (--user and --secret, or --sign-in FILE), or let a person sign in to the profile.',
       });
     }
     const context = {
@@ -173,15 +173,15 @@ export class PageHarness {
       timings: this.timings,
       valueOf: (value: SignInValue, field: SignInField) => this.#signIn.typed(value, field),
     };
-    let ok = true;
+    let failure: SignInFailed | undefined;
     try {
       await signInWith(recipe, context);
     } catch (error) {
       if (!(error instanceof SignInFailed)) throw error;
-      ok = false;
+      failure = error;
     }
-    this.emit({ type: 'ui-sign-in-end', ok });
-    if (!ok) throw this.#signIn.failed();
+    this.emit({ type: 'ui-sign-in-end', ok: failure === undefined });
+    if (failure) throw this.#signIn.failed(failure.reason);
     await this.#options.saveProfile?.();
   }
 

@@ -164,26 +164,30 @@ async function capture(page: Page): Promise<{
   return { snapshot, facts, frameOf, mainPasswordNames, title };
 }
 
+/** A target as the model may see it: every text in it redacted (names, labels, row values). */
+function redactedTarget(target: Target, redactor: Redactor): Target {
+  const { locator, within } = target;
+  const redacted: Record<string, unknown> = { ...locator };
+  for (const key of ['name', 'row', 'label', 'text'] as const)
+    if (typeof redacted[key] === 'string') redacted[key] = redactor.text(redacted[key] as string);
+  return {
+    ...target,
+    ...(within ? { within: { ...within, name: redactor.text(within.name) } } : {}),
+    locator: redacted as Target['locator'],
+  };
+}
+
 function observedElement(
   record: ElementRecord,
   redactor: Redactor,
   blocked: string | undefined,
 ): ObservedElement {
-  const locator = record.target.locator;
-  const redactedLocator =
-    locator.by === 'role'
-      ? { ...locator, name: redactor.text(locator.name) }
-      : locator.by === 'cell'
-        ? { ...locator, row: redactor.text(locator.row) }
-        : locator.by === 'label'
-          ? { ...locator, label: redactor.text(locator.label) }
-          : { ...locator, text: redactor.text(locator.text) };
   return {
     ref: record.ref,
     role: record.role,
     name: redactor.text(record.name),
     frame: record.frame,
-    target: { frame: record.frame, locator: redactedLocator },
+    target: redactedTarget(record.target, redactor),
     ...(record.disabled ? { disabled: true as const } : {}),
     ...(record.password ? { password: true as const } : {}),
     ...(blocked ? { blocked } : {}),

@@ -160,5 +160,9 @@ export function describeForModel(locator: SemanticLocator, redactor: Redactor): 
       return `text ${quote(redactor.text(locator.text))}`;
     case 'cell':
       return `cell row ${quote(redactor.text(locator.row))} column ${quote(locator.column)}`;
+    case 'field':
+      return `field ${quote(redactor.text(locator.label))}${locator.role ? ` ${locator.role}` : ''}`;
+    case 'pair':
+      return `pair ${quote(redactor.text(locator.label))}`;
   }
 }
