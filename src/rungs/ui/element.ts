@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { resolveTarget, type Target } from './locator.js';
 import type { ElementRecord } from './render.js';
 import type { ElementFacts } from './safety.js';
@@ -111,12 +111,27 @@ export async function resolveElement(
       (await semantic.evaluate((element, other) => element === other, handle).catch(() => false));
     const known = { role: record.role, name: record.name };
     if (same) return { ok: true, element: await live(semantic, record.target, known) };
-    // role + name is not unique here: act on the ref, refreshed right before each use.
+    // role + name is not unique here: act on the ref, refreshed right before each use, and
+    // store which of the target's matches it is, so that what is stored names one element.
+    const stored = await numbered(semantic, handle, record.target);
     await refreshRefs(page, bound);
-    return { ok: true, element: { ...(await live(byRef, record.target, known)), refBased: true } };
+    return { ok: true, element: { ...(await live(byRef, stored, known)), refBased: true } };
   } finally {
     await handle.dispose().catch(() => undefined);
   }
+}
+
+/**
+ * The target with `nth` set to the element's place among its matches (the third "Go" of
+ * phpMyAdmin's Insert form), when it names several; as it was when it names none or
+ * already says which.
+ */
+async function numbered(matches: Locator, element: ElementHandle, target: Target): Promise<Target> {
+  if (target.nth !== undefined) return target;
+  const index = await matches
+    .evaluateAll((elements, wanted) => (elements as Node[]).indexOf(wanted), element)
+    .catch(() => -1);
+  return index < 0 ? target : { ...target, nth: index + 1 };
 }
 
 /**
