@@ -142,10 +142,12 @@ async function withOwnName(byRef: Locator, record: ElementRecord, timeoutMs: num
   const own = await roleAndName(byRef, timeoutMs).catch(() => undefined);
   if (!own?.name || own.name === record.name) return record;
   const locator = record.target.locator;
-  const target =
-    locator.by === 'role' && locator.name === record.name
-      ? { ...record.target, locator: { ...locator, name: own.name } }
-      : record.target;
+  let target = record.target;
+  if (locator.by === 'role' && locator.name === record.name)
+    target = { ...target, locator: { ...locator, name: own.name } };
+  // A control named in its table cell: the same name, in the cell target's element.
+  if (locator.by === 'cell' && locator.element?.name === record.name)
+    target = { ...target, locator: { ...locator, element: { ...locator.element, name: own.name } } };
   return { ...record, name: own.name, target };
 }
 

@@ -49,6 +49,8 @@ export interface RenderOptions {
   find?: { match: string; table?: string };
   /** Marks an element line (e.g. "blocked by policy"); undefined for none. */
   mark?: (element: ElementRecord) => string | undefined;
+  /** Colspans of the header cells of tables whose header spans columns, by the table's ref (header-spans.ts). */
+  headerSpans?: Map<string, number[]>;
 }
 
 export interface Rendered {

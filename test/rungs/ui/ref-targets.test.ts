@@ -18,7 +18,14 @@ const TABS = `
   <button type="button" onclick="document.title = 'first'">Go</button>
   <button type="button" onclick="document.title = 'second'">Go</button>
   <button type="button" onclick="document.title = 'third'">Go</button>
-</form>`;
+</form>
+<table>
+  <thead><tr><th colspan="4"><img alt="Full texts" src="data:,"></th><th>id</th><th>name</th></tr></thead>
+  <tbody>
+    <tr><td><input type="checkbox"></td><td><a href="#e1"><img alt="Edit" src="data:,">&nbsp;Edit</a></td><td><a href="#c1"><img alt="Copy" src="data:,">&nbsp;Copy</a></td><td><a href="#d1"><img alt="Delete" src="data:,">Delete</a></td><td>1</td><td>Acme</td></tr>
+    <tr><td><input type="checkbox"></td><td><a href="#e3"><img alt="Edit" src="data:,">&nbsp;Edit</a></td><td><a href="#c3"><img alt="Copy" src="data:,">&nbsp;Copy</a></td><td><a href="#d3"><img alt="Delete" src="data:,">Delete</a></td><td>3</td><td>Jane Doe</td></tr>
+  </tbody>
+</table>`;
 
 let browser: Browser;
 let page: Page;
@@ -73,5 +80,28 @@ describe('a ref whose role and name the page repeats', () => {
     });
     await (await resolveTarget(page, resolved.element.target)).click();
     expect(await page.title()).toBe('third');
+  });
+});
+
+describe('a table whose first header spans the row actions (phpMyAdmin)', () => {
+  it('shows the header over the columns it spans, so each cell sits under its own', async () => {
+    const { observation } = await harness.observe(4);
+    expect(observation.text).toContain('table (2 rows): Full texts |  |  |  | id | name');
+  });
+
+  it('stores a row action clicked by ref as the control in the row whose key column holds the id', async () => {
+    const { observation, index } = await harness.observe(5);
+    const ref = /\| \[(e\d+)\] Delete Delete \| 3 \|/.exec(observation.text)?.[1];
+    expect(ref, observation.text).toBeDefined();
+    const resolved = await resolveElement(page, { ref: ref!, record: index.elements.get(ref!)! });
+    if (!resolved.ok) throw new Error(resolved.reason);
+    expect(resolved.element.target.locator).toEqual({
+      by: 'cell',
+      row: '3',
+      column: 'Full texts',
+      key: 'id',
+      element: { role: 'link', name: 'DeleteDelete' },
+    });
+    expect(await (await resolveTarget(page, resolved.element.target)).getAttribute('href')).toBe('#d3');
   });
 });
