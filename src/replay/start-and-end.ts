@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { bindPlaceholders, type Capability, type ValueCheck } from '../capability/capability.js';
-import { fingerprintOf, pageFingerprint } from '../capability/fingerprint.js';
+import { fingerprintOf, pageFingerprint, settledFingerprint } from '../capability/fingerprint.js';
 import { LiftError } from '../contract/errors.js';
 import { describeTarget, probeTarget } from './targets.js';
 
@@ -16,7 +16,10 @@ export async function fingerprintMismatch(
   outcome: 'unknown' | 'not_started',
 ): Promise<LiftError | undefined> {
   const { origin, path, fingerprint } = capability.preconditions;
-  const actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
+  let actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
+  if (actual.fingerprint === fingerprint) return undefined;
+  // Read at the load event, a page its scripts are still building differs: read it built.
+  actual = await settledFingerprint(page);
   if (actual.fingerprint === fingerprint) return undefined;
   return new LiftError(
     'SURFACE_CHANGED',
