@@ -1,12 +1,14 @@
 import type { Capability } from '../capability/capability.js';
 import { diffValues, formatDifference } from '../capability/diff.js';
 import { CapabilityStore, type StoredCapability } from '../capability/store.js';
+import { isLiftError } from '../contract/errors.js';
 import { type Registration, Registrations } from '../replay/registrations.js';
 import { describeTarget } from '../replay/targets.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConsoleSession } from './auth.js';
 import { type Html, html } from './html.js';
-import { BASE, csrfField, notFound, page } from './layout.js';
+import { BASE, csrfField, page } from './layout.js';
+import { Missing } from './missing.js';
 
 function stores(runtime: Runtime) {
   return {
@@ -95,11 +97,39 @@ function cardBody(capability: Capability, revision: string): Html {
 <h2>Provenance</h2><p>${p.explorer} explorer${p.model ? ` (${p.model})` : ''}, run <a href="${BASE}/runs/${p.runId}"><code>${p.runId}</code></a>, ${p.createdAt}, Lift ${p.liftVersion}</p>`;
 }
 
+const ALL_CAPABILITIES = { href: `${BASE}/capabilities`, label: 'All capabilities' };
+
+/** A name, revision or prefix that no stored capability answers to. */
+function missingRevision(reference: string): Missing {
+  return new Missing(
+    reference
+      ? `No stored capability or revision matches ${reference}.`
+      : 'Pick two stored revisions to compare.',
+    'capabilities',
+    ALL_CAPABILITIES,
+  );
+}
+
+/** The stored capability, or Missing when its file is gone from the store. */
+function loadStored(capabilities: CapabilityStore, stored: StoredCapability): Capability {
+  try {
+    return capabilities.load(stored.revision);
+  } catch (error) {
+    if (isLiftError(error) && error.code === 'NOT_FOUND')
+      throw new Missing(
+        `The file of ${stored.name} ${short(stored.revision)} is gone from the store.`,
+        'capabilities',
+        ALL_CAPABILITIES,
+      );
+    throw error;
+  }
+}
+
 export function capabilityPage(runtime: Runtime, session: ConsoleSession, reference: string): Html {
   const { capabilities, registrations } = stores(runtime);
   const stored = capabilities.resolve(reference);
-  if (!stored) return notFound(session, `No stored capability matches ${reference}.`);
-  const capability = capabilities.load(stored.revision);
+  if (!stored) throw missingRevision(reference);
+  const capability = loadStored(capabilities, stored);
   const others = capabilities.list().filter((other) => other.name === stored.name);
   return page({
     title: capability.name,
@@ -121,8 +151,9 @@ export function diffPage(runtime: Runtime, session: ConsoleSession, a: string, b
   const { capabilities } = stores(runtime);
   const before = capabilities.resolve(a);
   const after = capabilities.resolve(b);
-  if (!before || !after) return notFound(session, 'Pick two stored revisions to compare.');
-  const differences = diffValues(capabilities.load(before.revision), capabilities.load(after.revision));
+  if (!before) throw missingRevision(a);
+  if (!after) throw missingRevision(b);
+  const differences = diffValues(loadStored(capabilities, before), loadStored(capabilities, after));
   return page({
     title: `Diff ${before.name}`,
     section: 'capabilities',

@@ -10,17 +10,28 @@ import {
   unregisteredCapabilityTool,
 } from './tool.js';
 
-/** The stores a runtime keeps capabilities and their registrations in. */
-export function capabilityDeps(
-  runtime: Runtime,
-  handoff?: CapabilityToolDeps['handoff'],
-): CapabilityToolDeps {
+export interface CapabilityToolOptions {
+  /**
+   * A person may be asked: a replay that meets an expired session or a second factor hands
+   * its page over (lift console shows it) instead of answering AUTH_REQUIRED at once.
+   */
+  attended?: boolean;
+}
+
+/** The stores a runtime keeps capabilities and their registrations in, and who may be asked. */
+export function capabilityDeps(runtime: Runtime, options: CapabilityToolOptions = {}): CapabilityToolDeps {
   return {
     capabilities: new CapabilityStore(runtime.store.db, runtime.home),
     registrations: new Registrations(runtime.store.db),
     signIns: new ReplaySignIns(runtime.store.db),
     home: runtime.home,
-    ...(handoff ? { handoff } : {}),
+    // Loaded on the first handoff: a command that never hands a page over never loads it.
+    ...(options.attended
+      ? {
+          handoff: async (request) =>
+            (await import('../rungs/ui/handoff/desk.js')).handOverPage(runtime, request),
+        }
+      : {}),
   };
 }
 
@@ -50,8 +61,8 @@ function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): AnyT
 }
 
 /** Adds every registered capability to the runtime's tools (lift tools list, lift call, MCP, the agent). */
-export function addCapabilityTools(runtime: Runtime): Runtime {
-  const deps = capabilityDeps(runtime);
+export function addCapabilityTools(runtime: Runtime, options: CapabilityToolOptions = {}): Runtime {
+  const deps = capabilityDeps(runtime, options);
   for (const tool of registeredCapabilityTools(deps)) runtime.registry.add(tool);
   for (const tool of heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
   return runtime;

@@ -236,6 +236,26 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 10,
+    name: 'pages handed to a person, and where the process holding each answers',
+    // The console may be another process than the one holding the page (lift serve, lift call).
+    up: statements(`CREATE TABLE handoffs (
+      id TEXT PRIMARY KEY,
+      reason TEXT NOT NULL,
+      tool TEXT,
+      run_id TEXT,
+      endpoint TEXT NOT NULL,         -- http://127.0.0.1:PORT of the holding process
+      token TEXT NOT NULL,            -- its bearer token for this handoff; emptied when it ends
+      owner_pid INTEGER NOT NULL,
+      owner_host TEXT NOT NULL,
+      owner_started TEXT,
+      started_at TEXT NOT NULL,
+      deadline_at TEXT NOT NULL,
+      state TEXT NOT NULL,            -- waiting | done | expired | ended
+      ended_at TEXT
+    )`),
+  },
+  {
+    version: 11,
     name: 'the whole sign-in recipe a capability was registered or replayed with',
     // JSON of a SignInRecipe; the user and secret columns remain for sign-ins stored before.
     up: statements(
