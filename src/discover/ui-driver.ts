@@ -104,8 +104,12 @@ export class PageDriver implements UiDriver {
     screenshotPath?: string;
   }> {
     const sequence = ++this.#sequence;
+    // A bound input is looked for by name ({{input.email}}): the explorer never knows its value.
     const find = options.find
-      ? { match: options.find.match, ...(options.find.table ? { table: options.find.table } : {}) }
+      ? {
+          match: fillTemplate(options.find.match, this.#bound),
+          ...(options.find.table ? { table: options.find.table } : {}),
+        }
       : undefined;
     const { observation, index } = await this.#harness.observe(sequence, find);
     if (!observation.dialog) this.#refs = index.elements;

@@ -107,6 +107,15 @@ describe('discovery with the scripted explorer', () => {
     expect(result.observationTokens.every((tokens) => tokens > 0 && tokens < 2000)).toBe(true);
   });
 
+  it('finds table rows by a bound input named as {{input.NAME}}, whose value the explorer never sees', async () => {
+    const find = { tool: 'observe', args: { find: { match: '{{input.memberId}}' } } };
+    const { result, replies } = await discover(withCalls([], [find]));
+    expect(result.status.outcome).toBe('completed');
+    const found = replies.filter((entry) => entry.tool === 'observe').at(-1)!.reply;
+    expect(String(found.observation)).toMatch(/\(\d+ rows?; 1 matching "⟦input:memberId⟧"\)/);
+    expect(JSON.stringify(found)).not.toContain('M-1001');
+  });
+
   it('keeps only what executed: a typed placeholder, a disabled button and Transfer are rejected with hints', async () => {
     const transfer = {
       op: 'click',

@@ -4,7 +4,7 @@ import { defineExplorerTool } from './tool.js';
 export const ObserveArgsSchema = z.strictObject({
   /** Also save a masked screenshot (bound and secret regions blacked out) and return its path. */
   screenshot: z.boolean().optional(),
-  /** Show the rows of a long table that contain this value. */
+  /** Show the rows of a long table that contain this value (a bound input as {{input.NAME}}). */
   find: z
     .strictObject({ match: z.string().min(1).max(200), table: z.string().max(200).optional() })
     .optional(),
