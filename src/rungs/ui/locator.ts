@@ -157,7 +157,9 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
     case 'label':
       return scope.getByLabel(locator.label, { exact: true });
     case 'text':
-      return scope.getByText(locator.text, { exact: true });
+      // The text a person reads: a hidden copy (a console logging every query it ran) is not it,
+      // as a hidden element is never a role's match either.
+      return scope.getByText(locator.text, { exact: true }).filter({ visible: true });
     case 'field':
       return fieldByLabel(scope, locator.label, locator.role);
     case 'pair':

@@ -92,3 +92,24 @@ describe('cell locators on real tables', () => {
     expect(await link.getAttribute('href')).toBe('#d3');
   });
 });
+
+describe('text locators', () => {
+  it('match the text a person reads, not a hidden copy of it (a console logging each query)', async () => {
+    const shown = await browser.newPage();
+    try {
+      await shown.setContent(`
+        <div role="alert">1 row deleted.</div><code>DELETE FROM orders WHERE id = 7</code>
+        <div id="console" style="display:none"><div>DELETE FROM orders WHERE id = 7</div></div>`);
+      const statement: Target = {
+        frame: [],
+        locator: { by: 'text', text: 'DELETE FROM orders WHERE id = 7' },
+      };
+      expect(await probeTarget(shown, statement, { text: true })).toMatchObject({
+        count: 1,
+        text: 'DELETE FROM orders WHERE id = 7',
+      });
+    } finally {
+      await shown.close();
+    }
+  });
+});
