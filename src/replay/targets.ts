@@ -54,7 +54,8 @@ export async function probeTarget(
   if (locator.by !== 'cell' || locator.element) {
     const resolved = await resolveTarget(page, target);
     let count = await resolved.count();
-    if (locator.by === 'cell' && count > 0) count = await rowCount(page, target);
+    // A cell's ambiguity is in its rows, unless the target names which match it means (nth).
+    if (locator.by === 'cell' && count > 0 && !target.nth) count = await rowCount(page, target);
     if (count !== 1) return { locator: resolved, count, visible: false };
     // Strict: a second match appearing since the count throws instead of reading the wrong one.
     const visible = want.visible ? await resolved.isVisible() : false;

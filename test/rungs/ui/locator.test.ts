@@ -113,3 +113,27 @@ describe('text locators', () => {
     }
   });
 });
+
+describe('the nth of several cells', () => {
+  it('is one match, though its row value is in several rows (phpMyAdmin shows two insert forms)', async () => {
+    const form = (index: number) => `
+      <table><thead><tr><th>Column</th><th>Type</th><th>Value</th></tr></thead><tbody>
+        <tr><td>name</td><td>varchar(80)</td><td><input name="name${index}"></td></tr>
+        <tr><td>city</td><td>varchar(80)</td><td><input name="city${index}"></td></tr>
+      </tbody></table>`;
+    const insert = await browser.newPage();
+    try {
+      await insert.setContent(`${form(0)}${form(1)}`);
+      const box: Target = {
+        frame: [],
+        locator: { by: 'cell', key: 'Column', row: 'name', column: 'Value', element: { role: 'textbox' } },
+        nth: 1,
+      };
+      const probe = await probeTarget(insert, box);
+      expect(probe.count).toBe(1);
+      expect(await probe.locator.getAttribute('name')).toBe('name0');
+    } finally {
+      await insert.close();
+    }
+  });
+});
