@@ -10,7 +10,6 @@ import { describeLocator } from '../rungs/ui/locator.js';
 import { type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
 import type { ReplayResult } from './engine.js';
 import type { Registration, Registrations } from './registrations.js';
-import { runReplayTool } from './run-tool.js';
 import type { ReplaySignIns } from './sign-ins.js';
 import { inputSchemaOf } from './values.js';
 
@@ -162,8 +161,12 @@ function declare(
     preview: (raw: Record<string, unknown>) =>
       `${plan.name}: ${capability.intent} (${capability.steps.length} steps on ${capability.preconditions.origin}) with ${JSON.stringify(raw)}`,
     example: exampleInput(capability),
-    run: (raw, ctx) =>
-      runReplayTool(plan, deps, raw as Record<string, unknown>, ctx, { verifiedBy: checkpoint, overrides }),
+    // The replay engine and the browser come with the first run, not with the declaration.
+    run: async (raw, ctx) =>
+      (await import('./run-tool.js')).runReplayTool(plan, deps, raw as Record<string, unknown>, ctx, {
+        verifiedBy: checkpoint,
+        overrides,
+      }),
   });
 }
 

@@ -26,6 +26,8 @@ const HEAVY = [
   'imapflow',
   'nodemailer',
   'ai',
+  '@xmpp/client',
+  'csv-parse',
 ];
 
 const ROOT = join(import.meta.dirname, '..', '..');

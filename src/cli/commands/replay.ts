@@ -10,6 +10,7 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { snakeCaseKeys } from '../json-keys.js';
 import { openRuntime } from '../open-runtime.js';
+import { callProgress } from '../progress.js';
 import { recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
 import { defineCommand } from '../spec.js';
 
@@ -136,7 +137,13 @@ export const run: Command = async (args, io) => {
       ? capabilityTool(target.capability, target.registration, deps, overrides)
       : unregisteredCapabilityTool(target.capability, target.revision, deps, overrides);
     const requestId = values['request-id'];
-    const envelope = await runtime.invoke(tool, input, requestId ? { requestId } : {});
+    const progress = callProgress(io, tool.name, (text) => runtime.store.secrets.scrub(text));
+    const envelope = await runtime
+      .invoke(tool, input, {
+        ...(requestId ? { requestId } : {}),
+        ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
+      })
+      .finally(() => progress.end());
     return print(io, envelope, result, values.json);
   } catch (error) {
     if (!(error instanceof LiftError)) throw error;

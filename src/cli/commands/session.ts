@@ -80,13 +80,13 @@ export const spec = defineCommand({
     handoff: {
       summary: 'ask a person to act in the browser; waits until lift session resume',
       arguments: [ID],
-      options: ['reason'],
+      options: ['reason', 'json'],
       examples: ['lift session handoff s_3f2a9c01de --reason "enter the second factor"'],
     },
     resume: {
       summary: 'the person is done: the session goes on',
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session resume s_3f2a9c01de'],
     },
     complete: {
@@ -98,13 +98,13 @@ export const spec = defineCommand({
     status: {
       summary: "the session's state, running or ended",
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session status s_3f2a9c01de'],
     },
     stop: {
       summary: 'end the session',
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session stop s_3f2a9c01de'],
     },
     daemon: { summary: 'the daemon itself', arguments: [ID], options: [], examples: [], hidden: true },
