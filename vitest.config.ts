@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The real-app test bed runs alone: npm run test:real-apps (test/real-apps/vitest.config.ts).
-    exclude: [...configDefaults.exclude, 'test/real-apps/**'],
+    // These run alone: the real-app bed (npm run test:real-apps) and the packed package's
+    // install (npm run test:package), each with its own vitest.config.ts.
+    exclude: [...configDefaults.exclude, 'test/real-apps/**', 'test/package/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

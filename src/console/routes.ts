@@ -32,12 +32,14 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: path('/approvals'),
-    run: (c) => sendHtml(c.response, 200, approvalsPage(c.runtime, c.session)),
+    run: (c) =>
+      sendHtml(c.response, 200, approvalsPage(c.runtime, c.session, c.url.searchParams.get('tool') ?? '')),
   },
   {
     method: 'GET',
     path: path('/approvals/held'),
-    run: (c) => sendHtml(c.response, 200, heldList(c.runtime, c.session)),
+    run: (c) =>
+      sendHtml(c.response, 200, heldList(c.runtime, c.session, c.url.searchParams.get('tool') ?? '')),
   },
   { method: 'GET', path: path('/approvals/events'), run: (c) => c.watch.subscribe(c.response) },
   {

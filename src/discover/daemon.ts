@@ -145,10 +145,18 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
         const message = JSON.parse(buffer.slice(0, end)) as DaemonRequest;
         buffer = '';
         touch();
-        void answer(live, message).then((reply) => {
-          connection.end(`${JSON.stringify(reply)}\n`);
-          if (message.kind === 'stop' || live.outcome !== 'running') setImmediate(finished);
-        });
+        void answer(live, message)
+          // A failure of one call is that call's answer: the session and its browser live on.
+          .catch((error: unknown) => ({
+            ok: false,
+            error: 'INTERNAL_ERROR',
+            message: `The call failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+            hint: 'Observe the page again; the session is still open.',
+          }))
+          .then((reply) => {
+            connection.end(`${JSON.stringify(reply)}\n`);
+            if (message.kind === 'stop' || live.outcome !== 'running') setImmediate(finished);
+          });
       });
       connection.on('error', () => undefined);
     });

@@ -99,6 +99,7 @@ export class PageDriver implements UiDriver {
   async observe(options: {
     screenshot?: boolean;
     find?: { match: string; table?: string | undefined };
+    page?: number;
   }): Promise<{
     observation: Observation;
     screenshotPath?: string;
@@ -111,7 +112,7 @@ export class PageDriver implements UiDriver {
           ...(options.find.table ? { table: options.find.table } : {}),
         }
       : undefined;
-    const { observation, index } = await this.#harness.observe(sequence, find);
+    const { observation, index } = await this.#harness.observe(sequence, find, options.page);
     if (!observation.dialog) this.#refs = index.elements;
     if (!options.screenshot || observation.dialog) return { observation };
     const screenshotPath = join(this.#harness.outputDir ?? '.', `observation-${sequence}.png`);

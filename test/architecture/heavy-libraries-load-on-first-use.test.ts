@@ -25,6 +25,7 @@ const HEAVY = [
   '@tarikjabiri/dxf',
   'imapflow',
   'nodemailer',
+  'js-tiktoken',
   'ai',
   '@xmpp/client',
   'csv-parse',

@@ -176,6 +176,14 @@ describe('discovery with the scripted explorer', () => {
       'read',
       'read',
     ]);
+    // Nothing left out in silence: complete names each action the capability does not hold, and why.
+    const completed = replies.find((reply) => reply.tool === 'complete')?.reply as unknown as {
+      left_out: Array<{ action: number; op: string; reason: string }>;
+    };
+    expect(completed.left_out.map((entry) => entry.op)).toEqual(['fill', 'click', 'click']);
+    expect(completed.left_out[0]!.reason).toMatch(/^rejected/);
+    expect(completed.left_out[1]!.reason).toMatch(/nothing changed|NO_CHANGE/);
+    expect(completed.left_out[2]!.reason).toMatch(/POLICY_BLOCKED/);
     expect(fixture.transfers()).toEqual([]);
     expect(
       fixture.requests().some((entry) => entry.path.includes('/transfer') || entry.path.includes('/notes')),

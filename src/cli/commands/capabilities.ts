@@ -146,11 +146,13 @@ async function dispatch(
     case 'show': {
       const revision = resolveRef(store, first);
       const capability = store.load(revision);
+      const file = store.resolve(revision)?.file;
       if (values.json) {
-        printJson(io, { revision, capability });
+        printJson(io, { revision, ...(file ? { file } : {}), capability });
         return 0;
       }
       io.out(`${capability.name}  revision ${revision}`);
+      if (file) io.out(`file: ${file}`);
       io.out(`intent: ${capability.intent}`);
       io.out(`inputs: ${capability.inputs.map((input) => `${input.name}: ${input.type}`).join(', ')}`);
       io.out(`outputs: ${capability.outputs.map((output) => `${output.name}: ${output.type}`).join(', ')}`);

@@ -19,12 +19,13 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { replyText } from '../session-text.js';
 import { recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
 const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
-       lift session observe ID [--screenshot] [--find TEXT]
+       lift session observe ID [--screenshot] [--find TEXT] [--page N]
        lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
        lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
        lift session resume ID
@@ -45,7 +46,12 @@ export const spec = defineCommand({
       description: 'end the session after S idle seconds',
     },
     screenshot: { type: 'boolean', default: false, description: 'attach a masked screenshot' },
-    find: { type: 'string', value: 'TEXT', description: 'look for elements matching this text' },
+    find: {
+      type: 'string',
+      value: 'TEXT',
+      description: 'show only the lines and table rows holding this text',
+    },
+    page: { type: 'string', value: 'N', description: 'which page of a long observation (1 for the first)' },
     reason: {
       type: 'string',
       default: 'A person must act in the browser.',
@@ -68,14 +74,22 @@ export const spec = defineCommand({
     observe: {
       summary: 'what the page shows now',
       arguments: [ID],
-      options: ['screenshot', 'find', 'json'],
-      examples: ['lift session observe s_3f2a9c01de', 'lift session observe s_3f2a9c01de --find Savings'],
+      options: ['screenshot', 'find', 'page', 'json'],
+      examples: [
+        'lift session observe s_3f2a9c01de',
+        'lift session observe s_3f2a9c01de --find Savings',
+        'lift session observe s_3f2a9c01de --page 2',
+      ],
     },
     act: {
       summary: 'an action, a list of actions, or {"actions":[...]}',
       arguments: [ID, { name: 'actions', description: 'the action(s) as JSON' }],
       options: ['json'],
-      examples: [`lift session act s_3f2a9c01de '{"op":"click","target":{"role":"button","name":"Search"}}'`],
+      examples: [
+        `lift session act s_3f2a9c01de '{"op":"fill","target":{"ref":"e12"},"value":{"input":"memberId"}}'`,
+        `lift session act s_3f2a9c01de '{"op":"click","target":{"locator":{"by":"role","role":"button","name":"Search"}}}'`,
+        `lift session act s_3f2a9c01de '{"op":"read","target":{"locator":{"by":"cell","row":"M-1001","column":"Name"}},"as":"name"}'`,
+      ],
     },
     handoff: {
       summary: 'ask a person to act in the browser; waits until lift session resume',
@@ -93,7 +107,9 @@ export const spec = defineCommand({
       summary: 'name the outputs and the checkpoint; compiles the capability',
       arguments: [ID, { name: 'result', description: '{"outputs":[...],"checkpoint":{...}} as JSON' }],
       options: ['json'],
-      examples: [`lift session complete s_3f2a9c01de '{"outputs":[],"checkpoint":{}}'`],
+      examples: [
+        `lift session complete s_3f2a9c01de '{"outputs":["name"],"checkpoint":{"target":{"ref":"e31"},"input":"memberId"}}'`,
+      ],
     },
     status: {
       summary: "the session's state, running or ended",
@@ -182,7 +198,9 @@ async function send(
       return 1;
     }
     if (message.kind === 'status') {
-      printJson(io, { ok: true, ...state.status, running: false, run_id: state.runId });
+      const ended = { ok: true, ...state.status, running: false, run_id: state.runId };
+      if (json) printJson(io, ended);
+      else io.out(replyText(message, ended));
       return 0;
     }
     io.err(
@@ -190,10 +208,9 @@ async function send(
     );
     return 1;
   }
-  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean; observation?: string };
-  if (!json && message.kind === 'call' && message.tool === 'observe' && reply.ok && reply.observation)
-    io.out(reply.observation);
-  else printJson(io, reply);
+  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean } & Record<string, unknown>;
+  if (json) printJson(io, reply);
+  else io.out(replyText(message, reply));
   return reply.ok ? 0 : 1;
 }
 
@@ -229,6 +246,9 @@ export const run: Command = async (args, io) => {
       const args = {
         ...(values.screenshot ? { screenshot: true } : {}),
         ...(values.find ? { find: { match: values.find } } : {}),
+        ...(values.page
+          ? { page: numberFlag(values.page, '--page', { min: 1, max: 200, integer: true, unit: 'page' }) }
+          : {}),
       };
       return send(io, rest[0], { kind: 'call', tool: 'observe', args }, values.json);
     }
@@ -237,22 +257,22 @@ export const run: Command = async (args, io) => {
       const [id, text] = rest;
       if (!text) throw new UsageError(USAGE);
       const args = action === 'act' ? actionsOf(text) : parseJsonArgument(text, 'JSON');
-      return send(io, id, { kind: 'call', tool: action, args }, values.json || true);
+      return send(io, id, { kind: 'call', tool: action, args }, values.json);
     }
     case 'handoff': {
       return send(
         io,
         rest[0],
         { kind: 'call', tool: 'request_handoff', args: { reason: values.reason } },
-        true,
+        values.json,
       );
     }
     case 'resume':
-      return send(io, rest[0], { kind: 'resume' }, true);
+      return send(io, rest[0], { kind: 'resume' }, values.json);
     case 'status':
-      return send(io, rest[0], { kind: 'status' }, true);
+      return send(io, rest[0], { kind: 'status' }, values.json);
     case 'stop':
-      return send(io, rest[0], { kind: 'stop' }, true);
+      return send(io, rest[0], { kind: 'stop' }, values.json);
     default:
       throw new UsageError(USAGE);
   }

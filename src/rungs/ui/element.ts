@@ -15,6 +15,8 @@ export interface LiveElement extends ElementFacts {
   submitName: string | undefined;
   /** The locator is an aria ref: refresh the refs (refreshRefs) before using it. */
   refBased?: true;
+  /** No semantic target names this element alone on the page: `target` would find another too. */
+  notUnique?: true;
 }
 
 export type Resolution = { ok: true; element: LiveElement } | { ok: false; reason: string; count: number };
@@ -98,40 +100,54 @@ export async function resolveElement(
 ): Promise<Resolution> {
   const bound = Math.max(LOOKUP_MS, timeoutMs);
   if ('target' in target) return resolveSemantic(page, target.target, bound);
-  const byRef = page.locator(`aria-ref=${target.ref}`);
+  const byRef = page.locator(`aria-ref=${target.record.ariaRef}`);
   const handle = await byRef.elementHandle({ timeout: 500 }).catch(() => null);
   if (!handle) return resolveSemantic(page, target.record.target, bound);
   try {
     const record = target.record.nameFromContent
       ? await withOwnName(byRef, target.record, bound)
       : target.record;
-    const semantic = await resolveTarget(page, record.target);
-    const same =
-      (await semantic.count().catch(() => 0)) === 1 &&
-      (await semantic.evaluate((element, other) => element === other, handle).catch(() => false));
     const known = { role: record.role, name: record.name };
-    if (same) return { ok: true, element: await live(semantic, record.target, known) };
-    // role + name is not unique here: act on the ref, refreshed right before each use, and
-    // store which of the target's matches it is, so that what is stored names one element.
-    const stored = await numbered(semantic, handle, record.target);
+    const unique = await uniqueTarget(page, record.target, handle);
+    if (unique) return { ok: true, element: await live(await resolveTarget(page, unique), unique, known) };
+    // No target names this element alone: act on the ref, refreshed right before each use;
+    // the compiler refuses to store a target that is not unique.
     await refreshRefs(page, bound);
-    return { ok: true, element: { ...(await live(byRef, stored, known)), refBased: true } };
+    return {
+      ok: true,
+      element: { ...(await live(byRef, record.target, known)), refBased: true, notUnique: true },
+    };
   } finally {
     await handle.dispose().catch(() => undefined);
   }
 }
 
+/** Whether the target resolves to exactly this element. */
+async function namesOnly(page: Page, target: Target, handle: ElementHandle): Promise<boolean> {
+  const locator = await resolveTarget(page, target);
+  return (
+    (await locator.count().catch(() => 0)) === 1 &&
+    (await locator.evaluate((element, other) => element === other, handle).catch(() => false))
+  );
+}
+
 /**
- * The target with `nth` set to the element's place among its matches (the third "Go" of
- * phpMyAdmin's Insert form), when it names several; as it was when it names none or
- * already says which.
+ * A target that names this element and no other on the live page: the observed one, or
+ * else the same with the element's position among its matches (`nth`), read now.
  */
-async function numbered(matches: Locator, element: ElementHandle, target: Target): Promise<Target> {
-  if (target.nth !== undefined) return target;
-  const index = await matches
-    .evaluateAll((elements, wanted) => (elements as Node[]).indexOf(wanted), element)
+export async function uniqueTarget(
+  page: Page,
+  target: Target,
+  handle: ElementHandle,
+): Promise<Target | undefined> {
+  if (await namesOnly(page, target, handle)) return target;
+  const { nth: _nth, ...every } = target;
+  const index = await (await resolveTarget(page, every))
+    .evaluateAll((elements: Element[], other) => elements.indexOf(other as Element), handle)
     .catch(() => -1);
-  return index < 0 ? target : { ...target, nth: index + 1 };
+  if (index < 0) return undefined;
+  const counted = { ...every, nth: index + 1 };
+  return (await namesOnly(page, counted, handle)) ? counted : undefined;
 }
 
 /**

@@ -121,7 +121,10 @@ function ordinalOf(n: number): string {
 export function describeLocator(locator: SemanticLocator): string {
   switch (locator.by) {
     case 'role':
-      return `${locator.role} "${locator.name}"`;
+      // An empty name matched loosely is any name: a position (`nth`) then tells which.
+      return locator.name === '' && locator.exact === false
+        ? `any ${locator.role}`
+        : `${locator.role} "${locator.name}"`;
     case 'label':
       return `field labelled "${locator.label}"`;
     case 'text':

@@ -165,8 +165,8 @@ export async function signInWith(recipe: SignInRecipe, context: SignInContext): 
   let last: Locator | undefined;
   for (const entry of recipe.fields) last = (await enter(context, frame, entry)) ?? last;
   const startedAt = Date.now();
-  // The key or click only: the navigation it starts is waited for below, within the action's deadline
-  // (a sign-in that hashes the password on a busy server answers in seconds, not in the field's).
+  // The key or click only: the navigation it starts is waited for below, within the action's
+  // deadline (a sign-in that hashes the password on a busy server answers in seconds, not in the field's).
   if (recipe.submit === 'press_enter')
     await last?.press('Enter', { timeout: timings.signInFieldTimeoutMs, noWaitAfter: true });
   else

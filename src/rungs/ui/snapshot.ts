@@ -81,6 +81,28 @@ function parseHeader(body: string): AriaNode {
   return node;
 }
 
+/**
+ * A line's body as written without YAML's single quotes: a header holding `: ` is written
+ * `'link "Server: db1" [ref=e5]':` (quote doubled inside), which must read as `link "Server: db1"`.
+ */
+function unquoteLine(body: string): string {
+  if (!body.startsWith("'")) return body;
+  let index = 1;
+  let text = '';
+  while (index < body.length) {
+    const char = body[index];
+    if (char === "'" && body[index + 1] === "'") {
+      text += "'";
+      index += 2;
+    } else if (char === "'") break;
+    else {
+      text += char;
+      index++;
+    }
+  }
+  return `${text}${body.slice(index + 1)}`;
+}
+
 export function parseAriaSnapshot(snapshot: string): AriaNode {
   const root: AriaNode = {
     role: 'root',
@@ -96,7 +118,7 @@ export function parseAriaSnapshot(snapshot: string): AriaNode {
     const match = /^(\s*)- (.*)$/.exec(raw);
     if (!match) continue;
     const indent = match[1]?.length ?? 0;
-    const body = match[2] ?? '';
+    const body = unquoteLine(match[2] ?? '');
     while (stack.length > 1 && (stack[stack.length - 1]?.indent ?? -1) >= indent) stack.pop();
     const parent = stack[stack.length - 1]?.node ?? root;
     if (body.startsWith('/')) {
