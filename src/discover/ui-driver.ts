@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { fillTemplate } from '../capability/capability.js';
-import { pageFingerprint } from '../capability/fingerprint.js';
+import { settledFingerprint } from '../capability/fingerprint.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
@@ -177,8 +177,9 @@ export class PageDriver implements UiDriver {
     return [...this.#acceptedDialogs];
   }
 
+  /** The start page's fingerprint, read once the page's own scripts have built it. */
   async fingerprint(): Promise<{ fingerprint: string; url: string }> {
-    const { fingerprint } = await pageFingerprint(this.#harness.page);
+    const { fingerprint } = await settledFingerprint(this.#harness.page);
     return { fingerprint, url: this.#harness.page.url() };
   }
 

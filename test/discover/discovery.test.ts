@@ -112,7 +112,9 @@ describe('discovery with the scripted explorer', () => {
     const { result, replies } = await discover(withCalls([], [find]));
     expect(result.status.outcome).toBe('completed');
     const found = replies.filter((entry) => entry.tool === 'observe').at(-1)!.reply;
-    expect(String(found.observation)).toMatch(/\(\d+ rows?; 1 matching "⟦input:memberId⟧"\)/);
+    expect(String('observation' in found ? found.observation : '')).toMatch(
+      /\(\d+ rows?; 1 matching "⟦input:memberId⟧"\)/,
+    );
     expect(JSON.stringify(found)).not.toContain('M-1001');
   });
 

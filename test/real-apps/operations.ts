@@ -106,6 +106,9 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
       task: { ...operation, startUrl },
       explorer,
       signIn: { recipe: signIn, secret },
+      // As under `lift session`, whose explorer has a person at hand: a high-risk click (a
+      // row's Delete) is the explorer's to make, and the registration's effect class gates replay.
+      attended: true,
       liftVersion: LIFT_VERSION,
     }).finally(() => context.close());
     record.explorerCalls = explorer.counts.calls;

@@ -94,7 +94,7 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
   checkPolicy(env, action, element);
   step.risk = checkSafety(env, action, element);
   const refBased = element?.refBased === true;
-  if (refBased) await refreshRefs(env.page);
+  if (refBased) await refreshRefs(env.page, env.deadline - Date.now());
 
   switch (action.op) {
     case 'click': {

@@ -160,7 +160,9 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
     case 'label':
       return scope.getByLabel(locator.label, { exact: true });
     case 'text':
-      return scope.getByText(locator.text, { exact: true });
+      // The text a person reads: a hidden copy (a console logging every query it ran) is not it,
+      // as a hidden element is never a role's match either.
+      return scope.getByText(locator.text, { exact: true }).filter({ visible: true });
     case 'field':
       return fieldByLabel(scope, locator.label, locator.role);
     case 'pair':
@@ -168,11 +170,11 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
     case 'cell': {
       const { tables, rows: row } = await cellRows(scope, locator);
       const table = tables.first();
-      const index = await columnIndex(table, locator.column);
+      const column = await columnSpan(table, locator.column);
       // A column this page does not have resolves to nothing (count 0), never to another column.
-      if (index < 0) return table.locator('lift-missing-column');
-      // nth on the live header order: positions are read now, never stored.
-      const cell = row.locator(':scope > td, :scope > th').nth(index);
+      if (!column) return table.locator('lift-missing-column');
+      // Positions on the live header row: read now, never stored.
+      const cell = cellsUnder(row, column);
       if (!locator.element) return cell;
       const { role, name } = locator.element;
       return cell.getByRole(
@@ -217,9 +219,9 @@ export async function cellRows(
     return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
   }
   const tables = named.filter({ has: header }).filter({ has: headerCell(scope, locator.key) });
-  const keyIndex = await columnIndex(tables.first(), locator.key);
-  if (keyIndex < 0) return { tables, rows: tables.locator('lift-missing-column') };
-  const keyCell = scope.locator(`xpath=./*[${keyIndex + 1}]`);
+  const keyColumn = await columnSpan(tables.first(), locator.key);
+  if (!keyColumn) return { tables, rows: tables.locator('lift-missing-column') };
+  const keyCell = cellsUnder(scope, keyColumn);
   const holds = keyCell
     .filter({ hasText: wholeText(locator.row) })
     .or(keyCell.filter({ has: scope.getByText(locator.row, { exact: true }) }));
@@ -240,22 +242,49 @@ function headerCell(scope: Scope, column: string): Locator {
     .or(scope.locator('th, tr:first-child > td').filter({ hasText: wholeText(column) }));
 }
 
+/** Where a column lies in the table's grid: its first position and how many it spans. */
+export interface ColumnSpan {
+  start: number;
+  span: number;
+}
+
 /**
- * The column's position in the table's header row, read on the live page: the first row
- * with a `th`, else the first row. Every cell of that row counts, `td` included (a
- * "Select all" checkbox column is often a `td`), so the position matches the data rows.
+ * The column's place in the table's header row, read on the live page: the first row with
+ * a `th`, else the first row. Every cell of that row counts, `td` included (a "Select all"
+ * checkbox column is often a `td`), each by its colspan: phpMyAdmin's first header spans
+ * the four action columns of its rows. The header is found as observe names it: by its
+ * accessible name (an image's alt text), else by its text.
  */
-export async function columnIndex(table: Locator, column: string): Promise<number> {
-  if ((await table.count()) === 0) return -1;
-  return table.evaluate((element, wanted) => {
-    const rows = Array.from((element as HTMLTableElement).rows);
-    const header = rows.find((row) => Array.from(row.cells).some((cell) => cell.tagName === 'TH')) ?? rows[0];
-    if (!header) return -1;
+export async function columnSpan(table: Locator, column: string): Promise<ColumnSpan | undefined> {
+  if ((await table.count()) === 0) return undefined;
+  const found = await headerCell(table, column).evaluateAll((cells) => {
     // No named helpers in here: the bundler would wrap them in a __name the page lacks.
-    return Array.from(header.cells).findIndex(
-      (cell) =>
-        cell.innerText.replace(/\s+/g, ' ').trim() === wanted ||
-        (cell.textContent ?? '').replace(/\s+/g, ' ').trim() === wanted,
-    );
-  }, column);
+    for (const cell of cells as HTMLTableCellElement[]) {
+      const rows = Array.from(cell.closest('table')?.rows ?? []);
+      const header =
+        rows.find((row) => Array.from(row.cells).some((each) => each.tagName === 'TH')) ?? rows[0];
+      if (cell.parentElement !== header) continue;
+      let start = 0;
+      for (const before of Array.from(header.cells)) {
+        if (before === cell) break;
+        start += before.colSpan;
+      }
+      return { start, span: cell.colSpan };
+    }
+    return undefined;
+  });
+  return found ?? undefined;
+}
+
+/**
+ * The cells of the rows (or of the row a scope filters) that lie under a column, each
+ * cell's position counted with the colspans of the cells before it.
+ */
+export function cellsUnder(rows: Scope, column: ColumnSpan): Locator {
+  const start =
+    'count(preceding-sibling::*) + sum(preceding-sibling::*/@colspan) - count(preceding-sibling::*[@colspan])';
+  const end = `${start} + 1 + sum(@colspan) - count(@colspan)`;
+  return rows.locator(
+    `xpath=./*[(self::td or self::th) and ${start} < ${column.start + column.span} and ${end} > ${column.start}]`,
+  );
 }

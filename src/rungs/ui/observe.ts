@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, Frame, Page } from 'playwright-core';
+import { headerSpans } from './header-spans.js';
 import type { FramePath, Target } from './locator.js';
 import { linesMatching, observationPage } from './observation-pages.js';
 import type { Redactor } from './redact.js';
@@ -226,6 +227,7 @@ export async function observePage(
     redactor: settings.redactor,
     frames: facts,
     mainPasswordNames,
+    headerSpans: await headerSpans(page, root),
     ...(pageWidth ? { pageWidth } : {}),
     ...(mainRefPrefix ? { mainRefPrefix } : {}),
     ...(settings.find ? { find: settings.find } : {}),

@@ -221,6 +221,7 @@ export class RenderState {
       ...(cellTarget ? { cell: cellTarget } : {}),
       ...(label && label.length <= 80 ? { before: label } : {}),
       ...(container ? { container } : {}),
+      ...(node.nameFromContent ? { nameFromContent: true as const } : {}),
     };
     this.elements.set(record.ref, record);
     return record;

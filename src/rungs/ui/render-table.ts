@@ -5,14 +5,29 @@ import { type AriaNode, nodeText } from './snapshot.js';
 const FIND_LIMIT = 20;
 const KEY_HEADER = /\b(id|number|no|ref|reference|ticket|code|key)\b/i;
 
-/** A table as rows of cells: its header row, its data rows, and the raw text of each cell. */
+/**
+ * A table as rows of cells: its header row as shown, the column each cell position falls
+ * under (a header spanning three columns names all three), its data rows, and the raw text
+ * of each cell.
+ */
 interface TableShape {
   headers: string[];
+  columns: string[];
   rows: AriaNode[][];
   cells: string[][];
 }
 
-function shapeOf(table: AriaNode): TableShape {
+/** The header row laid over the columns by each header cell's colspan, when the page said them. */
+function spread(headers: string[], spans: number[] | undefined): { headers: string[]; columns: string[] } {
+  if (!spans || spans.length !== headers.length) return { headers, columns: headers };
+  const over = (fill: (header: string, index: number) => string) =>
+    headers.flatMap((header, index) =>
+      Array.from({ length: Math.max(1, spans[index] ?? 1) }, (_, at) => fill(header, at)),
+    );
+  return { headers: over((header, at) => (at === 0 ? header : '')), columns: over((header) => header) };
+}
+
+function shapeOf(table: AriaNode, spans: number[] | undefined): TableShape {
   const rows: AriaNode[] = [];
   const collect = (node: AriaNode): void => {
     for (const child of node.children) {
@@ -22,20 +37,28 @@ function shapeOf(table: AriaNode): TableShape {
   };
   collect(table);
   const headerRow = rows.find((row) => row.children.some((cell) => cell.role === 'columnheader'));
-  const headers = headerRow
-    ? headerRow.children
-        .filter((cell) => ['columnheader', 'cell', 'rowheader'].includes(cell.role))
-        .map(nodeText)
-    : [];
+  const { headers, columns } = spread(
+    headerRow
+      ? headerRow.children
+          .filter((cell) => ['columnheader', 'cell', 'rowheader'].includes(cell.role))
+          .map(nodeText)
+      : [],
+    spans,
+  );
   const dataRows = rows
     .filter((row) => row !== headerRow)
     .map((row) => row.children.filter((cell) => ['cell', 'gridcell', 'rowheader'].includes(cell.role)));
-  return { headers, rows: dataRows, cells: dataRows.map((cells) => cells.map((cell) => cellReading(cell))) };
+  return {
+    headers,
+    columns,
+    rows: dataRows,
+    cells: dataRows.map((cells) => cells.map((cell) => cellReading(cell))),
+  };
 }
 
 /** The row key: a column whose values are unique and shown, preferring identifier-like headers. */
 function keyColumn(state: RenderState, shape: TableShape): number | undefined {
-  const unique = shape.headers
+  const unique = shape.columns
     .map((header, index) => ({ header, index }))
     .filter(({ header, index }) => {
       if (state.redactor.isHiddenColumn(header)) return false;
@@ -154,7 +177,7 @@ function cellText(
  */
 export function renderTable(state: RenderState, table: AriaNode, scope: FrameScope): void {
   state.richness.tables++;
-  const shape = shapeOf(table);
+  const shape = shapeOf(table, table.ref ? state.options.headerSpans?.get(table.ref) : undefined);
   const key = keyColumn(state, shape);
   const tableName = table.name || '';
   const displayName = clip(state.redactor.text(tableName || state.lastHeading), 80);
@@ -163,13 +186,13 @@ export function renderTable(state: RenderState, table: AriaNode, scope: FrameSco
   shape.rows.forEach((cells, rowIndex) => {
     const keyCell = key === undefined ? undefined : cells[key];
     const rowKey = keyCell ? keyOf(keyCell, shape.cells[rowIndex]?.[key as number] ?? '') : '';
-    const keyHeader = key === undefined ? undefined : shape.headers[key] || undefined;
+    const keyHeader = key === undefined ? undefined : shape.columns[key] || undefined;
     const display = cells.map((cell, column) =>
       cellText(
         state,
         scope,
         cell,
-        { header: shape.headers[column] ?? '', rowKey, keyHeader, tableName: tableName || state.lastHeading },
+        { header: shape.columns[column] ?? '', rowKey, keyHeader, tableName: tableName || state.lastHeading },
         visible.has(rowIndex),
       ),
     );

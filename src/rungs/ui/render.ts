@@ -20,6 +20,8 @@ export interface ElementRecord {
   disabled: boolean;
   /** Whether role + name names more than one element in its frame. */
   ambiguous: boolean;
+  /** The name was rebuilt from content (see AriaNode): the element's own name replaces it before use. */
+  nameFromContent?: true;
   /** The table cell it sits in (by the row's key and the column), whatever target it got. */
   cell?: SemanticLocator;
   /** The text right before it ("From" before the sender's link). */
@@ -60,6 +62,8 @@ export interface RenderOptions {
   mainRefPrefix?: string;
   /** Marks an element line (e.g. "blocked by policy"); undefined for none. */
   mark?: (element: ElementRecord) => string | undefined;
+  /** Colspans of the header cells of tables whose header spans columns, by the table's ref (header-spans.ts). */
+  headerSpans?: Map<string, number[]>;
 }
 
 export interface Rendered {

@@ -46,7 +46,7 @@ export async function performAndVerify(
   // While a dialog is open the page runs no script, so its state cannot be read.
   const before = knownBefore ?? (await read());
   // Reading state may have reset the page's aria refs; a ref-based target needs them now.
-  if (refBased) await refreshRefs(env.page);
+  if (refBased) await refreshRefs(env.page, env.deadline - Date.now());
   const dialogOpened = (): boolean => env.dialog() !== undefined || env.fileChooser() !== undefined;
   let performError: unknown;
   // The dialog promise lets a click that opened a modal dialog finish instead of waiting on it.
