@@ -35,8 +35,8 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
-  addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
-  addDesktopSkillTools(addCapabilityTools(runtime));
+  await addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
+  addDesktopSkillTools(await addCapabilityTools(runtime));
   debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
   return runtime;
 }

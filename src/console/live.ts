@@ -21,9 +21,9 @@ export class HeldWatch {
     this.#pollMs = pollMs;
   }
 
-  subscribe(response: ServerResponse): void {
+  async subscribe(response: ServerResponse): Promise<void> {
     sseHeaders(response);
-    const now = this.#signature();
+    const now = await this.#signature();
     if (!this.#timer) this.#last = now;
     response.write(`retry: 2000\nevent: held\ndata: ${now}\n\n`);
     this.#clients.add(response);
@@ -40,16 +40,13 @@ export class HeldWatch {
     this.#clients.clear();
   }
 
-  #signature(): string {
-    return this.#runtime.store.approvals
-      .list(['pending'])
-      .map((approval) => approval.id)
-      .join(' ');
+  async #signature(): Promise<string> {
+    return (await this.#runtime.store.approvals.list(['pending'])).map((approval) => approval.id).join(' ');
   }
 
   #start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => this.#check(), this.#pollMs);
+    this.#timer = setInterval(() => void this.#check(), this.#pollMs);
     this.#heartbeat = setInterval(() => {
       for (const client of this.#clients) client.write(': still here\n\n');
     }, HEARTBEAT_MS);
@@ -62,8 +59,9 @@ export class HeldWatch {
     this.#heartbeat = undefined;
   }
 
-  #check(): void {
-    const now = this.#signature();
+  async #check(): Promise<void> {
+    // A read that fails (the shared store restarting) is tried again at the next tick.
+    const now = await this.#signature().catch(() => this.#last);
     if (now === this.#last) return;
     this.#last = now;
     for (const client of this.#clients) client.write(`event: held\ndata: ${now}\n\n`);

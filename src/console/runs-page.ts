@@ -77,10 +77,9 @@ function badge(record: RunRecord): Html {
   return html`<span class="badge ${outcome}">${outcome}</span>`;
 }
 
-export function runsPage(runtime: Runtime, session: ConsoleSession, filter: RunFilter): Html {
+export async function runsPage(runtime: Runtime, session: ConsoleSession, filter: RunFilter): Promise<Html> {
   const now = Date.now();
-  const runs = runtime.store.runs
-    .list(SCAN)
+  const runs = (await runtime.store.runs.list(SCAN))
     .filter((record) => matches(record, filter, now))
     .slice(0, 200);
   const table = html`<div class="scroll"><table>
@@ -108,10 +107,10 @@ function eventRow(event: RunEvent): Html {
 }
 
 /** One run: its record and every event, as the run log holds them (already scrubbed). */
-export function runPage(runtime: Runtime, session: ConsoleSession, id: string): Html {
-  const record = runtime.store.runs.get(id);
+export async function runPage(runtime: Runtime, session: ConsoleSession, id: string): Promise<Html> {
+  const record = await runtime.store.runs.get(id);
   if (!record) return notFound(session, `No run has id ${id}.`);
-  const events = runtime.store.runs.events(id);
+  const events = await runtime.store.runs.events(id);
   const model = events.filter(isModelEvent).length;
   return page({
     title: `Run ${id}`,

@@ -120,7 +120,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
         : undefined;
     const opened = await openDiscovery({
       store: runtime.store,
-      capabilities: new CapabilityStore(runtime.store.db, home),
+      capabilities: new CapabilityStore(runtime.store.capabilities),
       page: lease.page,
       policy: config.policy,
       task: config.task,

@@ -52,5 +52,5 @@ export interface ExplorerContext {
   start(): StartPage;
   provenance(): Capability['provenance'];
   /** Saves the compiled capability, ends the session as completed, and returns its revision. */
-  complete(capability: Capability): { revision: string };
+  complete(capability: Capability): Promise<{ revision: string }>;
 }

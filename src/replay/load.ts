@@ -1,7 +1,6 @@
 import { CapabilityStore } from '../capability/store.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { Registrations } from './registrations.js';
 import { ReplaySignIns } from './sign-ins.js';
 import {
   type CapabilityToolDeps,
@@ -16,8 +15,8 @@ export function capabilityDeps(
   handoff?: CapabilityToolDeps['handoff'],
 ): CapabilityToolDeps {
   return {
-    capabilities: new CapabilityStore(runtime.store.db, runtime.home),
-    registrations: new Registrations(runtime.store.db),
+    capabilities: new CapabilityStore(runtime.store.capabilities),
+    registrations: runtime.store.registrations,
     signIns: new ReplaySignIns(runtime.store.db),
     home: runtime.home,
     ...(handoff ? { handoff } : {}),
@@ -29,19 +28,20 @@ export function capabilityDeps(
  * write), so that `lift approve` finds the tool the call was held for. They are not
  * offered otherwise: nobody reviewed them.
  */
-function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): AnyTool[] {
+async function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): Promise<AnyTool[]> {
   const names = new Set(
-    runtime.store.approvals
-      .list(['pending', 'approved'])
+    (await runtime.store.approvals.list(['pending', 'approved']))
       .map((approval) => approval.tool)
       .filter((name) => name.startsWith(UNREGISTERED_PREFIX)),
   );
   const tools: AnyTool[] = [];
   for (const name of names) {
-    const stored = deps.capabilities.resolve(name.slice(UNREGISTERED_PREFIX.length));
+    const stored = await deps.capabilities.resolve(name.slice(UNREGISTERED_PREFIX.length));
     if (!stored) continue;
     try {
-      tools.push(unregisteredCapabilityTool(deps.capabilities.load(stored.revision), stored.revision, deps));
+      tools.push(
+        unregisteredCapabilityTool(await deps.capabilities.load(stored.revision), stored.revision, deps),
+      );
     } catch {
       // Tampered since it was held: approving it says UNKNOWN_TOOL, nothing runs.
     }
@@ -50,9 +50,9 @@ function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): AnyT
 }
 
 /** Adds every registered capability to the runtime's tools (lift tools list, lift call, MCP, the agent). */
-export function addCapabilityTools(runtime: Runtime): Runtime {
+export async function addCapabilityTools(runtime: Runtime): Promise<Runtime> {
   const deps = capabilityDeps(runtime);
-  for (const tool of registeredCapabilityTools(deps)) runtime.registry.add(tool);
-  for (const tool of heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
+  for (const tool of await registeredCapabilityTools(deps)) runtime.registry.add(tool);
+  for (const tool of await heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
   return runtime;
 }

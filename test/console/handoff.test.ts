@@ -131,7 +131,7 @@ describe('a person takes over a handed-over page in the console', () => {
     expect(result.outcome).toBe('found');
     expect(String(result.outputs.currency)).toMatch(/^[A-Z]{3}$/);
     expect(JSON.stringify(events)).not.toContain(PASSWORD);
-    runtime.store.runs.flushSync();
+    await runtime.store.runs.flush();
     for (const file of filesUnder(runtime.home)) expect(readFileSync(file).includes(PASSWORD)).toBe(false);
     await person.context().close();
     await run.context().close();

@@ -97,7 +97,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     const startUrl = `${app.origin}${operation.startPath}`;
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page: await context.newPage(),
       policy: parsePolicy({ version: 1, origins: [app.origin] }),
       task: { ...operation, startUrl },
@@ -132,7 +132,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     if (added.code !== 0) throw new Error(`lift capabilities add failed: ${added.stderr}`);
     const registration = new Registrations(store.db).get(operation.name);
     if (!registration?.signIn) throw new Error('the registration kept no sign-in');
-    const registered = new CapabilityStore(store.db, store.home).load(registration.revision);
+    const registered = await new CapabilityStore(store.capabilities).load(registration.revision);
     for (const [index, test] of operation.cases.entries()) {
       record.tried++;
       await app.reset();

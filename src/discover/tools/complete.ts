@@ -105,7 +105,7 @@ export const completeTool = defineExplorerTool({
         outcomes: task.outcomes ?? ['found', 'not_found'],
         provenance: context.provenance(),
       });
-      const { revision } = context.complete(capability);
+      const { revision } = await context.complete(capability);
       return { revision, name: capability.name, steps: capability.steps.length };
     } catch (error) {
       // The compiler refuses what would not replay: a rejection the explorer can correct.

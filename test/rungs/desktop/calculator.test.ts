@@ -65,7 +65,7 @@ describe('GNOME Calculator through its accessibility tree', () => {
     ] as const) {
       const envelope = success(await desktop.runtime.invoke('calculate_sum', { a, b }));
       expect(envelope.fields.result).toBe(String(a + b));
-      const events = desktop.runtime.store.runs.events(envelope.run_id);
+      const events = await desktop.runtime.store.runs.events(envelope.run_id);
       expect(events.filter(isModelEvent)).toEqual([]);
     }
     const words = await desktop.runtime.invoke('calculate_sum', { a: 'twelve', b: 'thirty' });
