@@ -66,6 +66,10 @@ export function openPool(url: string, max = 10): pg.Pool {
 export function transaction<T>(pool: pg.Pool, work: (sql: Sql) => Promise<T>): Promise<T> {
   return retrying(async () => {
     const client = await pool.connect();
+    // A connection the server ends while this client is held (a restart) fails the statement in
+    // flight, which is retried; the client's own error event must not end the process.
+    const ignore = () => undefined;
+    client.on('error', ignore);
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -77,6 +81,7 @@ export function transaction<T>(pool: pg.Pool, work: (sql: Sql) => Promise<T>): P
       if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
+      client.off('error', ignore);
       client.release(broken);
     }
   });
