@@ -66,6 +66,9 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'store', 'runtime', 'model'],
     packages: ['ai', '@ai-sdk/provider-utils', 'zod', NODE],
   },
+  // The job queue on the shared database (pg-boss), and the workers that take its jobs.
+  queue: { folders: ['contract', 'store', 'runtime'], packages: ['pg-boss', NODE] },
+  worker: { folders: ['contract', 'store', 'runtime', 'queue'], packages: [NODE] },
   serve: {
     folders: ['contract', 'store', 'runtime'],
     packages: ['@modelcontextprotocol/sdk', 'ai', '@ai-sdk/*', 'zod', NODE],

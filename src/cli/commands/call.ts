@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { type Envelope, isPending, type PendingEnvelope } from '../../contract/envelope.js';
 import { awaitAnswer } from '../../runtime/await-answer.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
-import { openRuntime } from '../open-runtime.js';
+import { jobQueue, openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
 
 export const spec = defineCommand({
@@ -24,10 +25,17 @@ export const spec = defineCommand({
       default: false,
       description: 'when the call is held, wait for the answer (lift approve, lift deny or the console)',
     },
+    queue: {
+      type: 'boolean',
+      default: false,
+      description:
+        'send the call to the shared job queue and wait for a worker to run it (needs store.postgres)',
+    },
   },
   examples: [
     `lift call tools_search --input '{"query":"invoice"}'`,
     `lift call inventory_add --input '{"sku":"B-5678","quantity":2}' --request-id add-1`,
+    `lift call member_lookup_savings --input '{"memberId":"M-1001"}' --queue`,
   ],
   notes: 'Exit status: 0 when the envelope is ok, 1 otherwise (held calls print a pending envelope).',
 });
@@ -52,16 +60,24 @@ async function waitForPerson(runtime: Runtime, pending: PendingEnvelope, io: Cli
   }
 }
 
-/** lift call NAME --input JSON [--request-id ID] [--wait]: the envelope on stdout, exit 0 when ok. */
+/** lift call NAME --input JSON [--request-id ID] [--wait] [--queue]: the envelope on stdout, exit 0 when ok. */
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, spec);
   const name = positionals[0];
-  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait]');
+  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait] [--queue]');
   const input = parseJsonArgument(values.input, '--input');
   const runtime = await openRuntime(io);
   try {
     const requestId = values['request-id'];
-    let envelope = await runtime.invoke(name, input, requestId ? { requestId } : {});
+    let envelope = values.queue
+      ? await (await jobQueue(runtime)).call({
+          kind: 'call',
+          // The job is named by the request id; a call without one gets a fresh id.
+          request_id: requestId ?? `q-${randomBytes(8).toString('hex')}`,
+          tool: name,
+          input,
+        })
+      : await runtime.invoke(name, input, requestId ? { requestId } : {});
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
     return envelope.ok ? 0 : 1;
