@@ -20,6 +20,7 @@ import { addDesktopSkillTools, tools as skillTools } from '../src/replay/desktop
 import { DESKTOP_SERVICE, type DesktopSession } from '../src/rungs/desktop/session.js';
 import { tools } from '../src/rungs/desktop/tools.js';
 import { Runtime } from '../src/runtime/runtime.js';
+import { Breakdown } from './desktop-timing.js';
 
 const ROUNDS = 25;
 const OBSERVES = 15;
@@ -72,6 +73,23 @@ async function main(): Promise<void> {
   try {
     ok(await runtime.invoke('start_program', { program: 'gnome-calculator' }));
     ok(await runtime.invoke('start_program', { program: 'gucharmap' }));
+    // The first read of a window knows nothing yet (no action names or ids kept, no cache order).
+    const firstReads: string[] = [];
+    for (const program of ['gnome-calculator', 'gucharmap']) {
+      const started = performance.now();
+      const fields = ok(await runtime.invoke('observe_window', { program }));
+      firstReads.push(
+        `first observe_window ${program} (${fields.elements} elements): ${(performance.now() - started).toFixed(1)} ms`,
+      );
+    }
+    // Something to clear first: Escape on an empty display may change nothing (NO_CHANGE),
+    // and the run a skill learns from must be clean.
+    ok(
+      await runtime.invoke('act_window', {
+        program: 'gnome-calculator',
+        actions: [{ op: 'type', text: '7' }],
+      }),
+    );
     ok(
       await runtime.invoke('act_window', {
         program: 'gnome-calculator',
@@ -93,16 +111,21 @@ async function main(): Promise<void> {
       throw new Error('no session');
     });
     const display = await session.display();
+    const bridge = await session.bridge();
     baseline = new Baseline(display.env);
     await baseline.next();
 
     const lift: number[] = [];
     const script: number[] = [];
+    const replayTime = new Breakdown();
     for (let round = 0; round < ROUNDS + 3; round++) {
       const [a, b] = [100 + round * 7, 3 + round];
+      bridge.onTiming = round >= 3 ? replayTime.listen : undefined;
+      replayTime.begin();
       const started = performance.now();
       const fields = ok(await runtime.invoke('calculate_sum', { a, b }));
       const liftMs = performance.now() - started;
+      if (round >= 3) replayTime.end(liftMs);
       const base = await baseline.run(b, a);
       if (fields.result !== String(a + b) || base.result !== String(a + b)) {
         throw new Error(
@@ -118,23 +141,30 @@ async function main(): Promise<void> {
     console.log(line('learned skill replay (Runtime.invoke)', lift));
     console.log(line('hand-written pyatspi script, same keys', script));
     console.log(`ratio skill / script at the median: ${ratio.toFixed(2)}x (goal <= 1.25x; 002: 56-64 ms)`);
+    for (const text of replayTime.lines('where a replay goes')) console.log(text);
 
     for (const program of ['gnome-calculator', 'gucharmap']) {
       const total: number[] = [];
       const read: number[] = [];
+      const observeTime = new Breakdown();
       let elements = 0;
       for (let run = 0; run < OBSERVES + 2; run++) {
+        bridge.onTiming = run >= 2 ? observeTime.listen : undefined;
+        observeTime.begin();
         const started = performance.now();
         const fields = ok(await runtime.invoke('observe_window', { program }));
         if (run >= 2) {
           total.push(performance.now() - started);
+          observeTime.end(performance.now() - started);
           read.push(fields.read_ms as number);
         }
         elements = fields.elements as number;
       }
       console.log(line(`observe_window ${program} (${elements} elements)`, total));
       console.log(line(`  of which the tree read in the bridge`, read));
+      for (const text of observeTime.lines(`  where observe_window ${program} goes`)) console.log(text);
     }
+    for (const text of firstReads) console.log(text);
     console.log("observe_window goal: 50-100 ms (002's tree read)");
   } finally {
     baseline?.close();

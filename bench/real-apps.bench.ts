@@ -1,56 +1,109 @@
 /**
  * Lookups on the real-app test bed: Lift's warm replay against a hand-written playwright-core
- * script doing the same lookup on the same warm, signed-in context, interleaved in one run.
- * Prints per lookup: replays correct / tried, outcomes seen, median and p95 of both, and the
- * ratio (goal: warm <= 1.25x). Today: MediaWiki's "owner of a server by id" (a table cell of
- * a page); the other apps' lookups come with their discovered capabilities (issue 18).
- *   node --import tsx bench/real-apps.bench.ts   (BENCH_REPLAYS=N, default 20)
+ * script doing the same lookup on the same warm, signed-in context, interleaved in one run
+ * (the machine is shared: drift hits both alike). Prints per lookup: replays correct / tried,
+ * outcomes seen, median and p95 of both, and the ratio (goal: warm <= 1.25x on every app).
+ *   MediaWiki   the owner of a server by id (a cell of the Server inventory's table)
+ *   WordPress   a user's email by login (a cell of the Users list)
+ *   node --import tsx bench/real-apps.bench.ts [app...]   (BENCH_REPLAYS=N, default 20)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Capability } from '../src/capability/capability.js';
 import { pageFingerprint } from '../src/capability/fingerprint.js';
 import { LIFT_VERSION } from '../src/contract/version.js';
 import { replayCapability } from '../src/replay/engine.js';
 import { launchBrowser } from '../src/rungs/ui/browser.js';
-import { startApp } from '../test/real-apps/bed.js';
+import type { Target } from '../src/rungs/ui/locator.js';
+import { type AppName, startApp } from '../test/real-apps/bed.js';
 import { INVENTORY_ROWS } from '../test/real-apps/mediawiki/seed-data.js';
 import { signIn } from '../test/real-apps/sign-in.js';
+import { WORDPRESS_USERS } from '../test/real-apps/wordpress/seed-data.js';
 
 const N = Number(process.env.BENCH_REPLAYS ?? 20);
+
+/** One lookup of the bed: the capability's one read, the script a person would write, and inputs with their answers. */
+interface Lookup {
+  app: AppName;
+  name: string;
+  startPath: string;
+  input: string;
+  /** The cell read and the cell the checkpoint compares, for an input. */
+  read: Target;
+  checkpoint: Target;
+  match: 'exact' | 'contains';
+  script: (page: Page, origin: string, value: string) => Promise<string | undefined>;
+  /** Inputs in turn, with the value expected (undefined: the record does not exist). */
+  cases: Array<[string, string | undefined]>;
+}
+
+const LOOKUPS: Lookup[] = [
+  {
+    app: 'mediawiki',
+    name: 'server_owner_lookup',
+    startPath: '/index.php/Server_inventory',
+    input: 'serverId',
+    read: cell('{{input.serverId}}', 'Owner', { key: 'Id', table: 'Servers' }),
+    checkpoint: cell('{{input.serverId}}', 'Id', { key: 'Id', table: 'Servers' }),
+    match: 'exact',
+    async script(page, origin, id) {
+      await page.goto(`${origin}/index.php/Server_inventory`);
+      const row = page
+        .getByRole('table', { name: 'Servers' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+      if ((await row.count()) !== 1) return undefined;
+      return ((await row.getByRole('cell').nth(2).textContent()) ?? '').trim();
+    },
+    cases: [
+      ...INVENTORY_ROWS.map(([id, , owner]): [string, string] => [String(id), owner]),
+      ['99', undefined],
+    ],
+  },
+  {
+    app: 'wordpress',
+    name: 'user_email_lookup',
+    startPath: '/wp-admin/users.php',
+    input: 'login',
+    read: cell('{{input.login}}', 'Email', { key: 'Username' }),
+    checkpoint: cell('{{input.login}}', 'Username', { key: 'Username' }),
+    match: 'contains',
+    async script(page, origin, login) {
+      await page.goto(`${origin}/wp-admin/users.php`);
+      const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: login, exact: true }) });
+      if ((await row.count()) !== 1) return undefined;
+      return ((await row.locator('td[data-colname="Email"]').textContent()) ?? '').trim();
+    },
+    cases: [
+      ...WORDPRESS_USERS.map((user): [string, string] => [user.login, user.email]),
+      ['nobody', undefined],
+    ],
+  },
+];
+
+function cell(row: string, column: string, where: { key?: string; table?: string }): Target {
+  return { frame: [], locator: { by: 'cell', row, column, ...where } };
+}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-/** The owner of a server by id, read from the "Servers" table of the Server inventory page. */
-function serverOwnerCapability(origin: string, fingerprint: string): Capability {
-  const cell = (row: string, column: string) => ({
-    frame: [],
-    locator: { by: 'cell' as const, row, column, table: 'Servers' },
-  });
+function capabilityOf(lookup: Lookup, origin: string, fingerprint: string): Capability {
   return {
     schemaVersion: 1,
-    name: 'server_owner_lookup',
-    intent: 'Look up the owner of a server by its id',
-    inputs: [{ name: 'serverId', type: 'string' }],
-    outputs: [{ name: 'owner', type: 'string' }],
-    preconditions: { origin, path: '/index.php/Server_inventory', fingerprint },
-    steps: [
-      {
-        version: 1,
-        op: 'read',
-        target: cell('{{input.serverId}}', 'Owner'),
-        output: 'owner',
-        expect: { kind: 'none' },
-      },
-    ],
+    name: lookup.name,
+    intent: `Look up ${lookup.name.replace(/_/g, ' ')}`,
+    inputs: [{ name: lookup.input, type: 'string' }],
+    outputs: [{ name: 'value', type: 'string' }],
+    preconditions: { origin, path: lookup.startPath, fingerprint },
+    steps: [{ version: 1, op: 'read', target: lookup.read, output: 'value', expect: { kind: 'none' } }],
     outcomes: ['found', 'not_found'],
     dialogs: [],
-    checkpoint: { target: cell('{{input.serverId}}', 'Id'), equals: { input: 'serverId' }, match: 'exact' },
+    checkpoint: { target: lookup.checkpoint, equals: { input: lookup.input }, match: lookup.match },
     provenance: {
       explorer: 'scripted',
       runId: 'bench',
@@ -60,57 +113,45 @@ function serverOwnerCapability(origin: string, fingerprint: string): Capability 
   };
 }
 
-/** The same lookup as a person would script it with playwright-core. */
-async function scriptedOwner(page: Page, origin: string, id: string): Promise<string | undefined> {
-  await page.goto(`${origin}/index.php/Server_inventory`);
-  const row = page
-    .getByRole('table', { name: 'Servers' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: id, exact: true }) });
-  if ((await row.count()) !== 1) return undefined;
-  return ((await row.getByRole('cell').nth(2).textContent()) ?? '').trim();
-}
-
-async function main(): Promise<void> {
-  const [app, browser] = await Promise.all([startApp('mediawiki'), launchBrowser()]);
-  const evidence = mkdtempSync(join(tmpdir(), 'lift-bench-real-'));
+async function measure(lookup: Lookup, browser: Browser, evidence: string): Promise<void> {
+  const app = await startApp(lookup.app);
+  const context = await browser.newContext();
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await context.newPage();
     await signIn(page, app);
-    await page.goto(`${app.origin}/index.php/Server_inventory`);
-    const capability = serverOwnerCapability(app.origin, (await pageFingerprint(page)).fingerprint);
-    const ids = [...INVENTORY_ROWS.map(([id]) => String(id)), '99'];
-    const owners = new Map(INVENTORY_ROWS.map(([id, , owner]) => [String(id), owner]));
+    await page.goto(`${app.origin}${lookup.startPath}`);
+    const capability = capabilityOf(lookup, app.origin, (await pageFingerprint(page)).fingerprint);
     const lift: number[] = [];
     const script: number[] = [];
     const outcomes = new Map<string, number>();
     let correct = 0;
     for (let round = 0; round < N + 2; round++) {
-      const id = ids[round % ids.length]!;
+      const [value, expected] = lookup.cases[round % lookup.cases.length]!;
       const t0 = performance.now();
       const result = await replayCapability(
         capability,
-        { serverId: id },
-        { page, evidenceDir: evidence },
+        { [lookup.input]: value },
+        { page, evidenceDir: evidence, effectClass: 'read' },
       ).catch((error: { code?: string }) => ({
         outcome: error.code ?? 'error',
         outputs: {} as Record<string, unknown>,
       }));
       const t1 = performance.now();
-      const expected = await scriptedOwner(page, app.origin, id);
+      const scripted = await lookup.script(page, app.origin, value);
       const t2 = performance.now();
       if (round < 2) continue; // warm-up: the first documents of a context cost more on both sides
       lift.push(t1 - t0);
       script.push(t2 - t1);
       outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
-      const right = owners.has(id)
-        ? result.outcome === 'found' && result.outputs.owner === owners.get(id) && expected === owners.get(id)
-        : result.outcome === 'not_found' && expected === undefined;
+      const right =
+        expected !== undefined
+          ? result.outcome === 'found' && result.outputs.value === expected && scripted === expected
+          : result.outcome === 'not_found' && scripted === undefined;
       if (right) correct++;
     }
     const line = (values: number[]) =>
       `median ${percentile(values, 0.5).toFixed(1)} ms, p95 ${percentile(values, 0.95).toFixed(1)} ms`;
-    console.log(`mediawiki server_owner_lookup: replays correct ${correct}/${lift.length}`);
+    console.log(`${lookup.app} ${lookup.name}: replays correct ${correct}/${lift.length}`);
     console.log(`  outcomes: ${[...outcomes].map(([name, count]) => `${name} ${count}`).join(', ')}`);
     console.log(`  lift replay (warm):  ${line(lift)}`);
     console.log(`  playwright script:   ${line(script)}`);
@@ -123,8 +164,21 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
   } finally {
-    await browser.close();
+    await context.close();
     await app.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const chosen = process.argv.slice(2);
+  const browser = await launchBrowser();
+  const evidence = mkdtempSync(join(tmpdir(), 'lift-bench-real-'));
+  try {
+    for (const lookup of LOOKUPS) {
+      if (chosen.length === 0 || chosen.includes(lookup.app)) await measure(lookup, browser, evidence);
+    }
+  } finally {
+    await browser.close();
     rmSync(evidence, { recursive: true, force: true });
   }
 }

@@ -25,10 +25,21 @@ export const InputSpecSchema = z.strictObject({
 });
 export type InputSpec = z.infer<typeof InputSpecSchema>;
 
+/**
+ * Where an output comes from when no step reads it: the URL of the document the last step led
+ * to (a created record's address), or one query parameter of it (`id` of
+ * `users.php?update=add&id=7`). Read after the checkpoint passed, from the resulting page only.
+ */
+export const OutputSourceSchema = z.strictObject({
+  url: z.strictObject({ param: z.string().min(1).max(100).optional() }),
+});
+export type OutputSource = z.infer<typeof OutputSourceSchema>;
+
 export const OutputSpecSchema = z.strictObject({
   name: Name,
   type: FieldTypeSchema,
   description: z.string().max(300).optional(),
+  from: OutputSourceSchema.optional(),
 });
 export type OutputSpec = z.infer<typeof OutputSpecSchema>;
 
@@ -90,8 +101,11 @@ export function writtenInputs(steps: readonly Step[]): string[] {
   return [...new Set(names)];
 }
 
-/** Outcomes a replay may end with as an answer rather than an error. */
-export const OUTCOMES = ['found', 'not_found'] as const;
+/**
+ * Outcomes a replay may end with as an answer rather than an error: the record was there
+ * (or the write was done), it does not exist, or the write would make one that already does.
+ */
+export const OUTCOMES = ['found', 'not_found', 'already_exists'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type CapabilityOutcome = z.infer<typeof OutcomeSchema>;
 
@@ -124,6 +138,21 @@ export const PagingSchema = z.strictObject({
 });
 export type Paging = z.infer<typeof PagingSchema>;
 
+/**
+ * What an outcome other than found looks like, as discovery saw it on an example input: the
+ * page after `after` steps (0: the start page) shows one of `shows`, each naming a bound input
+ * ({{input.NAME}}), and, when discovery saw one, its document's HTTP status. Replay answers
+ * the outcome from this evidence at that point only, never from words elsewhere; a write
+ * stops there before any step that can change the application runs.
+ */
+export const OutcomeSignSchema = z.strictObject({
+  outcome: z.enum(['not_found', 'already_exists']),
+  after: z.number().int().min(0).max(60),
+  status: z.number().int().min(400).max(599).optional(),
+  shows: z.array(TargetSchema).min(1).max(5),
+});
+export type OutcomeSign = z.infer<typeof OutcomeSignSchema>;
+
 export const PreconditionsSchema = z.strictObject({
   origin: z.url().max(200),
   path: z.string().min(1).max(500).startsWith('/'),
@@ -155,6 +184,8 @@ export const CapabilitySchema = z
     dialogs: z.array(z.string().min(1).max(200)).max(5).default([]),
     checkpoint: CheckpointSchema,
     paging: PagingSchema.optional(),
+    /** What not_found and already_exists look like, learned from example inputs in discovery. */
+    signs: z.array(OutcomeSignSchema).max(4).optional(),
     provenance: ProvenanceSchema,
   })
   .superRefine((capability, context) => {
@@ -179,6 +210,30 @@ export const CapabilitySchema = z
         read.add(step.output);
       }
       for (const name of placeholdersIn(step)) usesInput(name, ['steps', index]);
+    });
+    for (const output of capability.outputs) {
+      if (output.from) read.add(output.name);
+    }
+    capability.signs?.forEach((sign, index) => {
+      if (!capability.outcomes.includes(sign.outcome))
+        context.addIssue({
+          code: 'custom',
+          message: `a sign of '${sign.outcome}', which outcomes do not declare`,
+          path: ['signs', index],
+        });
+      if (sign.after > capability.steps.length)
+        context.addIssue({
+          code: 'custom',
+          message: 'after more steps than there are',
+          path: ['signs', index],
+        });
+      for (const name of placeholdersIn(sign.shows)) usesInput(name, ['signs', index, 'shows']);
+      if (sign.shows.some((target) => placeholdersIn(target).length === 0))
+        context.addIssue({
+          code: 'custom',
+          message: 'each sign names a bound input ({{input.NAME}}): words alone are no evidence',
+          path: ['signs', index, 'shows'],
+        });
     });
     for (const output of outputs) {
       if (!read.has(output))

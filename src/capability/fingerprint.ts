@@ -1,8 +1,11 @@
 import type { Frame, Page } from 'playwright-core';
+import { LiftError } from '../contract/errors.js';
 import { answerWithin } from '../rungs/ui/settle.js';
 import { sha256 } from '../runtime/canonical.js';
 
 const FRAME_TIMEOUT_MS = 2_000;
+/** How long the top document may stay unreadable before the fingerprint gives up. */
+const MAIN_FRAME_BOUND_MS = 20_000;
 
 /**
  * Runs in each frame: the role + name pairs of the structural and actionable elements a
@@ -83,11 +86,27 @@ function frameSkeleton(frame: Frame): Promise<string[] | undefined> {
  * parallel, with no selector engine: cheap enough to check before every replay.
  */
 export async function pageSkeleton(page: Page): Promise<string[]> {
+  const started = Date.now();
+  // A document still arriving (a sign-in's redirect just committed) has no skeleton yet.
+  await page.waitForLoadState('load', { timeout: MAIN_FRAME_BOUND_MS }).catch(() => undefined);
   for (let attempt = 0; ; attempt++) {
     const frames = page.frames();
     const read = await Promise.all(frames.map(frameSkeleton));
     // A frame that navigated or was replaced while being read is read again, once.
-    if (read.every((entries) => entries !== undefined) || attempt > 0) return skeletonOf(read);
+    const main = read[frames.indexOf(page.mainFrame())] !== undefined;
+    if (read.every((entries) => entries !== undefined) || (attempt > 0 && main)) return skeletonOf(read);
+    // Without the top document there is no skeleton: a busy page (or a loaded machine) is read
+    // again rather than fingerprinted as nothing, which no later page would ever match.
+    if (!main && Date.now() - started > MAIN_FRAME_BOUND_MS) {
+      throw new LiftError(
+        'TIMEOUT',
+        `The page did not answer for its structure within ${MAIN_FRAME_BOUND_MS} ms.`,
+        {
+          hint: 'The page is busy or still loading. Try again when it has settled.',
+          outcome: 'not_started',
+        },
+      );
+    }
     await page.waitForLoadState('load', { timeout: FRAME_TIMEOUT_MS }).catch(() => undefined);
   }
 }

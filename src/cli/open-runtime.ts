@@ -13,11 +13,16 @@ import { UsageError } from './args.js';
 import { debugLog } from './debug-log.js';
 import type { CliIo } from './io.js';
 
+export interface OpenOptions {
+  /** A person may be asked: replays hand an expired session to the console (lift serve, lift call --wait). */
+  attended?: boolean;
+}
+
 /**
  * The runtime a command works with: built-in tools, configured tool modules and API tool files,
  * registered capabilities, and the store in LIFT_HOME or .lift.
  */
-export async function openRuntime(io: CliIo): Promise<Runtime> {
+export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise<Runtime> {
   const debug = debugLog(io);
   const config = await loadConfig(io.cwd, io.env);
   debug(`config ${config.file ?? '(none: defaults)'}; home ${resolve(io.cwd, config.home ?? '.lift')}`);
@@ -47,7 +52,7 @@ export async function openRuntime(io: CliIo): Promise<Runtime> {
     void runtime.service(`settings:${name}`, () => settings);
   }
   await addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
-  addDesktopSkillTools(await addCapabilityTools(runtime));
+  addDesktopSkillTools(await addCapabilityTools(runtime, { attended: options.attended ?? false }));
   debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
   return runtime;
 }

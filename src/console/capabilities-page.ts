@@ -1,12 +1,14 @@
 import type { Capability } from '../capability/capability.js';
 import { diffValues, formatDifference } from '../capability/diff.js';
 import { CapabilityStore, type StoredCapability } from '../capability/store.js';
+import { isLiftError } from '../contract/errors.js';
 import type { Registration } from '../replay/registrations.js';
 import { describeTarget } from '../replay/targets.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConsoleSession } from './auth.js';
 import { type Html, html } from './html.js';
-import { BASE, csrfField, notFound, page } from './layout.js';
+import { BASE, csrfField, page } from './layout.js';
+import { Missing } from './missing.js';
 
 function stores(runtime: Runtime) {
   return {
@@ -98,6 +100,34 @@ function cardBody(capability: Capability, revision: string): Html {
 <h2>Provenance</h2><p>${p.explorer} explorer${p.model ? ` (${p.model})` : ''}, run <a href="${BASE}/runs/${p.runId}"><code>${p.runId}</code></a>, ${p.createdAt}, Lift ${p.liftVersion}</p>`;
 }
 
+const ALL_CAPABILITIES = { href: `${BASE}/capabilities`, label: 'All capabilities' };
+
+/** A name, revision or prefix that no stored capability answers to. */
+function missingRevision(reference: string): Missing {
+  return new Missing(
+    reference
+      ? `No stored capability or revision matches ${reference}.`
+      : 'Pick two stored revisions to compare.',
+    'capabilities',
+    ALL_CAPABILITIES,
+  );
+}
+
+/** The stored capability, or Missing when its file is gone from the store. */
+async function loadStored(capabilities: CapabilityStore, stored: StoredCapability): Promise<Capability> {
+  try {
+    return await capabilities.load(stored.revision);
+  } catch (error) {
+    if (isLiftError(error) && error.code === 'NOT_FOUND')
+      throw new Missing(
+        `The file of ${stored.name} ${short(stored.revision)} is gone from the store.`,
+        'capabilities',
+        ALL_CAPABILITIES,
+      );
+    throw error;
+  }
+}
+
 export async function capabilityPage(
   runtime: Runtime,
   session: ConsoleSession,
@@ -105,8 +135,8 @@ export async function capabilityPage(
 ): Promise<Html> {
   const { capabilities, registrations } = stores(runtime);
   const stored = await capabilities.resolve(reference);
-  if (!stored) return notFound(session, `No stored capability matches ${reference}.`);
-  const capability = await capabilities.load(stored.revision);
+  if (!stored) throw missingRevision(reference);
+  const capability = await loadStored(capabilities, stored);
   const others = (await capabilities.list()).filter((other) => other.name === stored.name);
   const registration = await registrations.get(stored.name);
   return page({
@@ -134,10 +164,11 @@ export async function diffPage(
   const { capabilities } = stores(runtime);
   const before = await capabilities.resolve(a);
   const after = await capabilities.resolve(b);
-  if (!before || !after) return notFound(session, 'Pick two stored revisions to compare.');
+  if (!before) throw missingRevision(a);
+  if (!after) throw missingRevision(b);
   const differences = diffValues(
-    await capabilities.load(before.revision),
-    await capabilities.load(after.revision),
+    await loadStored(capabilities, before),
+    await loadStored(capabilities, after),
   );
   const all = await capabilities.list();
   return page({

@@ -1,5 +1,6 @@
 import type { ConsoleSession } from './auth.js';
 import { type Html, html } from './html.js';
+import type { Missing } from './missing.js';
 
 export const BASE = '/console';
 
@@ -42,7 +43,8 @@ ${body}
 /** A page of the signed-in console: the navigation, the last action's answer, the content. */
 export function page(options: {
   title: string;
-  section: Section;
+  /** The navigation entry marked current; none for a page outside every section. */
+  section: Section | undefined;
   session: ConsoleSession;
   body: Html;
 }): Html {
@@ -82,11 +84,14 @@ ${message ? html`<p class="error" role="alert">${message}</p>` : ''}
   );
 }
 
-export function notFound(session: ConsoleSession, what: string): Html {
+/** The 404 page: what is missing, and a link back to where the person can find what is there. */
+export function notFoundPage(session: ConsoleSession, missing: Missing): Html {
   return page({
     title: 'Not found',
-    section: 'approvals',
+    section: missing.section,
     session,
-    body: html`<h1>Not found</h1><p>${what}</p>`,
+    body: html`<h1>Not found</h1>
+<p class="error" role="alert">${missing.message}</p>
+<p><a href="${missing.back.href}">← ${missing.back.label}</a></p>`,
   });
 }

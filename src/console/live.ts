@@ -1,23 +1,26 @@
 import type { ServerResponse } from 'node:http';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Awaitable } from '../store/awaitable.js';
 import { sseHeaders } from './respond.js';
 
 const HEARTBEAT_MS = 15_000;
 
 /**
- * Tells open pages when the set of held calls changes. Calls are held by other processes (a
- * waiting `lift call`, an MCP server), so the store is read on a short timer while pages listen.
+ * Tells open pages when a set kept in the store changes: the held calls, the handed-over
+ * pages. Other processes change them (a waiting `lift call`, an MCP server), so the store is
+ * read on a short timer while pages listen; each change is one event with the set's ids.
  */
-export class HeldWatch {
-  readonly #runtime: Runtime;
+export class StoreWatch {
+  readonly #read: () => Awaitable<string[]>;
+  readonly #event: string;
   readonly #pollMs: number;
   readonly #clients = new Set<ServerResponse>();
   #timer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #last = '';
 
-  constructor(runtime: Runtime, pollMs = 300) {
-    this.#runtime = runtime;
+  constructor(read: () => Awaitable<string[]>, event: string, pollMs = 300) {
+    this.#read = read;
+    this.#event = event;
     this.#pollMs = pollMs;
   }
 
@@ -25,7 +28,7 @@ export class HeldWatch {
     sseHeaders(response);
     const now = await this.#signature();
     if (!this.#timer) this.#last = now;
-    response.write(`retry: 2000\nevent: held\ndata: ${now}\n\n`);
+    response.write(`retry: 2000\nevent: ${this.#event}\ndata: ${now}\n\n`);
     this.#clients.add(response);
     response.on('close', () => {
       this.#clients.delete(response);
@@ -41,7 +44,7 @@ export class HeldWatch {
   }
 
   async #signature(): Promise<string> {
-    return (await this.#runtime.store.approvals.list(['pending'])).map((approval) => approval.id).join(' ');
+    return (await this.#read()).join(' ');
   }
 
   #start(): void {
@@ -64,6 +67,6 @@ export class HeldWatch {
     const now = await this.#signature().catch(() => this.#last);
     if (now === this.#last) return;
     this.#last = now;
-    for (const client of this.#clients) client.write(`event: held\ndata: ${now}\n\n`);
+    for (const client of this.#clients) client.write(`event: ${this.#event}\ndata: ${now}\n\n`);
   }
 }

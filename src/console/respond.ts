@@ -32,6 +32,12 @@ export function sendText(response: ServerResponse, status: number, text: string,
   response.end(text);
 }
 
+/** A file's bytes (a run's screenshot) under the same headers as every page. */
+export function sendBytes(response: ServerResponse, body: Buffer, type: string): void {
+  response.writeHead(200, { ...HEADERS, 'content-type': type, 'content-length': String(body.length) });
+  response.end(body);
+}
+
 /** After a form post: See Other, so a reload does not post again. */
 export function redirect(
   response: ServerResponse,

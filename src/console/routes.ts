@@ -2,7 +2,8 @@ import { approvalsPage, approveHeld, changeHeld, denyHeld, heldList } from './ap
 import { capabilitiesPage, capabilityPage, diffPage, enableCapability } from './capabilities-page.js';
 import { HANDOFF_ROUTES } from './handoff-routes.js';
 import { BASE } from './layout.js';
-import { redirect, sendHtml } from './respond.js';
+import { redirect, sendBytes, sendHtml } from './respond.js';
+import { screenshotBytes } from './run-screenshots.js';
 import { filterFrom, runPage, runsPage } from './runs-page.js';
 import type { ConsoleContext } from './server.js';
 import { ladderPage, toolPage, toolsPage } from './tools-page.js';
@@ -67,6 +68,16 @@ export const ROUTES: Route[] = [
     method: 'GET',
     path: path('/runs/:id'),
     run: async (c) => sendHtml(c.response, 200, await runPage(c.runtime, c.session, c.params[0] ?? '')),
+  },
+  {
+    method: 'GET',
+    path: path('/runs/:id/screenshots/(\\d{1,4})'),
+    run: async (c) =>
+      sendBytes(
+        c.response,
+        await screenshotBytes(c.runtime, c.params[0] ?? '', Number(c.params[1])),
+        'image/png',
+      ),
   },
   {
     method: 'GET',

@@ -2,7 +2,9 @@ import type { Runtime } from '../runtime/runtime.js';
 import { isModelEvent, type RunEvent, type RunRecord } from '../store/runs.js';
 import type { ConsoleSession } from './auth.js';
 import { type Html, html } from './html.js';
-import { BASE, notFound, page } from './layout.js';
+import { BASE, page } from './layout.js';
+import { Missing } from './missing.js';
+import { type RunScreenshot, screenshotsOf, screenshotUrl } from './run-screenshots.js';
 
 const SINCE = {
   hour: 3_600_000,
@@ -106,10 +108,27 @@ function eventRow(event: RunEvent): Html {
   return html`<tr${isModelEvent(event) ? html` class="model"` : ''}><td><time datetime="${t}">${t.slice(11, 23)}</time></td><td>${type}</td><td>${duration_ms !== undefined ? `${duration_ms} ms` : ''}</td><td><code>${details}</code></td></tr>`;
 }
 
+function screenshotFigure(runId: string, shot: RunScreenshot): Html {
+  const masked =
+    shot.masks === undefined ? '' : `, ${shot.masks} region${shot.masks === 1 ? '' : 's'} masked`;
+  return html`<li><figure>
+<a href="${screenshotUrl(runId, shot)}"><img src="${screenshotUrl(runId, shot)}" alt="Screenshot ${shot.number} of the run: ${shot.label}, secrets and bound values blacked out" loading="lazy"></a>
+<figcaption>${shot.number}. ${shot.label} · <time datetime="${shot.t}">${shot.t.slice(11, 19)}</time>${masked}</figcaption>
+</figure></li>`;
+}
+
+/** The run's screenshots, masked when they were taken (bound values, secrets, password fields). */
+function screenshotList(runId: string, shots: RunScreenshot[]): Html {
+  if (shots.length === 0) return html``;
+  return html`<h2>Screenshots</h2>
+<p>Masked when they were taken: bound inputs, stored secrets, password fields and hidden columns are black boxes.</p>
+<ol class="shots">${shots.map((shot) => screenshotFigure(runId, shot))}</ol>`;
+}
+
 /** One run: its record and every event, as the run log holds them (already scrubbed). */
 export async function runPage(runtime: Runtime, session: ConsoleSession, id: string): Promise<Html> {
   const record = await runtime.store.runs.get(id);
-  if (!record) return notFound(session, `No run has id ${id}.`);
+  if (!record) throw new Missing(`No run has id ${id}.`, 'runs', { href: `${BASE}/runs`, label: 'All runs' });
   const events = await runtime.store.runs.events(id);
   const model = events.filter(isModelEvent).length;
   return page({
@@ -127,6 +146,7 @@ export async function runPage(runtime: Runtime, session: ConsoleSession, id: str
 <div><dt>Model events</dt><dd id="model-events">${model}</dd></div>
 <div><dt>Started</dt><dd><time datetime="${record.startedAt}">${shortTime(record.startedAt)}</time></dd></div>
 </dl>
+${screenshotList(record.id, screenshotsOf(events))}
 <h2>Events</h2>
 <div class="scroll"><table>
 <caption class="visually-hidden">Events of run ${record.id}</caption>

@@ -51,8 +51,21 @@ export const SCRIPT = `
         .then(function (html) { if (html) mergeHeld(section, html); });
     });
   }
+  // A list with nothing to lose (the handoffs): when its set changes, it is read again.
+  function reloadOnChange() {
+    var marker = document.querySelector('[data-live-reload]');
+    if (!marker || !window.EventSource) return;
+    var source = new EventSource(marker.dataset.liveReload);
+    source.addEventListener('handoffs', function (event) {
+      if (event.data === marker.dataset.ids) return;
+      source.close();
+      marker.textContent = 'The list changed; reading it again.';
+      window.location.reload();
+    });
+  }
   document.addEventListener('DOMContentLoaded', function () {
     watchHeld();
+    reloadOnChange();
     if (window.liftHandoff) window.liftHandoff();
   });
 })();

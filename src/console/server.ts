@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/runtime.js';
 import { ASSETS } from './assets.js';
 import { ConsoleAuth, type ConsoleSession, hostAllowed, hostsFor, sameOrigin } from './auth.js';
-import { type HandoffDesk, handoffDesk } from './handoffs.js';
-import { BASE, loginPage } from './layout.js';
-import { HeldWatch } from './live.js';
+import { HandoffBoard } from './handoffs.js';
+import { BASE, loginPage, notFoundPage } from './layout.js';
+import { StoreWatch } from './live.js';
+import { Missing } from './missing.js';
 import { readForm, redirect, sendHtml, sendText } from './respond.js';
 import { ROUTES, type Route } from './routes.js';
 
@@ -30,9 +31,14 @@ export interface ConsoleContext {
   url: URL;
   params: string[];
   form: URLSearchParams;
-  watch: HeldWatch;
-  desk: HandoffDesk;
+  /** The held calls, for the approvals page. */
+  watch: StoreWatch;
+  /** The pages waiting for a person, for the handoffs page. */
+  handoffWatch: StoreWatch;
+  handoffs: HandoffBoard;
 }
+
+const HOME = { href: `${BASE}/approvals`, label: 'Approvals' };
 
 function find(method: string, path: string): { route: Route; params: string[] } | undefined {
   for (const route of ROUTES) {
@@ -50,8 +56,12 @@ function find(method: string, path: string): { route: Route; params: string[] } 
  */
 export function createConsole(runtime: Runtime, options: ConsoleOptions): ConsoleHandler {
   const auth = new ConsoleAuth(options.token);
-  const watch = new HeldWatch(runtime);
-  const desk = handoffDesk(runtime);
+  const watch = new StoreWatch(
+    async () => (await runtime.store.approvals.list(['pending'])).map((approval) => approval.id),
+    'held',
+  );
+  const handoffs = new HandoffBoard(runtime);
+  const handoffWatch = new StoreWatch(() => handoffs.waiting().map((record) => record.id), 'handoffs', 1_000);
   let hosts = new Set<string>();
 
   const login = async (request: IncomingMessage, response: ServerResponse) => {
@@ -103,21 +113,24 @@ export function createConsole(runtime: Runtime, options: ConsoleOptions): Consol
     }
     const path = url.pathname === BASE || url.pathname === `${BASE}/` ? `${BASE}/approvals` : url.pathname;
     const found = find(method, path);
-    if (!found) {
-      sendText(response, 404, `Not found: ${url.pathname}`);
-      return true;
+    try {
+      if (!found) throw new Missing(`No console page is at ${url.pathname}.`, undefined, HOME);
+      await found.route.run({
+        runtime,
+        request,
+        response,
+        session,
+        url,
+        params: found.params,
+        form,
+        watch,
+        handoffWatch,
+        handoffs,
+      });
+    } catch (error) {
+      if (!(error instanceof Missing) || response.headersSent) throw error;
+      sendHtml(response, 404, notFoundPage(session, error));
     }
-    await found.route.run({
-      runtime,
-      request,
-      response,
-      session,
-      url,
-      params: found.params,
-      form,
-      watch,
-      desk: await desk,
-    });
     return true;
   };
 
@@ -126,7 +139,10 @@ export function createConsole(runtime: Runtime, options: ConsoleOptions): Consol
     listening: (host, port) => {
       hosts = hostsFor(host, port);
     },
-    close: () => watch.close(),
+    close: () => {
+      watch.close();
+      handoffWatch.close();
+    },
   };
 }
 

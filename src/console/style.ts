@@ -58,9 +58,13 @@ td code { overflow-wrap: anywhere; } code.nowrap { white-space: nowrap; }
 .screen { display: block; max-width: 100%; border: 2px solid var(--ink); border-radius: 6px; background: #000; cursor: crosshair; }
 .screen:focus { outline: 4px solid #f0b400; }
 .card pre.card-text { font-size: 12px; }
+.shots { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 14px; }
+.shots figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 8px; }
+.shots img { display: block; width: 100%; height: auto; border-radius: 4px; }
+.shots figcaption { font-size: 13px; color: var(--muted); margin-top: 6px; }
 @media (max-width: 600px) {
   body { font-size: 14px; } main { padding: 12px 12px 40px; } .top { padding: 8px 12px; gap: 8px; }
-  .top nav { order: 3; flex-basis: 100%; overflow-x: auto; } .top nav ul { flex-wrap: nowrap; }
+  .top nav { order: 3; flex-basis: 100%; } .top nav a { padding: 6px 8px; }
   .answers { flex-direction: column; align-items: stretch; } .answer button { width: 100%; }
   .card { padding: 12px; } th, td { padding: 6px 8px; }
 }

@@ -6,7 +6,8 @@ import { formatReport, ladderReport, type OperationReport } from '../ladder/repo
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConsoleSession } from './auth.js';
 import { type Html, html } from './html.js';
-import { BASE, notFound, page } from './layout.js';
+import { BASE, page } from './layout.js';
+import { Missing } from './missing.js';
 
 export function toolsPage(runtime: Runtime, session: ConsoleSession, filter: string): Html {
   const wanted = filter.trim().toLowerCase();
@@ -39,7 +40,8 @@ export function toolsPage(runtime: Runtime, session: ConsoleSession, filter: str
 
 export function toolPage(runtime: Runtime, session: ConsoleSession, name: string): Html {
   const tool = runtime.registry.get(name);
-  if (!tool) return notFound(session, `No tool is named ${name}.`);
+  if (!tool)
+    throw new Missing(`No tool is named ${name}.`, 'tools', { href: `${BASE}/tools`, label: 'All tools' });
   return page({
     title: tool.name,
     section: 'tools',

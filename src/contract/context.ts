@@ -50,6 +50,11 @@ export interface ToolContext {
   secret(name: string): string;
   /** Whether a named secret is stored, without reading it. */
   hasSecret(name: string): boolean;
+  /**
+   * Whether a text holds any stored secret, in any of its forms, without saying which: what
+   * a screenshot of a page needs to black out secrets it shows (a token pasted into a note).
+   */
+  holdsSecret(text: string): boolean;
   /** Appends an event to the run log (secrets are scrubbed on write). */
   emit(event: ToolEvent): void;
   /**
@@ -57,6 +62,11 @@ export interface ToolContext {
    * reports outcome `unknown`; before it, `not_started`.
    */
   markStarted(): void;
+  /**
+   * Waits for a person (a page handed over to sign in again): the deadline does not run
+   * meanwhile and moves on by the time they took; the caller's cancellation still applies.
+   */
+  awaitPerson<T>(work: Promise<T>): Promise<T>;
   /** Shared, long-lived services (browser pool, office worker, ...) keyed by name. */
   service<T>(name: string, create: () => T | Promise<T>): Promise<T>;
   /** The declaration of another registered tool (to validate a plan that names tools). */

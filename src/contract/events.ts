@@ -54,6 +54,7 @@ export const RUN_EVENT_TYPES = [
   'handoff-requested',
   'handoff-end',
   'complete-rejected',
+  'complete-signs-learned',
   'discovery-end',
   // Model-free replay.
   'replay-start',

@@ -3,6 +3,7 @@ import {
   type Capability,
   type CapabilityOutcome,
   type InputSpec,
+  type OutcomeSign,
   type OutputSpec,
   type Postcondition,
   placeholdersIn,
@@ -37,6 +38,8 @@ export interface CompileInput {
   actions: ExecutedAction[];
   checkpoint: (CheckpointDraft & { values?: CheckpointDraft[] }) | undefined;
   outcomes: CapabilityOutcome[];
+  /** What outcomes other than found look like, learned from example inputs (rehearse.ts). */
+  signs?: OutcomeSign[];
   provenance: Capability['provenance'];
 }
 
@@ -62,22 +65,25 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * Replaces bound values in every string of a target with `{{input.NAME}}`, where they stand
- * as whole tokens only: `user` bound never turns link "Users" into "{{input.group}}s".
+ * Replaces bound values in a text with `{{input.NAME}}`, where they stand as whole tokens
+ * only: `user` bound never turns link "Users" into "{{input.group}}s".
  */
-function parameterise(target: Target, bound: Record<string, string>): Target {
+export function parameteriseText(text: string, bound: Record<string, string>): string {
   const entries = Object.entries(bound)
     .filter(([, value]) => value.length > 0)
     .sort((a, b) => b[1].length - a[1].length);
+  let result = text;
+  for (const [name, value] of entries) {
+    const token = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`, 'gu');
+    result = result.replace(token, `{{input.${name}}}`);
+  }
+  return result;
+}
+
+/** Replaces bound values in every string of a target with `{{input.NAME}}` (whole tokens). */
+function parameterise(target: Target, bound: Record<string, string>): Target {
   const visit = (node: unknown): unknown => {
-    if (typeof node === 'string') {
-      let text = node;
-      for (const [name, value] of entries) {
-        const token = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`, 'gu');
-        text = text.replace(token, `{{input.${name}}}`);
-      }
-      return text;
-    }
+    if (typeof node === 'string') return parameteriseText(node, bound);
     if (Array.isArray(node)) return node.map(visit);
     if (node && typeof node === 'object')
       return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v)]));
@@ -180,7 +186,7 @@ export function compileCapability(input: CompileInput): Capability {
   });
 
   for (const output of input.outputs) {
-    if (!lastRead.has(output.name))
+    if (!lastRead.has(output.name) && !output.from)
       problems.push(
         `output '${output.name}' was never read (act with {"op":"read","target":…,"as":"${output.name}"})`,
       );
@@ -218,6 +224,7 @@ export function compileCapability(input: CompileInput): Capability {
       ...valueCheck(checkpoint, bound),
       ...(checkpoint.values ? { values: checkpoint.values.map((check) => valueCheck(check, bound)) } : {}),
     },
+    ...(input.signs && input.signs.length > 0 ? { signs: input.signs } : {}),
     provenance: input.provenance,
   };
   const result = validateCapability(raw);

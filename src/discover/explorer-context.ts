@@ -13,6 +13,11 @@ export class DiscoveryRecord {
   /** Raw values of the outputs read so far, by name (never shown to an explorer). */
   readonly outputs = new Map<string, string>();
   readonly observationTokens: number[] = [];
+  /**
+   * The texts discovery's own pages showed (bound values as placeholders, rehearse.ts's keys):
+   * an outcome's evidence is only what its example showed and these did not.
+   */
+  readonly seenTexts = new Set<string>();
   uiActions = 0;
 
   reset(): void {

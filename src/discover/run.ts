@@ -59,6 +59,7 @@ export async function openDiscovery(
     ...(options.signIn ? { signIn: options.signIn } : {}),
     ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
     attended: options.attended ?? false,
+    isSecret: (text) => store.secrets.foundIn(text),
     outputDir: join(store.home, 'out', 'discovery', runId),
     emit,
   });

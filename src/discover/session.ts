@@ -5,6 +5,7 @@ import { type ErrorCode, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import { UI_DEFAULTS } from '../rungs/ui/defaults.js';
 import type { Awaitable } from '../store/awaitable.js';
+import { parameteriseText } from './compile.js';
 import { DiscoveryRecord, type ExplorerContext, type StartPage } from './explorer-context.js';
 import {
   EXPLORER_TOOL_NAMES,
@@ -12,6 +13,7 @@ import {
   type ExplorerAnswer,
   isExplorerTool,
 } from './explorer-tools.js';
+import { textKey } from './rehearse.js';
 import type { Budgets, DiscoveryTask, SessionOutcome, SessionStatus, ToolReply, UiDriver } from './types.js';
 
 export type { Budgets, DiscoveryTask, SessionOutcome, SessionStatus, ToolReply, UiDriver } from './types.js';
@@ -117,6 +119,7 @@ export class DiscoverySession {
     const { fingerprint } = await this.#options.ui.fingerprint();
     const url = new URL(task.startUrl);
     this.#start = { origin: url.origin, path: `${url.pathname}${url.search}`, fingerprint };
+    await this.#notePage();
     this.#emit('discovery-start', {
       task: task.name,
       inputs: task.inputs.map((input) => input.name),
@@ -165,7 +168,17 @@ export class DiscoverySession {
         example: tool.example,
       });
     }
-    return tool.handle(this.#context, parsed.data);
+    const answer = await tool.handle(this.#context, parsed.data);
+    if (name === 'observe' || name === 'act') await this.#notePage();
+    return answer;
+  }
+
+  /** Keeps what the page shows now, so an outcome example's evidence is only what these never showed. */
+  async #notePage(): Promise<void> {
+    const { texts } = await this.#options.ui.pageAnswer();
+    const { bound } = this.#options.task;
+    for (const text of texts)
+      this.#record.seenTexts.add(textKey({ ...text, text: parameteriseText(text.text, bound) }));
   }
 
   /** A refused call counts against the rejection budget. */

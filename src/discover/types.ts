@@ -1,4 +1,5 @@
 import type { CapabilityOutcome, InputSpec, OutputSpec } from '../capability/capability.js';
+import type { PageAnswer } from '../capability/page-texts.js';
 import type { StepResult } from '../rungs/ui/act.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
 import type { Observation } from '../rungs/ui/observe.js';
@@ -21,6 +22,11 @@ export interface UiDriver {
   acceptedDialogs(): string[];
   /** Fingerprint (SHA-256 of the accessibility skeleton) and URL of the current page. */
   fingerprint(): Promise<{ fingerprint: string; url: string }>;
+  /**
+   * The page's own answer: its headings, messages and short texts, and its documents' HTTP
+   * status; `loaded` waits (bounded) for the documents in flight first.
+   */
+  pageAnswer(options?: { loaded?: boolean }): Promise<PageAnswer>;
 }
 
 export interface Budgets {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { fillTemplate } from '../capability/capability.js';
 import { pageFingerprint } from '../capability/fingerprint.js';
+import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
 import { runBatch } from '../rungs/ui/act-batch.js';
@@ -33,6 +34,8 @@ export interface PageDriverOptions {
   /** Keeps the browser profile after a sign-in. */
   saveProfile?: () => Promise<void>;
   attended: boolean;
+  /** Whether a text holds a stored secret: screenshots black it out. */
+  isSecret?: (text: string) => boolean;
   outputDir: string;
   emit?: (event: ToolEvent) => void;
 }
@@ -67,6 +70,7 @@ export class PageDriver implements UiDriver {
       inputs: options.bound,
       hiddenColumns: options.hiddenColumns,
       attended: options.attended,
+      ...(options.isSecret ? { isSecret: options.isSecret } : {}),
       outputDir: options.outputDir,
       ...(options.signIn ? { signIn: options.signIn.recipe } : {}),
       ...(options.signIn?.secret ? { secret: options.signIn.secret } : {}),
@@ -171,6 +175,16 @@ export class PageDriver implements UiDriver {
   async fingerprint(): Promise<{ fingerprint: string; url: string }> {
     const { fingerprint } = await pageFingerprint(this.#harness.page);
     return { fingerprint, url: this.#harness.page.url() };
+  }
+
+  async pageAnswer(options: { loaded?: boolean } = {}): Promise<PageAnswer> {
+    const { page, tracker, timings } = this.#harness;
+    if (options.loaded) {
+      // A page still loading has not answered yet (bounded: a page that never loads is still read).
+      await tracker.documentsSettled(timings.navigationTimeoutMs);
+      await page.waitForLoadState('load', { timeout: timings.navigationTimeoutMs }).catch(() => undefined);
+    }
+    return readPageAnswer(page, (frame) => tracker.status(frame));
   }
 
   /** Requests the guard stopped during this session: origin and path only. */

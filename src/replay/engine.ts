@@ -29,6 +29,7 @@ function harnessFor(capability: Capability, inputs: Record<string, unknown>, opt
     ...(options.emit ? { emit: options.emit } : {}),
     ...(options.signIn ? { signIn: options.signIn } : {}),
     ...(options.secret ? { secret: options.secret } : {}),
+    ...(options.isSecret ? { isSecret: options.isSecret } : {}),
     ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
   });
 }
@@ -66,6 +67,7 @@ export async function replayCapability(
         },
       );
     }
+    if (outcome === 'found') replay.readUrlOutputs();
     const durationMs = Math.round((performance.now() - t0) * 10) / 10;
     replay.emit('replay-end', { outcome, ms: durationMs });
     return {

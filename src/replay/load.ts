@@ -9,17 +9,28 @@ import {
   unregisteredCapabilityTool,
 } from './tool.js';
 
-/** The stores a runtime keeps capabilities and their registrations in. */
-export function capabilityDeps(
-  runtime: Runtime,
-  handoff?: CapabilityToolDeps['handoff'],
-): CapabilityToolDeps {
+export interface CapabilityToolOptions {
+  /**
+   * A person may be asked: a replay that meets an expired session or a second factor hands
+   * its page over (lift console shows it) instead of answering AUTH_REQUIRED at once.
+   */
+  attended?: boolean;
+}
+
+/** The stores a runtime keeps capabilities and their registrations in, and who may be asked. */
+export function capabilityDeps(runtime: Runtime, options: CapabilityToolOptions = {}): CapabilityToolDeps {
   return {
     capabilities: new CapabilityStore(runtime.store.capabilities),
     registrations: runtime.store.registrations,
     signIns: new ReplaySignIns(runtime.store.db),
     home: runtime.home,
-    ...(handoff ? { handoff } : {}),
+    // Loaded on the first handoff: a command that never hands a page over never loads it.
+    ...(options.attended
+      ? {
+          handoff: async (request) =>
+            (await import('../rungs/ui/handoff/desk.js')).handOverPage(runtime, request),
+        }
+      : {}),
   };
 }
 
@@ -50,8 +61,11 @@ async function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps)
 }
 
 /** Adds every registered capability to the runtime's tools (lift tools list, lift call, MCP, the agent). */
-export async function addCapabilityTools(runtime: Runtime): Promise<Runtime> {
-  const deps = capabilityDeps(runtime);
+export async function addCapabilityTools(
+  runtime: Runtime,
+  options: CapabilityToolOptions = {},
+): Promise<Runtime> {
+  const deps = capabilityDeps(runtime, options);
   for (const tool of await registeredCapabilityTools(deps)) runtime.registry.add(tool);
   for (const tool of await heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
   return runtime;

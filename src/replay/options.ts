@@ -22,7 +22,7 @@ export interface ReplayOptions {
   effectClass?: EffectClass;
   /** Attended (headed) runs: a person signs in again; resolves when they are done. */
   handoff?: (request: HandoffRequest) => Promise<void>;
-  /** Folder for masked screenshots. */
+  /** Folder for masked screenshots (each is also a ui-screenshot-taken event of the run). */
   evidenceDir: string;
   emit?: (event: ToolEvent) => void;
   /** Bound for each step's wait (default UI_DEFAULTS.replayStepTimeoutMs). */
@@ -33,6 +33,8 @@ export interface ReplayOptions {
   signIn?: SignInRecipe;
   /** Reads a named secret for the sign-in (ToolContext.secret). */
   secret?: (name: string) => string;
+  /** Whether a text holds a stored secret (ToolContext.holdsSecret): evidence screenshots black it out. */
+  isSecret?: (text: string) => boolean;
   /** Keeps the browser profile after a sign-in (a pooled lease's save). */
   saveProfile?: () => Promise<void>;
   /** Called just before the first step that could change the application (capability/effects.ts). */
@@ -51,5 +53,8 @@ export interface ReplayResult {
   durationMs: number;
 }
 
-/** How a step, or a look at the page, ends: go on, the record is not there, or start over. */
-export type Settled = 'ok' | 'not_found' | 'restart';
+/**
+ * How a step, or a look at the page, ends: go on, the record is not there, the record a write
+ * would make is already there, or start over.
+ */
+export type Settled = 'ok' | 'not_found' | 'already_exists' | 'restart';

@@ -8,6 +8,7 @@ export interface PagerHost {
   readonly page: import('playwright-core').Page;
   readonly timeoutMs: number;
   documentsSettled: StepRunner['documentsSettled'];
+  scriptsSettled: StepRunner['scriptsSettled'];
   emit(type: string, data?: Record<string, unknown>): void;
 }
 
@@ -22,7 +23,6 @@ export class Pager {
   readonly #paging: Paging | undefined;
   readonly #notFoundDeclared: boolean;
   #turned = 0;
-  #absentLooks = 0;
 
   constructor(host: PagerHost, paging: Paging | undefined, notFoundDeclared: boolean) {
     this.#host = host;
@@ -44,14 +44,17 @@ export class Pager {
   }
 
   /**
-   * A list that does not page answers at once when its table is shown, settled, and has no row
-   * for the record (seen twice): the record is on no page, which is what not_found means.
+   * A list that does not page answers at once when its table is shown and, looked at again
+   * once the page has settled (no document loading, the DOM still), has no row for the record:
+   * the record is on no page, which is what not_found means.
    */
   async #absentFromList(target: Target): Promise<boolean> {
     if (!this.#notFoundDeclared || target.locator.by !== 'cell') return false;
     if (!(await this.#listShown(target))) return false;
-    this.#absentLooks++;
-    return this.#absentLooks >= 2;
+    await this.#host.documentsSettled();
+    await this.#host.scriptsSettled();
+    const { count } = await probeTarget(this.#host.page, target);
+    return count === 0;
   }
 
   /** A cell's table is shown (its column header is there): the page has answered. */

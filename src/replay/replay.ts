@@ -14,12 +14,13 @@ import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
-import { maskedScreenshot, surfaceChanged } from './evidence.js';
+import { evidenceScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
 import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
 import { QuietWatch } from './quiet.js';
+import { OutcomeSigns } from './signs.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
 import {
@@ -30,6 +31,7 @@ import {
   probeTarget,
   waitVisible,
 } from './targets.js';
+import { urlOutputs } from './url-outputs.js';
 import { type OutputValue, parseTyped } from './values.js';
 
 /**
@@ -50,6 +52,9 @@ export class Replay implements StepRunner {
   readonly #states: PageStates;
   readonly #pages: Pager;
   readonly #quiet: QuietWatch;
+  readonly #signs: OutcomeSigns;
+  /** The step running now (0-based). */
+  #stepIndex = 0;
   /** Documents loaded when the last action started. */
   #loadsAtAct = 0;
   readonly #startedAt = Date.now();
@@ -70,7 +75,11 @@ export class Replay implements StepRunner {
     this.#inputs = inputs;
     this.#harness = harness;
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
-    this.#classifier = new Classifier(options.page, harness.tracker);
+    this.#signs = new OutcomeSigns(options.page, harness.tracker, capability, inputs);
+    // Where discovery learned what not-found looks like, words in the page's messages decide nothing.
+    this.#classifier = new Classifier(options.page, harness.tracker, {
+      wordsAnswer: !this.#signs.declares('not_found'),
+    });
     this.#pages = new Pager(this, capability.paging, capability.outcomes.includes('not_found'));
     this.#quiet = new QuietWatch(options.page, () => harness.tracker.dialog !== undefined);
     this.#states = new PageStates({
@@ -122,7 +131,7 @@ export class Replay implements StepRunner {
   async run(): Promise<CapabilityOutcome> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const settled = await this.#runOnce();
-      if (settled !== 'restart') return settled === 'ok' ? 'found' : 'not_found';
+      if (settled !== 'restart') return settled === 'ok' ? 'found' : settled;
     }
     throw new LiftError('AUTH_REQUIRED', 'The session expired again after the handoff.', {
       outcome: this.#outcome(),
@@ -134,6 +143,9 @@ export class Replay implements StepRunner {
     if (start !== 'ok') return start;
     this.#classifier.stepsBegin();
     for (const [index, step] of this.capability.steps.entries()) {
+      this.#stepIndex = index;
+      // A write stops where discovery saw that the record it would make is already there.
+      if (await this.#signShown('already_exists', index)) return 'already_exists';
       const t0 = performance.now();
       // The table is exhaustive over the closed union of steps; each entry takes its own kind.
       const handler = STEP_HANDLERS[step.op] as (
@@ -158,6 +170,10 @@ export class Replay implements StepRunner {
   async #openStart(): Promise<Settled> {
     const { origin, path } = this.capability.preconditions;
     await this.#harness.goto(new URL(path, origin).href);
+    // A first step that acts on the start page waits for its scripts as after any load (WordPress
+    // fills its new-user form after window load, and refuses a submit before); a read need not.
+    if (canChangeState(this.capability.steps[0]!) || this.capability.steps[0]!.op === 'fill')
+      await this.scriptsSettled();
     // One read per frame gives both the classification and the start page's skeleton.
     const start = await this.#classifier.startPage();
     // A password field on the very screen the capability was made on is one of its fields.
@@ -233,6 +249,7 @@ export class Replay implements StepRunner {
           target,
         );
       }
+      if (await this.#signShown('not_found', index)) return 'not_found';
       if ((await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
       const settled = await this.#states.answer(await this.#classifier.classify());
       if (settled !== 'ok') return settled;
@@ -242,13 +259,31 @@ export class Replay implements StepRunner {
         continue;
       }
       if (paged === 'last') return this.#notFound(`${describeTarget(target)} is on none of the pages`);
-      if (performance.now() > deadline) {
+      if (this.#pastDeadline(deadline)) {
         throw await this.#surfaceChanged(
           `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
           target,
         );
       }
     }
+  }
+
+  /** Whether a visible postcondition's target is on the settled page now: one count, no timeout. */
+  async #presentNow(expect: Postcondition | undefined): Promise<boolean | 'ambiguous'> {
+    if (expect?.kind !== 'visible') return false;
+    const { count, visible } = await probeTarget(this.#page, expect.target, { visible: true });
+    return count > 1 ? 'ambiguous' : count === 1 && visible;
+  }
+
+  /**
+   * Whether a step's wait is over. A document still on its way is no answer yet: the wait goes
+   * on while one loads, up to the navigation bound, so a slow server is never a changed screen.
+   */
+  #pastDeadline(deadline: number): boolean {
+    const now = performance.now();
+    if (now <= deadline) return false;
+    const { tracker, timings } = this.#harness;
+    return !tracker.loading || now > deadline - this.timeoutMs + timings.navigationTimeoutMs;
   }
 
   /** Whether the last postcondition saw exactly this target, once and visible, with no document loaded since. */
@@ -299,10 +334,11 @@ export class Replay implements StepRunner {
     for (;;) {
       this.assertNothingBlocked();
       // Both only read the page; the classification decides first when it is not ok.
-      const [held, state] = await Promise.all([
+      let [held, state] = await Promise.all([
         holds(this.#page, expect, (value) => this.value(value)),
         this.#classifier.classify(),
       ]);
+      if (held === false && (await this.#signShown('not_found', this.#stepIndex + 1))) return 'not_found';
       // What the step expected is on the page: a password field or a message there is the page's own.
       const weak = state.kind === 'auth_expired' || state.kind === 'not_found';
       if (weak && held === false && !lookedAgain) {
@@ -312,6 +348,8 @@ export class Replay implements StepRunner {
         await this.quiet(undefined);
         continue;
       }
+      // A timed look can miss on a busy machine; before a message decides, look without a clock.
+      if (weak && held === false) held = await this.#presentNow(expect);
       const settled = held === true && weak ? 'ok' : await this.#states.answer(state);
       if (settled !== 'ok') return settled;
       const target = expect && 'target' in expect ? expect.target : undefined;
@@ -326,7 +364,7 @@ export class Replay implements StepRunner {
             : undefined;
         return 'ok';
       }
-      if (performance.now() > deadline) {
+      if (this.#pastDeadline(deadline)) {
         throw await this.#surfaceChanged(
           `The page did not reach the expected state (${describePostcondition(expect)}).`,
           target,
@@ -348,6 +386,18 @@ export class Replay implements StepRunner {
     this.emit('replay-value-read', { index, output: step.output, valueType: spec.type });
   }
 
+  /** Whether the page shows the outcome's sign after this many steps (one look, only where one was seen). */
+  async #signShown(outcome: 'not_found' | 'already_exists', after: number): Promise<boolean> {
+    if (!this.#signs.expects(outcome, after)) return false;
+    const sign = await this.#signs.shown(outcome, after);
+    if (sign)
+      this.emit('replay-page-classified', {
+        state: outcome,
+        detail: `the sign discovery saw after ${after} steps`,
+      });
+    return sign !== undefined;
+  }
+
   /** An answer of not_found the capability declares, else the NOT_FOUND error. */
   #notFound(detail: string): Settled {
     this.emit('replay-page-classified', { state: 'not_found', detail });
@@ -358,12 +408,20 @@ export class Replay implements StepRunner {
   }
 
   #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {
-    const evidence = { capability: this.capability, inputs: this.#inputs, folder: this.#options.evidenceDir };
+    const evidence = { inputs: this.#inputs, screenshot: (label: string) => this.#screenshot(label) };
     return surfaceChanged(this.#page, evidence, message, target, this.#outcome());
   }
 
   #screenshot(label: string): Promise<string | undefined> {
-    return maskedScreenshot(this.#page, this.capability, this.#inputs, this.#options.evidenceDir, label);
+    return evidenceScreenshot(this.#harness, this.#options.evidenceDir, label);
+  }
+
+  /** The outputs taken from the resulting document's URL, read once the checkpoint passed. */
+  readUrlOutputs(): void {
+    for (const [name, value] of Object.entries(urlOutputs(this.#page.url(), this.capability))) {
+      this.outputs[name] = value;
+      this.emit('replay-value-read', { output: name, from: 'url' });
+    }
   }
 
   /** Compares the page with the bound inputs before any output is returned. */

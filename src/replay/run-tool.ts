@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import type { Capability } from '../capability/capability.js';
 import type { ToolContext } from '../contract/context.js';
 import type { ToolResult } from '../contract/define-tool.js';
@@ -47,8 +48,9 @@ function resultOf(
     summary:
       result.outcome === 'found'
         ? `${capability.name}: ${capability.outputs.map((spec) => spec.name).join(', ')} read in ${result.durationMs} ms, checkpoint passed`
-        : `${capability.name}: the application answered not found`,
-    effect: plan.effectClass === 'read' ? 'none' : 'changed',
+        : `${capability.name}: the application answered ${result.outcome === 'not_found' ? 'not found' : 'that it already exists'}`,
+    // Only a found outcome ran every step: not_found and already_exists stopped before any write.
+    effect: plan.effectClass === 'read' || result.outcome !== 'found' ? 'none' : 'changed',
     verifiedBy,
     checks: result.checkpoint
       ? [
@@ -59,6 +61,23 @@ function resultOf(
           },
         ]
       : [],
+  };
+}
+
+/**
+ * The replay's handoff: the page goes to a person with the tool and run named, and the call's
+ * deadline waits while they act; a cancelled call takes the page back at once.
+ */
+function handOver(
+  handoff: NonNullable<CapabilityToolDeps['handoff']>,
+  page: Page,
+  plan: ReplayPlan,
+  ctx: ToolContext,
+): NonNullable<ReplayOptions['handoff']> {
+  return async ({ reason, deadlineMs }) => {
+    await ctx.awaitPerson(
+      handoff({ page, reason, deadlineMs, tool: plan.name, runId: ctx.runId, signal: ctx.signal }),
+    );
   };
 }
 
@@ -89,8 +108,9 @@ export async function runReplayTool(
       evidenceDir: join(ctx.outputDir, 'evidence'),
       emit: (event) => ctx.emit(event),
       markStarted: () => ctx.markStarted(),
+      isSecret: (text) => ctx.holdsSecret(text),
       ...(overrides.layoutTolerant ? { layoutTolerant: true } : {}),
-      ...(deps.handoff ? { handoff: ({ reason, deadlineMs }) => deps.handoff!(reason, deadlineMs) } : {}),
+      ...(deps.handoff ? { handoff: handOver(deps.handoff, lease.page, plan, ctx) } : {}),
       ...signInOptions(overrides.signIn ?? plan.signIn, ctx, () => lease.save()),
     });
     if (plan.registered) await deps.registrations.recordSurfaceOk(plan.name);

@@ -5,6 +5,7 @@ import type { CapabilityStore } from '../capability/store.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import type { EffectClass } from '../contract/effects.js';
 import { RequestIdSchema } from '../contract/request-id.js';
+import type { HandoffEnd, PageHandoff } from '../rungs/ui/handoff/desk.js';
 import { describeLocator } from '../rungs/ui/locator.js';
 import type { RegistrationRecords } from '../store/records.js';
 import type { ReplayResult } from './engine.js';
@@ -39,8 +40,11 @@ export interface CapabilityToolDeps {
   /** Sign-ins given for unregistered capabilities, so a held call of one runs with it once approved. */
   signIns?: ReplaySignIns;
   home: string;
-  /** Attended runs hand an expired session to a person; unattended ones return AUTH_REQUIRED. */
-  handoff?: (reason: string, deadlineMs: number) => Promise<void>;
+  /**
+   * Attended runs hand an expired session to a person (the console shows the page); without
+   * it the replay answers AUTH_REQUIRED.
+   */
+  handoff?: (request: PageHandoff) => Promise<HandoffEnd>;
 }
 
 /** How one run differs from the registration: `lift replay`'s flags, and who hears the result. */

@@ -36,6 +36,16 @@ export class Stop {
   #onCancel: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #over = false;
+  /** The deadline is watched (#armNow ran); a paused one restarts its timer on resume. */
+  #armed = false;
+  /** How many waits for a person are open, and since when the first one is. */
+  #pauses = 0;
+  #pausedAt = 0;
+
+  /** Epoch milliseconds at which the call ends with TIMEOUT (later by every wait for a person). */
+  get deadline(): number {
+    return this.#deadline;
+  }
 
   get signal(): AbortSignal {
     if (!this.#controller) {
@@ -80,6 +90,23 @@ export class Stop {
     Stop.#arming ??= setImmediate(Stop.#armBegun);
   }
 
+  /**
+   * A person is acting (a handoff): the deadline stops until `resume`, then moves on by the
+   * time they took. Cancellation by the caller still stops the call meanwhile.
+   */
+  pause(): void {
+    if (this.#pauses++ > 0) return;
+    this.#pausedAt = Date.now();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  resume(): void {
+    if (this.#pauses === 0 || --this.#pauses > 0) return;
+    this.#deadline += Date.now() - this.#pausedAt;
+    if (this.#armed && !this.#over) this.#startTimer();
+  }
+
   /** The call is over: nothing may stop it any more. */
   disarm(): void {
     this.#over = true;
@@ -93,6 +120,18 @@ export class Stop {
 
   #armNow(): void {
     if (this.#over) return;
+    this.#armed = true;
+    if (this.#pauses === 0) this.#startTimer();
+    if (!this.#cancel) return;
+    if (this.#cancel.aborted) {
+      this.#cancelled();
+      return;
+    }
+    this.#onCancel = () => this.#cancelled();
+    this.#cancel.addEventListener('abort', this.#onCancel, { once: true });
+  }
+
+  #startTimer(): void {
     const tool = this.#tool as AnyTool;
     this.#timer = setTimeout(
       () =>
@@ -101,13 +140,6 @@ export class Stop {
         ),
       Math.max(0, this.#deadline - Date.now()),
     );
-    if (!this.#cancel) return;
-    if (this.#cancel.aborted) {
-      this.#cancelled();
-      return;
-    }
-    this.#onCancel = () => this.#cancelled();
-    this.#cancel.addEventListener('abort', this.#onCancel, { once: true });
   }
 
   #cancelled(): void {
@@ -143,7 +175,6 @@ export interface CallParts extends CallLog {
 export class CallContext implements ToolContext {
   readonly #runtime: Runtime;
   readonly #parts: CallParts;
-  readonly deadline: number;
   readonly runId: string;
   readonly requestId: string | undefined;
   readonly approval: ApprovalRecord | undefined;
@@ -151,10 +182,14 @@ export class CallContext implements ToolContext {
   constructor(runtime: Runtime, parts: CallParts) {
     this.#runtime = runtime;
     this.#parts = parts;
-    this.deadline = parts.deadline;
     this.runId = parts.runId;
     this.requestId = parts.requestId;
     this.approval = parts.approval;
+  }
+
+  /** The call's deadline, moved on by every wait for a person. */
+  get deadline(): number {
+    return this.#parts.stop.deadline;
   }
 
   get approved(): boolean {
@@ -187,6 +222,10 @@ export class CallContext implements ToolContext {
     return this.#runtime.store.secrets.has(name);
   }
 
+  holdsSecret(text: string): boolean {
+    return this.#runtime.store.secrets.foundIn(text);
+  }
+
   emit(event: ToolEvent): void {
     const { type, ...data } = event;
     this.#parts.event(type, data);
@@ -198,6 +237,16 @@ export class CallContext implements ToolContext {
 
   service<T>(name: string, create: () => T | Promise<T>): Promise<T> {
     return this.#runtime.service(name, create);
+  }
+
+  async awaitPerson<T>(work: Promise<T>): Promise<T> {
+    const { stop } = this.#parts;
+    stop.pause();
+    try {
+      return await work;
+    } finally {
+      stop.resume();
+    }
   }
 
   tool(name: string): AnyTool | undefined {

@@ -234,6 +234,26 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the held call that a change of input in the console replaced a denied one with',
     up: (db) => addColumnIfMissing(db, 'approvals', 'replaced_by', 'TEXT'),
   },
+  {
+    version: 10,
+    name: 'pages handed to a person, and where the process holding each answers',
+    // The console may be another process than the one holding the page (lift serve, lift call).
+    up: statements(`CREATE TABLE handoffs (
+      id TEXT PRIMARY KEY,
+      reason TEXT NOT NULL,
+      tool TEXT,
+      run_id TEXT,
+      endpoint TEXT NOT NULL,         -- http://127.0.0.1:PORT of the holding process
+      token TEXT NOT NULL,            -- its bearer token for this handoff; emptied when it ends
+      owner_pid INTEGER NOT NULL,
+      owner_host TEXT NOT NULL,
+      owner_started TEXT,
+      started_at TEXT NOT NULL,
+      deadline_at TEXT NOT NULL,
+      state TEXT NOT NULL,            -- waiting | done | expired | ended
+      ended_at TEXT
+    )`),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -73,7 +73,7 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'store', 'runtime'],
     packages: ['@modelcontextprotocol/sdk', 'ai', '@ai-sdk/*', 'zod', NODE],
   },
-  // The console shows runs, capabilities, tools and the ladder, and takes a handed-over page over CDP.
+  // The console shows runs, capabilities, tools and the ladder, and relays handed-over pages (rungs/ui/handoff).
   console: {
     folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'replay', 'discover', 'ladder'],
     packages: ['playwright-core', 'zod', NODE],

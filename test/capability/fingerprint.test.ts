@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { transformSync } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +51,41 @@ describe('the start page fingerprint', () => {
       'iframe "Workspace"',
       'textbox "Member ID"',
     ]);
+  });
+
+  it('waits for a page too busy to answer at once instead of fingerprinting nothing', {
+    timeout: 60_000,
+  }, async () => {
+    const calm = await show(FORM('normal'));
+    // Once loaded, the page's own script holds its only thread for 8 s (a loaded machine looks the same).
+    await page.setContent(
+      `${FORM('normal')}<script>addEventListener('load', () => setTimeout(() => { const end = Date.now() + 8000; while (Date.now() < end) {} }, 100))</script>`,
+      { waitUntil: 'load' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const busy = await pageFingerprint(page);
+    expect(busy.skeleton.length).toBeGreaterThan(0);
+    expect(busy.fingerprint).toBe(calm.fingerprint);
+  });
+
+  it('reads a document that is still arriving only once it has loaded (a sign-in redirect just committed)', async () => {
+    const calm = await show(FORM('normal'));
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.write('<!doctype html><title>Members</title>');
+      setTimeout(
+        () => response.end(FORM('normal').replace('<!doctype html><title>Members</title>', '')),
+        1_500,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { waitUntil: 'commit' });
+      expect((await pageFingerprint(page)).fingerprint).toBe(calm.fingerprint);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('is the same when the page is rearranged and differs when a button is renamed', async () => {

@@ -84,7 +84,10 @@ function policy() {
 }
 
 describe("the console is a page Lift's own UI rung drives", () => {
-  it('discovers "approve the first held call", compiles it, and replays it on a new held call', async () => {
+  // Two lift processes, a discovery and a replay: a minute on a loaded machine, so the bound is wide.
+  it('discovers "approve the first held call", compiles it, and replays it on a new held call', {
+    timeout: 180_000,
+  }, async () => {
     const held = await lift(
       ['call', 'notice_publish', '--input', '{"name":"found by lift","request_id":"disc-1"}'],
       {

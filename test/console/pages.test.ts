@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapabilityStore } from '../../src/capability/store.js';
@@ -83,6 +84,54 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     await page.getByRole('button', { name: 'Enable member_lookup_savings again' }).click();
     await expect(page.locator('#flash').textContent()).resolves.toContain('enabled again');
     await expect(page.getByText('switched off').count()).resolves.toBe(0);
+  });
+
+  it('answers 404 for a missing run, capability, revision, tool or handoff, saying what is missing and linking back', async () => {
+    const { page } = world;
+    const missing: Array<[string, RegExp, string]> = [
+      ['runs/run_00000000_missing', /No run has id run_00000000_missing/, 'All runs'],
+      [
+        'capabilities/no_such_capability',
+        /No stored capability or revision matches no_such_capability/,
+        'All capabilities',
+      ],
+      [
+        `capabilities/${'0'.repeat(64)}`,
+        /No stored capability or revision matches 0{64}/,
+        'All capabilities',
+      ],
+      [`capabilities/diff?a=${revisions[0]}&b=${'f'.repeat(12)}`, /matches f{12}/, 'All capabilities'],
+      ['tools/no_such_tool', /No tool is named no_such_tool/, 'All tools'],
+      ['handoffs/ho_000000000000', /No page is waiting for a person as ho_000000000000/, 'All handoffs'],
+      ['handoffs/ho_000000000000/frames', /No page is waiting for a person/, 'All handoffs'],
+      ['nowhere/at/all', /No console page is at \/console\/nowhere\/at\/all/, 'Approvals'],
+    ];
+    for (const [path, says, back] of missing) {
+      const response = await page.goto(`${world.url}${path}`);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Not found');
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(says);
+      await expect(page.getByRole('link', { name: `← ${back}` }).count()).resolves.toBe(1);
+    }
+    await screenshot(page, 'not-found');
+    await page.getByRole('link', { name: '← Approvals' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Approvals');
+  });
+
+  it('answers 404, not 500, for a capability whose stored file is gone', async () => {
+    const runtime = new Runtime({ home: join(world.dir, 'home') });
+    let revision = '';
+    try {
+      const store = new CapabilityStore(runtime.store.capabilities);
+      const gone = memberLookupDefinition('http://127.0.0.1:2', 'b'.repeat(64));
+      revision = (await store.save({ ...gone, name: 'file_gone' })).revision;
+      rmSync(join(runtime.home, 'capabilities', `${revision}.json`));
+    } finally {
+      await runtime.close();
+    }
+    const response = await world.page.goto(`${world.url}capabilities/${revision}`);
+    expect(response?.status()).toBe(404);
+    await expect(world.page.getByRole('alert').textContent()).resolves.toContain('is gone from the store');
   });
 
   it('shows every tool with its contract card, and the ladder report', async () => {

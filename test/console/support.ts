@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
+import { profileFor } from '../../src/rungs/ui/page-pool.js';
 import { lift, startLift } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -125,4 +126,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(dir, `${name}-narrow.png`) });
   await page.setViewportSize(wide);
+}
+
+/**
+ * Leaves the signed-in browser profile of `page` where the replays of the world's home look
+ * for `origin`'s, as an earlier sign-in of theirs would have.
+ */
+export async function seedProfile(world: ConsoleWorld, origin: string, page: Page): Promise<void> {
+  const folder = join(world.env.LIFT_HOME!, 'profiles', profileFor(origin));
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  writeFileSync(join(folder, 'storage-state.json'), JSON.stringify(await page.context().storageState()));
 }

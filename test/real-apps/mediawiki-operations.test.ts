@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReplayResult } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { type MediaWikiApp, startApp } from './bed.js';
 import { INVENTORY_ROWS } from './mediawiki/seed-data.js';
@@ -52,22 +53,30 @@ const serverOwner: Operation<MediaWikiApp> = {
   })),
 };
 
-/** Creates a page with a title and wikitext (visible to every reader), reached by a URL built from the title. */
+/**
+ * Creates a page with a title and wikitext (visible to every reader), reached by a URL built
+ * from the title; returns the new page's URL, and answers already_exists for a title that has
+ * a page (an example in discovery showed what that looks like), writing nothing.
+ */
 const createPage: Operation<MediaWikiApp> = {
   name: 'mediawiki_page_create',
-  intent: 'Create a wiki page with a title and wikitext, and return the heading shown',
+  intent: 'Create a wiki page with a title and wikitext, and return the heading shown and its URL',
   effect: 'visible',
   inputs: [
     { name: 'title', type: 'string' },
     { name: 'text', type: 'string' },
   ],
-  outputs: [{ name: 'heading', type: 'string' }],
+  outputs: [
+    { name: 'heading', type: 'string' },
+    { name: 'url', type: 'string' },
+  ],
   startPath: '/index.php/Main_Page',
   bound: { title: 'Release checklist', text: 'Tag the build, then announce it.' },
   signIn: { page: '/index.php?title=Special:UserLogin', open: '/index.php?title=Special:UserLogin' },
   async explore(moves) {
     await moves.act([{ op: 'navigate', url: '/index.php?title={{input.title}}&action=edit' }]);
     const form = await moves.observe();
+    expect(form).toContain('# Creating ⟦input:title⟧');
     await moves.act([
       { op: 'fill', target: moves.ref(form, 'textbox', 'Wikitext source editor'), value: { input: 'text' } },
       { op: 'click', target: moves.ref(form, 'button', 'Save page') },
@@ -76,26 +85,48 @@ const createPage: Operation<MediaWikiApp> = {
     expect(saved).toContain('# ⟦input:title⟧');
     const heading = { locator: { by: 'role', role: 'heading', name: '{{input.title}}' } };
     await moves.act([{ op: 'read', target: heading, as: 'heading' }]);
-    await moves.complete({
-      outputs: ['heading'],
+    const done = await moves.complete({
+      outputs: ['heading', 'url'],
+      // The created page's address: the URL the save led to.
+      from: { url: { url: {} } },
       checkpoint: {
         target: heading,
         input: 'title',
         // A write reads back what it wrote: the wikitext, shown on the saved page.
         values: [{ target: { locator: { by: 'text', text: '{{input.text}}' } }, input: 'text' }],
       },
+      // A title that has a page: the rehearsal stops before anything is written.
+      examples: [{ outcome: 'already_exists', inputs: { title: 'Onboarding handbook', text: 'Nothing.' } }],
     });
+    expect(done.ok, JSON.stringify(done)).toBe(true);
   },
   cases: [
-    ['Deploy runbook', 'Run the migrations first.'],
-    ['Q3', 'Numbers for the third quarter.'],
-    ['On-call rota', 'Weekly, starting Monday.'],
-  ].map(([title, text]) => ({
-    inputs: { title: title!, text: text! },
-    check: async (bed, result) =>
-      (await bed.state.page(title!))?.text === text && result.outputs.heading === title,
-  })),
+    ...[
+      ['Deploy runbook', 'Run the migrations first.'],
+      ['Q3', 'Numbers for the third quarter.'],
+      ['On-call rota', 'Weekly, starting Monday.'],
+    ].map(([title, text]) => ({
+      inputs: { title: title!, text: text! },
+      check: async (bed: MediaWikiApp, result: ReplayResult) =>
+        (await bed.state.page(title!))?.text === text &&
+        result.outcome === 'found' &&
+        result.outputs.heading === title &&
+        pageTitleOf(String(result.outputs.url)) === title,
+    })),
+    // An existing page (its title with sign-in words): nothing overwritten, and the answer says why.
+    ...[['Cannot log in']].map(([title]) => ({
+      inputs: { title: title!, text: 'Overwritten by a replay.' },
+      check: async (bed: MediaWikiApp, result: ReplayResult) =>
+        result.outcome === 'already_exists' &&
+        !(await bed.state.page(title!))?.text.includes('Overwritten by a replay.'),
+    })),
+  ],
 };
+
+/** The title a MediaWiki article URL names (/index.php/On-call_rota). */
+function pageTitleOf(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.replace(/^\/index\.php\//, '')).replace(/_/g, ' ');
+}
 
 /** Moves a page to a new title, leaving a redirect behind (irreversible: the move log keeps it). */
 const movePage: Operation<MediaWikiApp> = {
@@ -165,12 +196,20 @@ describe('MediaWiki operations, discovered by a scripted explorer and replayed o
   it(
     'creates a page through a URL built from the title (a visible write)',
     async () => {
-      const { record, log } = await discoverRegisterReplay(app, browser, createPage);
+      const { record, log, capability } = await discoverRegisterReplay(app, browser, createPage);
+      console.log(formatRecord(record));
       records.push(record);
       expect(record.failures, JSON.stringify(log, null, 1).slice(0, 3000)).toEqual([]);
-      expect(record.correct).toBe(3);
+      expect(record.correct).toBe(createPage.cases.length);
+      // What an existing page looks like, learned from the example: its edit form's heading.
+      expect(capability?.signs?.length).toBe(1);
+      expect(capability?.signs?.[0]).toMatchObject({ outcome: 'already_exists', after: 1 });
+      expect(capability?.signs?.[0]?.shows[0]).toEqual({
+        frame: [],
+        locator: { by: 'role', role: 'heading', name: 'Editing {{input.title}}' },
+      });
     },
-    OPERATION_TIMEOUT_MS,
+    OPERATION_TIMEOUT_MS * 2,
   );
 
   it(

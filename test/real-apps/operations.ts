@@ -149,6 +149,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
           },
           secret,
         });
+        console.log(`${operation.name} case ${index}: ${replayed.outcome} in ${replayed.durationMs} ms`);
         if (await test.check(app, replayed)) record.correct++;
         else record.failures.push(`case ${index}: wrong state or output ${JSON.stringify(replayed.outputs)}`);
       } catch (error) {

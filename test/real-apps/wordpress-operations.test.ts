@@ -51,14 +51,17 @@ const userEmail: Operation<WordPressApp> = {
  */
 const addUser: Operation<WordPressApp> = {
   name: 'wordpress_user_add',
-  intent: 'Add a WordPress user with a login, an email and a role, and return the role shown',
+  intent: 'Add a WordPress user with a login, an email and a role, and return the role shown and the new id',
   effect: 'visible',
   inputs: [
     { name: 'login', type: 'string' },
     { name: 'email', type: 'string' },
     { name: 'role', type: 'string', description: 'Subscriber, Contributor, Author, Editor or Administrator' },
   ],
-  outputs: [{ name: 'shownRole', type: 'string' }],
+  outputs: [
+    { name: 'shownRole', type: 'string' },
+    { name: 'userId', type: 'integer' },
+  ],
   startPath: '/wp-admin/user-new.php',
   bound: { login: 'carol', email: 'carol@northwind.test', role: 'Subscriber' },
   async explore(moves) {
@@ -74,8 +77,10 @@ const addUser: Operation<WordPressApp> = {
     expect(list).toMatch(/\| Username \| .*\| Role \|/);
     const row = { by: 'cell', key: 'Username', row: '{{input.login}}' };
     await moves.act([{ op: 'read', target: { locator: { ...row, column: 'Role' } }, as: 'shownRole' }]);
-    await moves.complete({
-      outputs: ['shownRole'],
+    const done = await moves.complete({
+      outputs: ['shownRole', 'userId'],
+      // The created user's id: WordPress lands on users.php?update=add&id=N.
+      from: { userId: { url: { param: 'id' } } },
       checkpoint: {
         target: { locator: { ...row, column: 'Email' } },
         input: 'email',
@@ -86,6 +91,7 @@ const addUser: Operation<WordPressApp> = {
         ],
       },
     });
+    expect(done.ok, JSON.stringify(done)).toBe(true);
   },
   cases: [
     ['dave', 'Editor'],
@@ -98,7 +104,8 @@ const addUser: Operation<WordPressApp> = {
       return (
         user?.email === `${login}@northwind.test` &&
         user.roles.join() === role!.toLowerCase() &&
-        result.outputs.shownRole === role
+        result.outputs.shownRole === role &&
+        result.outputs.userId === user.id
       );
     },
   })),

@@ -45,6 +45,15 @@ describe('the WordPress bed', () => {
     await page.getByLabel('Username (required)').fill('carol');
     await page.getByLabel('Email (required)').fill('carol@northwind.test');
     await page.getByLabel('Role').selectOption('author');
+    // WordPress fills the generated password only once zxcvbn has loaded, after the window's load
+    // event; a submit before that is refused ("Please enter a password") and stays on the form.
+    await page.waitForFunction(
+      () => document.querySelector<HTMLInputElement>('#pass1')?.value !== '',
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
     await page.getByRole('button', { name: 'Add New User' }).click();
     await page.waitForURL(/users\.php/);
     expect(await app.state.userByLogin('carol')).toMatchObject({

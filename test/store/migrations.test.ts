@@ -24,6 +24,7 @@ const TABLES = [
   'capabilities',
   'capability_tools',
   'desktop_skills',
+  'handoffs',
   'kv',
   'ladder_operations',
   'ladder_schedules',

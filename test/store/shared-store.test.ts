@@ -82,7 +82,8 @@ describe.each(['sqlite', 'postgres'] as const)('the %s store, through the one st
 
 describe('the shared store across processes', () => {
   it('never lets two processes both claim one request id (200 ids raced by 4 processes)', async () => {
-    const script = join(home.path, 'race.ts');
+    // .mts: a module wherever the temp folder is (top-level await), whatever package.json is above it.
+    const script = join(home.path, 'race.mts');
     writeFileSync(
       script,
       `const { openPostgresStore } = await import(${JSON.stringify(STORE_MODULE)});

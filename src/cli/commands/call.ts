@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Envelope, isPending, type PendingEnvelope } from '../../contract/envelope.js';
 import { awaitAnswer } from '../../runtime/await-answer.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import type { RunEvent } from '../../store/runs.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
@@ -23,7 +24,8 @@ export const spec = defineCommand({
     wait: {
       type: 'boolean',
       default: false,
-      description: 'when the call is held, wait for the answer (lift approve, lift deny or the console)',
+      description:
+        'when the call is held, wait for the answer (lift approve, lift deny or the console); a replay that meets an expired session waits for a person to sign in through the console',
     },
     queue: {
       type: 'boolean',
@@ -66,9 +68,15 @@ export const run: Command = async (args, io) => {
   const name = positionals[0];
   if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait] [--queue]');
   const input = parseJsonArgument(values.input, '--input');
-  const runtime = await openRuntime(io);
+  const runtime = await openRuntime(io, { attended: values.wait });
   try {
     const requestId = values['request-id'];
+    const onEvent = (event: RunEvent) => {
+      if (event.type === 'replay-handoff-start')
+        io.err(
+          `${name} needs a person: ${String(event.reason)}. Take the page over in the console (lift console, Handoffs).`,
+        );
+    };
     let envelope = values.queue
       ? await (await jobQueue(runtime)).call({
           kind: 'call',
@@ -77,7 +85,7 @@ export const run: Command = async (args, io) => {
           tool: name,
           input,
         })
-      : await runtime.invoke(name, input, requestId ? { requestId } : {});
+      : await runtime.invoke(name, input, { ...(requestId ? { requestId } : {}), onEvent });
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
     return envelope.ok ? 0 : 1;

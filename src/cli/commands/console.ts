@@ -49,7 +49,8 @@ export const run: Command = async (args, io) => {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new UsageError(`--port needs a port number. ${USAGE}`);
-  const runtime = await openRuntime(io);
+  // A held replay approved here runs here: an expired session it meets is handed over here too.
+  const runtime = await openRuntime(io, { attended: true });
   try {
     return await serve(runtime, io, port, values.host);
   } finally {

@@ -91,7 +91,8 @@ export const spec = defineCommand({
 export const run: Command = async (args, io) => {
   const { values } = parse(args, spec);
   if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
-  const runtime = await openRuntime(io);
+  // A replay that meets an expired session waits for a person in the console (lift console).
+  const runtime = await openRuntime(io, { attended: true });
   const stop = stopSignal();
   try {
     if (values.stdio) {

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import type { OutputSpec } from '../../capability/capability.js';
+import { parseTypedValue } from '../../capability/typed.js';
 import { isLiftError } from '../../contract/errors.js';
 import { RefSchema } from '../../rungs/ui/actions.js';
 import { type Target, TargetSchema } from '../../rungs/ui/locator.js';
-import { compileCapability } from '../compile.js';
+import { type CompileInput, compileCapability } from '../compile.js';
 import type { ExplorerContext } from '../explorer-context.js';
+import { learnSign, type OutcomeExample } from '../rehearse.js';
 import { defineExplorerTool } from './tool.js';
 
 const CheckArgsSchema = z.strictObject({
@@ -22,6 +25,30 @@ export const CompleteArgsSchema = z.strictObject({
     /** Where the resulting page shows each other value typed into it: a write reads back all it wrote. */
     values: z.array(CheckArgsSchema).min(1).max(20).optional(),
   }),
+  /**
+   * Outputs taken from the resulting page's URL instead of a read: a created record's address,
+   * or its id as one query parameter ({"userId": {"url": {"param": "id"}}}).
+   */
+  from: z
+    .record(
+      z.string().min(1).max(64),
+      z.strictObject({ url: z.strictObject({ param: z.string().min(1).max(100).optional() }) }),
+    )
+    .optional(),
+  /**
+   * Inputs for which the application answers otherwise: the steps are rehearsed with each
+   * (never past a step that could change anything, for already_exists), and what the page
+   * shows where it parts from the found path is what replay answers that outcome from.
+   */
+  examples: z
+    .array(
+      z.strictObject({
+        outcome: z.enum(['not_found', 'already_exists']),
+        inputs: z.record(z.string().min(1).max(64), z.string().min(1).max(500)),
+      }),
+    )
+    .max(2)
+    .optional(),
 });
 export type CompleteArgs = z.infer<typeof CompleteArgsSchema>;
 
@@ -63,6 +90,55 @@ function checkCovered(context: ExplorerContext, args: CompleteArgs): void {
   }
 }
 
+/**
+ * The task's outputs, those taken from the URL with their source; each is read now from the
+ * resulting page and must hold a value of its type, as a read would.
+ */
+async function outputsFromUrl(context: ExplorerContext, args: CompleteArgs): Promise<OutputSpec[]> {
+  const sources = args.from ?? {};
+  const { task } = context;
+  const unknown = Object.keys(sources).filter((name) => !task.outputs.some((output) => output.name === name));
+  if (unknown.length > 0) {
+    throw context.refuse('BAD_INPUT', `'${unknown[0]}' is not an output of this task.`, {
+      hint: `Outputs: ${task.outputs.map((output) => output.name).join(', ')}.`,
+    });
+  }
+  if (Object.keys(sources).length === 0) return task.outputs;
+  const { url } = await context.ui.fingerprint();
+  return task.outputs.map((output) => {
+    const from = sources[output.name];
+    if (!from) return output;
+    const param = from.url.param;
+    const raw = param === undefined ? url : (new URL(url).searchParams.get(param) ?? '');
+    if (parseTypedValue(raw, output.type) === undefined) {
+      throw context.refuse(
+        'CHECK_FAILED',
+        `The page's URL ${param === undefined ? 'is' : `has no ${param} that is`} not a ${output.type} for ${output.name}.`,
+        {
+          hint: 'Name a query parameter the resulting URL carries, or read the value from the page instead.',
+        },
+      );
+    }
+    context.record.outputs.set(output.name, raw);
+    return { ...output, from };
+  });
+}
+
+/** An example names a value for every input, and an outcome the task may answer. */
+function checkExample(context: ExplorerContext, example: OutcomeExample): OutcomeExample {
+  const missing = context.task.inputs.filter((input) => example.inputs[input.name] === undefined);
+  if (missing.length > 0) {
+    throw context.refuse(
+      'BAD_INPUT',
+      `The ${example.outcome} example has no value for ${missing[0]!.name}.`,
+      {
+        hint: `An example gives every input: ${context.task.inputs.map((input) => input.name).join(', ')}.`,
+      },
+    );
+  }
+  return example;
+}
+
 export const completeTool = defineExplorerTool({
   name: 'complete',
   title: 'Complete the task',
@@ -85,14 +161,16 @@ export const completeTool = defineExplorerTool({
       input: check.input,
       ...(check.match ? { match: check.match } : {}),
     }));
+    const outputs = await outputsFromUrl(context, args);
     checkCovered(context, args);
     const { task } = context;
+    const examples = (args.examples ?? []).map((example) => checkExample(context, example));
     try {
-      const capability = compileCapability({
+      const input: CompileInput = {
         name: task.name,
         intent: task.intent,
         inputs: task.inputs,
-        outputs: task.outputs,
+        outputs,
         bound: task.bound,
         start: context.start(),
         actions: context.record.executed,
@@ -102,9 +180,25 @@ export const completeTool = defineExplorerTool({
           ...(args.checkpoint.match ? { match: args.checkpoint.match } : {}),
           ...(values ? { values } : {}),
         },
-        outcomes: task.outcomes ?? ['found', 'not_found'],
+        outcomes: [
+          ...new Set([...(task.outcomes ?? ['found', 'not_found']), ...examples.map((e) => e.outcome)]),
+        ],
         provenance: context.provenance(),
-      });
+      };
+      let capability = compileCapability(input);
+      if (examples.length > 0) {
+        const signs = [];
+        for (const example of examples)
+          signs.push(await learnSign(context.ui, capability, example, context.record.seenTexts));
+        context.emit('complete-signs-learned', {
+          signs: signs.map((sign) => ({
+            outcome: sign.outcome,
+            after: sign.after,
+            shows: sign.shows.length,
+          })),
+        });
+        capability = compileCapability({ ...input, signs });
+      }
       const { revision } = await context.complete(capability);
       return { revision, name: capability.name, steps: capability.steps.length };
     } catch (error) {

@@ -10,8 +10,8 @@ export const DEBIAN_PYTHON = '/usr/bin/python3';
 /** The worker script sits next to this module in src/; from dist/ it is found in the source tree. */
 function bridgeScript(): string {
   const candidates = [
-    fileURLToPath(new URL('./bridge.py', import.meta.url)),
-    fileURLToPath(new URL('../../../src/rungs/desktop/bridge.py', import.meta.url)),
+    fileURLToPath(new URL('./atspi/main.py', import.meta.url)),
+    fileURLToPath(new URL('../../../src/rungs/desktop/atspi/main.py', import.meta.url)),
   ];
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found)
@@ -45,6 +45,26 @@ const ERROR_KINDS: Record<string, { code: ErrorCode; hint: string }> = {
   },
 };
 
+/** What the bridge says one request cost it: milliseconds per phase and the D-Bus calls it sent. */
+export interface BridgeTiming {
+  ms: number;
+  calls: number;
+  [phase: string]: number;
+}
+
+/** Where one request's time went, end to end, as seen from Node. */
+export interface RequestTiming {
+  op: string;
+  /** From writing the request to resolving its answer. */
+  roundTripMs: number;
+  /** The request's time inside the bridge; the rest is the pipes, JSON and both event loops. */
+  bridge: BridgeTiming | undefined;
+  requestBytes: number;
+  answerBytes: number;
+  /** Node's JSON.stringify of the request and JSON.parse of the answer. */
+  jsonMs: number;
+}
+
 interface Answer {
   id?: number;
   ok?: boolean;
@@ -52,17 +72,22 @@ interface Answer {
   result?: unknown;
   message?: string;
   error?: { kind: string; message: string };
+  timing?: BridgeTiming;
 }
 
 interface Waiting {
   id: number;
+  op: string;
+  sentAt: number;
+  requestBytes: number;
+  stringifyMs: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   timer: NodeJS.Timeout;
 }
 
 /**
- * The AT-SPI worker: /usr/bin/python3 running bridge.py on the session's buses, one request
+ * The AT-SPI worker: /usr/bin/python3 running atspi/main.py on the session's buses, one request
  * at a time, each with a deadline. A worker that misses a deadline is ended (it may be stuck
  * in a program that stopped answering) and a dead worker is started again on the next request.
  */
@@ -77,6 +102,8 @@ export class AtspiBridge {
   #closed = false;
   /** Workers started so far (1, plus one per restart). */
   starts = 0;
+  /** Told where each answered request's time went (the desktop bench listens). */
+  onTiming: ((timing: RequestTiming) => void) | undefined;
 
   constructor(env: Record<string, string>, python = DEBIAN_PYTHON) {
     this.#env = env;
@@ -105,8 +132,20 @@ export class AtspiBridge {
           }),
         );
       }, withinMs + 500);
-      this.#waiting = { id, resolve, reject, timer };
-      worker.stdin?.write(`${JSON.stringify({ ...args, id, op, deadline_ms: withinMs })}\n`);
+      const stringifyStarted = performance.now();
+      const line = `${JSON.stringify({ ...args, id, op, deadline_ms: withinMs })}\n`;
+      const sentAt = performance.now();
+      this.#waiting = {
+        id,
+        op,
+        sentAt,
+        requestBytes: line.length,
+        stringifyMs: sentAt - stringifyStarted,
+        resolve,
+        reject,
+        timer,
+      };
+      worker.stdin?.write(line);
     });
   }
 
@@ -122,7 +161,8 @@ export class AtspiBridge {
   }
 
   #start(): Promise<ChildProcess> {
-    const worker = spawn(this.#python, [bridgeScript()], {
+    // -B: the worker's modules are imported from the package; it writes no .pyc files beside them.
+    const worker = spawn(this.#python, ['-B', bridgeScript()], {
       env: this.#env,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -138,11 +178,13 @@ export class AtspiBridge {
       }, 15_000);
       createInterface({ input: worker.stdout! }).on('line', (line) => {
         let answer: Answer;
+        const parseStarted = performance.now();
         try {
           answer = JSON.parse(line) as Answer;
         } catch {
           return; // a library's warning on stdout: not an answer
         }
+        const parseMs = performance.now() - parseStarted;
         if (!ready) {
           ready = true;
           clearTimeout(timer);
@@ -150,7 +192,7 @@ export class AtspiBridge {
           else reject(this.#failure(`The AT-SPI bridge could not start: ${answer.message ?? 'no reason'}.`));
           return;
         }
-        this.#answer(answer);
+        this.#answer(answer, line.length, parseMs);
       });
       worker.on('error', (error) => {
         clearTimeout(timer);
@@ -170,11 +212,19 @@ export class AtspiBridge {
     });
   }
 
-  #answer(answer: Answer): void {
+  #answer(answer: Answer, answerBytes: number, parseMs: number): void {
     const waiting = this.#waiting;
     if (!waiting || answer.id !== waiting.id) return; // the late answer of a request given up on
     this.#waiting = undefined;
     clearTimeout(waiting.timer);
+    this.onTiming?.({
+      op: waiting.op,
+      roundTripMs: performance.now() - waiting.sentAt,
+      bridge: answer.timing,
+      requestBytes: waiting.requestBytes,
+      answerBytes,
+      jsonMs: waiting.stringifyMs + parseMs,
+    });
     if (answer.ok) {
       waiting.resolve(answer.result);
       return;

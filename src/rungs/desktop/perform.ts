@@ -1,6 +1,6 @@
 import { LiftError } from '../../contract/errors.js';
 import type { DesktopAction } from './actions.js';
-import type { DesktopSession, Stamp, WindowRef } from './session.js';
+import type { DesktopSession, Stamp, WindowRead, WindowRef } from './session.js';
 import type { Shortcut } from './shortcuts.js';
 import type { Control } from './tree.js';
 
@@ -36,12 +36,28 @@ export interface PerformContext {
    * the stamp taken just before it; `expectChangeOfRead` watches `readBefore` for a change.
    */
   thenWait?: WaitOptions & { expectChangeOfRead?: boolean };
+  /** Keys that need no wait of their own, pressed first in the same round trip. */
+  keysFirst?: readonly string[][];
+  /**
+   * Act only if the window is still as this read saw it (same structure, still shown); else
+   * nothing is sent and perform throws StaleWindow.
+   */
+  unlessChanged?: WindowRead;
 }
 
 interface Sent {
   stamp: Stamp;
   before?: string;
   settled?: Settled;
+  /** The window changed since `unlessChanged`'s read: nothing was done. */
+  stale?: boolean;
+}
+
+/** The bridge did nothing: the window is no longer as the read given in `unlessChanged` saw it. */
+export class StaleWindow extends Error {
+  constructor() {
+    super('the window changed since it was last read; nothing was sent');
+  }
 }
 
 /**
@@ -55,18 +71,35 @@ export async function perform(
   context: PerformContext,
 ): Promise<Performed> {
   const { session, window, deadline } = context;
-  const send = (op: string, args: Record<string, unknown>, keys = false) =>
-    session.request<Sent>(
+  const keysFirst = context.keysFirst ?? [];
+  const { unlessChanged } = context;
+  const send = async (op: string, args: Record<string, unknown>, keys = false) => {
+    const sent = await session.request<Sent>(
       op,
       {
         ...args,
         stamp_app: window.app,
+        ...(unlessChanged
+          ? {
+              unless_changed: {
+                path: unlessChanged.window.path,
+                structure: unlessChanged.stamp.structure,
+                epoch: unlessChanged.stamp.epoch,
+              },
+            }
+          : {}),
+        ...((keys || keysFirst.length > 0) && !context.keyboardHeld
+          ? { focus: { pid: window.pid, title: window.title } }
+          : {}),
+        ...(keysFirst.length > 0 ? { keys_first: keysFirst } : {}),
         ...(context.readBefore ? { read_before: context.readBefore } : {}),
-        ...(keys && !context.keyboardHeld ? { focus: { pid: window.pid, title: window.title } } : {}),
         ...(context.thenWait ? { then_wait: waitArguments(window, context.thenWait) } : {}),
       },
       deadline - Date.now(),
     );
+    if (sent.stale) throw new StaleWindow();
+    return sent;
+  };
   const done = (sent: Sent, extra: Omit<Performed, 'stamp' | 'before'> = {}): Performed => ({
     stamp: sent.stamp,
     ...(sent.before !== undefined ? { before: sent.before } : {}),
@@ -147,6 +180,11 @@ export interface WaitOptions {
   inserts?: number;
   /** Until the node's text contains `text`, or differs `from` what it showed before. */
   expect?: { path: string; text: string } | { path: string; from: string };
+  /**
+   * Keep a read of the node to change on its way (`from` only): the program answers it before
+   * it redraws, so the change is seen tens of ms sooner than its report (GTK 4).
+   */
+  poll?: boolean;
 }
 
 /** The bridge's wait arguments, bounded to leave the answer time to come back. */
@@ -162,6 +200,7 @@ function waitArguments(
     ...(options.inserts ? { inserts: options.inserts } : {}),
     ...(options.expect ? { expect: options.expect } : {}),
     ...(options.expectChangeOfRead ? { expect_change_of_read: true } : {}),
+    ...(options.poll ? { poll: true } : {}),
   };
 }
 

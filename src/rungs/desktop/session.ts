@@ -33,6 +33,8 @@ export interface Stamp {
   any: number;
   structure: number;
   inserts: number;
+  /** The bridge that counted: counts start again when it is restarted. */
+  epoch: string;
 }
 
 export interface WindowRead {
@@ -226,13 +228,24 @@ export class DesktopSession {
       if (known.path === window.path && known.app === window.app) this.#known.delete(key);
   }
 
+  /**
+   * The window of a program with this title and its last read, as remembered, with no round
+   * trip: whoever acts on them asks the bridge to check first that neither changed since.
+   */
+  remembered(program: string, title: string): { window: WindowRef; read: WindowRead } | undefined {
+    const window = this.#known.get(`${program}\u0000${title}`);
+    const read = window && this.#reads.get(`${window.app} ${window.path}`);
+    return window && read ? { window, read } : undefined;
+  }
+
   /** One read of the whole window; with `reuse`, the last read while the structure has not changed. */
   async read(window: WindowRef, deadline: number, options: { reuse?: boolean } = {}): Promise<WindowRead> {
     const key = `${window.app} ${window.path}`;
     const last = this.#reads.get(key);
     if (options.reuse && last) {
       const stamp = await this.request<Stamp>('stamp', { app: window.app }, deadline - Date.now());
-      if (stamp.structure === last.stamp.structure) return { ...last, stamp, fresh: false };
+      if (stamp.epoch === last.stamp.epoch && stamp.structure === last.stamp.structure)
+        return { ...last, stamp, fresh: false };
     }
     const started = performance.now();
     const answer = await this.request<{ nodes: RawNode[]; truncated: boolean; stamp: Stamp }>(

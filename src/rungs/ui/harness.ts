@@ -42,6 +42,8 @@ export interface PageHarnessOptions {
   hiddenColumns?: string[];
   /** Further values never shown (tokens, canaries); every secret the sign-in reads is added too. */
   secrets?: string[];
+  /** Whether a text holds any stored secret (the secret store's foundIn): screenshots black it out. */
+  isSecret?: (text: string) => boolean;
   /** How the harness signs the page in; passwordFormSignIn(user, {secret}) for --user/--secret. */
   signIn?: SignInRecipe;
   /** Reads a named secret from the secret store (ToolContext.secret fits). */
@@ -268,8 +270,15 @@ export class PageHarness {
     return markOf(this.policy, this.attended, element);
   }
 
-  /** A screenshot with bound values, secrets, password fields and hidden columns blacked out. */
-  async screenshot(path: string): Promise<{ path: string; masks: number }> {
+  /**
+   * A screenshot with bound values, secrets, password fields and hidden columns blacked out
+   * (and `regions`, selectors blacked out whole); its path goes into the run's events, which
+   * is where the console finds it.
+   */
+  async screenshot(
+    path: string,
+    extra: { regions?: string[] } = {},
+  ): Promise<{ path: string; masks: number }> {
     if (this.tracker.dialog) {
       throw new LiftError(
         'PROMPT_UNEXPECTED',
@@ -286,6 +295,8 @@ export class PageHarness {
         ...this.#signIn.secretValues(),
       ],
       hiddenColumns: this.#options.hiddenColumns ?? [],
+      isSecret: this.#options.isSecret,
+      regions: extra.regions,
     });
     this.emit({ type: 'ui-screenshot-taken', path, masks: shot.masks });
     return shot;

@@ -7,6 +7,31 @@ export interface MaskRules {
   values: string[];
   /** Column headers whose cells are blacked out. */
   hiddenColumns: string[];
+  /** Whether a text holds a stored secret (the secret store's foundIn): such elements and fields are blacked out. */
+  isSecret?: ((text: string) => boolean) | undefined;
+  /** Selectors blacked out whole in every frame (replay's evidence: every table cell and field). */
+  regions?: string[] | undefined;
+}
+
+/**
+ * Elements whose own text, or whose field value, holds a stored secret. Only the element
+ * that carries the text is masked, not its ancestors, so the rest of the page stays readable.
+ */
+async function secretMasks(frame: Frame, isSecret: (text: string) => boolean): Promise<Locator[]> {
+  const all = frame.locator('body *');
+  const texts = await all
+    .evaluateAll((elements) =>
+      elements.map((element) => {
+        const own = Array.from(element.childNodes)
+          .filter((node) => node.nodeType === Node.TEXT_NODE)
+          .map((node) => node.textContent ?? '')
+          .join('');
+        const value = (element as HTMLInputElement).value;
+        return typeof value === 'string' && value ? `${own}\n${value}` : own;
+      }),
+    )
+    .catch(() => [] as string[]);
+  return texts.flatMap((text, index) => (text.trim() && isSecret(text) ? [all.nth(index)] : []));
 }
 
 async function fieldMasks(frame: Frame, values: string[]): Promise<Locator[]> {
@@ -60,8 +85,8 @@ async function columnMasks(frame: Frame, columns: string[]): Promise<Locator[]> 
 }
 
 /**
- * A screenshot with bound values, secrets, password fields and hidden columns blacked out
- * in every frame. Returns how many regions were masked.
+ * A screenshot with bound values, secrets, password fields, hidden columns and the given
+ * regions blacked out in every frame. Returns how many regions were masked.
  */
 export async function maskedScreenshot(
   page: Page,
@@ -73,6 +98,8 @@ export async function maskedScreenshot(
   for (const frame of page.frames()) {
     masks.push(...(await fieldMasks(frame, values)));
     masks.push(...(await columnMasks(frame, rules.hiddenColumns)));
+    if (rules.isSecret) masks.push(...(await secretMasks(frame, rules.isSecret)));
+    if (rules.regions?.length) masks.push(frame.locator(rules.regions.join(', ')));
     for (const value of values) masks.push(frame.getByText(value));
   }
   const image = await page.screenshot({

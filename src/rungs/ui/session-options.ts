@@ -27,6 +27,8 @@ export interface UiSessionOptions {
   hiddenColumns?: string[];
   /** Further values never shown (tokens, canaries); every secret read is added too. */
   secrets?: string[];
+  /** Whether a text holds any stored secret (ToolContext.holdsSecret fits): screenshots black it out. */
+  isSecret?: (text: string) => boolean;
   /** Reads a named secret from the secret store (ToolContext.secret fits). */
   secret?: (name: string) => string;
   signIn?: SignInSpec;

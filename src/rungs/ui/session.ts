@@ -65,6 +65,7 @@ export class UiSession {
         ...(options.inputs ? { inputs: options.inputs } : {}),
         ...(options.hiddenColumns ? { hiddenColumns: options.hiddenColumns } : {}),
         ...(options.secrets ? { secrets: options.secrets } : {}),
+        ...(options.isSecret ? { isSecret: options.isSecret } : {}),
         ...(options.secret ? { secret: options.secret } : {}),
         ...(options.emit ? { emit: options.emit } : {}),
         ...(options.signIn

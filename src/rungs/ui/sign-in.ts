@@ -139,7 +139,9 @@ export async function signInWith(recipe: SignInRecipe, context: SignInContext): 
     last = locator;
   }
   const startedAt = Date.now();
-  await last?.press('Enter', { timeout: timings.signInFieldTimeoutMs });
+  // The key only: the navigation it starts is waited for below, within the action's deadline
+  // (a sign-in that hashes the password on a busy server answers in seconds, not in the field's).
+  await last?.press('Enter', { timeout: timings.signInFieldTimeoutMs, noWaitAfter: true });
   await waitForSettle(before, {
     deadline: Date.now() + timings.actionTimeoutMs,
     quietMs: timings.quietMs,

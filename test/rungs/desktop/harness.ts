@@ -8,6 +8,7 @@ import {
   type DesktopSettings,
 } from '../../../src/rungs/desktop/session.js';
 import { tools } from '../../../src/rungs/desktop/tools.js';
+import type { RawNode } from '../../../src/rungs/desktop/tree.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
 import { tempDir } from '../../support/temp.js';
 
@@ -50,4 +51,29 @@ export function success(envelope: Envelope): SuccessEnvelope {
 export function failure(envelope: Envelope): ErrorEnvelope {
   if (!('error' in envelope)) throw new Error(`expected an error, got ${JSON.stringify(envelope, null, 2)}`);
   return envelope;
+}
+
+/**
+ * Reads a program's window three ways through the bridge: asking every node for itself
+ * (`cache: false`), then twice as observe_window does. Returns the nodes of each read and the
+ * D-Bus calls each took, so a test can hold the cached reads to the node-by-node one.
+ */
+export async function readThreeWays(desktop: DesktopRuntime, program: string) {
+  const session = await desktop.session();
+  const window = await session.window({ program }, Date.now() + 20_000);
+  const bridge = await session.bridge();
+  const calls: number[] = [];
+  bridge.onTiming = (timing) => {
+    if (timing.op === 'tree') calls.push(timing.bridge?.calls ?? -1);
+  };
+  const read = (cache: boolean) =>
+    session.request<{ nodes: RawNode[] }>('tree', { app: window.app, path: window.path, cache }, 20_000);
+  try {
+    const everyNode = await read(false);
+    const first = await read(true);
+    const second = await read(true);
+    return { everyNode: everyNode.nodes, first: first.nodes, second: second.nodes, calls };
+  } finally {
+    bridge.onTiming = undefined;
+  }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDesktopSkillTools } from '../../../src/replay/desktop-skills.js';
 import { childrenOf, readStat } from '../../../src/rungs/cli/processes.js';
 import { classifyDesktopAction } from '../../../src/rungs/desktop/safety.js';
-import type { Control } from '../../../src/rungs/desktop/tree.js';
+import type { Control, RawNode } from '../../../src/rungs/desktop/tree.js';
 import { tempDir } from '../../support/temp.js';
 import { type DesktopRuntime, desktopRuntime, failure, success } from './harness.js';
 
@@ -45,6 +45,24 @@ describe('the desktop safety classifier', () => {
     ).toBe('high');
   });
 });
+
+/**
+ * Presses a button through the bridge alone, so that Lift keeps its last read of the window,
+ * and waits (bounded) until the window no longer shows `gone`.
+ */
+async function pressBehindLiftsBack(desktop: DesktopRuntime, button: string, gone: string): Promise<void> {
+  const session = await desktop.session();
+  const window = await session.window(WINDOW, Date.now() + 10_000);
+  const read = () =>
+    session.request<{ nodes: RawNode[] }>('tree', { app: window.app, path: window.path }, 10_000);
+  const target = (await read()).nodes.find((node) => node.name === button);
+  await session.request('do_action', { app: window.app, path: target!.path, prefer: ['click'] }, 10_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (!(await read()).nodes.some((node) => node.name === gone)) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`the window still shows "${gone}"`);
+}
 
 describe('an unattended desktop session', () => {
   const folder = tempDir('lift-desktop-safety-');
@@ -138,6 +156,27 @@ describe('an unattended desktop session', () => {
     );
     const replayed = success(await desktop.runtime.invoke('save_note', { note: 'second note' }));
     expect(replayed.fields.result).toBe('saved: second note');
+    // A restarted bridge counts events afresh: the remembered read is not trusted, the window is read again.
+    const bridge = await (await desktop.session()).bridge();
+    process.kill(-(await bridge.pid())!, 'SIGKILL');
+    await new Promise((done) => setTimeout(done, 100));
+    const again = success(await desktop.runtime.invoke('save_note', { note: 'after restart' }));
+    expect(again.fields.result).toBe('saved: after restart');
+    const windowReads = (await desktop.runtime.store.runs.events(again.run_id)).filter(
+      (event) => event.type === 'skill-window-read',
+    );
+    expect(windowReads.at(-1)).toMatchObject({ fresh: true });
+    // The last read Lift kept shows another structure, but the window has changed back since:
+    // the replay looks again rather than refusing on the out-of-date read.
+    success(
+      await desktop.runtime.invoke('act_window', {
+        ...WINDOW,
+        actions: [{ op: 'invoke', target: { name: 'Rebuild' } }],
+      }),
+    );
+    await pressBehindLiftsBack(desktop, 'Remove extras', 'Extra 1');
+    const back = success(await desktop.runtime.invoke('save_note', { note: 'changed back' }));
+    expect(back.fields.result).toBe('saved: changed back');
     success(
       await desktop.runtime.invoke('act_window', {
         ...WINDOW,
@@ -153,7 +192,7 @@ describe('an unattended desktop session', () => {
       'CAPABILITY_DISABLED',
     );
     const shown = success(await desktop.runtime.invoke('observe_window', WINDOW));
-    expect(shown.fields.text).toContain('"saved: second note"');
+    expect(shown.fields.text).toContain('"saved: changed back"');
   });
 });
 

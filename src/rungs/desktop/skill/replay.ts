@@ -2,9 +2,9 @@ import type { ToolEvent } from '../../../contract/context.js';
 import { LiftError } from '../../../contract/errors.js';
 import type { DesktopAction } from '../actions.js';
 import { findByLocator, type Locator } from '../locate.js';
-import { perform, type WaitOptions } from '../perform.js';
+import { perform, StaleWindow, type WaitOptions } from '../perform.js';
 import { classifyDesktopAction } from '../safety.js';
-import type { DesktopSession, WindowRead } from '../session.js';
+import type { DesktopSession, WindowRead, WindowRef } from '../session.js';
 import type { Control } from '../tree.js';
 import { bind, type DesktopSkill, type SkillStep } from './format.js';
 
@@ -19,7 +19,8 @@ export interface SkillReplayOptions {
 const KEYBOARD = new Set(['key', 'type', 'shortcut']);
 
 interface SettleContext {
-  read: WindowRead;
+  /** The control the step's expectation names, found in the window's read. */
+  expectControl: Control | undefined;
   inputs: Readonly<Record<string, unknown>>;
   deadline: number;
   last: boolean;
@@ -37,12 +38,12 @@ function waitFor(
   action: DesktopAction,
   context: SettleContext,
 ): WaitOptions & { expectChangeOfRead?: boolean } {
-  const expectControl = step.expect?.target ? locate(context.read, step.expect.target, 'checked') : undefined;
+  const { expectControl } = context;
   const watch =
     step.expect && expectControl
       ? { expect: { path: expectControl.path, text: bind(step.expect.text_contains, context.inputs) } }
       : context.last
-        ? { expectChangeOfRead: true }
+        ? { expectChangeOfRead: true, poll: true }
         : {};
   return {
     quietMs: context.last ? (context.quietMs ?? 10) : action.op === 'type' ? 0 : 15,
@@ -67,13 +68,6 @@ function surfaceChanged(message: string): never {
   });
 }
 
-function locate(read: WindowRead, locator: Locator, what: string): Control {
-  const control = findByLocator(read.controls, locator);
-  if (!control)
-    surfaceChanged(`The ${what} ${locator.role} "${locator.name || locator.id}" is not in the window.`);
-  return control;
-}
-
 /** A recorded step as the action act_window would run, inputs bound. */
 function actionOf(step: SkillStep, inputs: Readonly<Record<string, unknown>>): DesktopAction {
   const target = { name: '' };
@@ -91,11 +85,28 @@ function actionOf(step: SkillStep, inputs: Readonly<Record<string, unknown>>): D
   }
 }
 
+/** The window to replay on and its read: found and read afresh (a round trip each). */
+async function freshWindow(skill: DesktopSkill, session: DesktopSession, deadline: number) {
+  let window = await session.knownWindow(skill.program, skill.window, deadline);
+  const read = await session.read(window, deadline, { reuse: true }).catch(async (error: unknown) => {
+    // The window remembered from an earlier replay is gone: look for it once more.
+    if (!(error instanceof LiftError) || error.code !== 'SURFACE_CHANGED') throw error;
+    session.forget(window);
+    window = await session.knownWindow(skill.program, skill.window, deadline);
+    return session.read(window, deadline);
+  });
+  return { window, read };
+}
+
 /**
  * Replays a skill with no model: finds the window, refuses to touch it unless its structure
- * hashes to the skill's fingerprint, sends each step to the control its locator names (the
- * safety classifier still judges each one), waits on AT-SPI events rather than sleeping, and
- * reads the answer from the skill's read target once the window has held still.
+ * still has the fingerprint the skill learned, then runs each step past the safety classifier
+ * and verifies it as act_window would, and reads the answer's control.
+ *
+ * The window of the last replay is not looked up again: the first step's round trip carries
+ * the read it was checked against, and the bridge acts only if the window's structure has not
+ * changed since (and it is still shown); else nothing was sent, and the replay starts over on
+ * a fresh look and read.
  */
 export async function replaySkill(
   skill: DesktopSkill,
@@ -103,48 +114,76 @@ export async function replaySkill(
   options: SkillReplayOptions,
 ): Promise<SkillReplayResult> {
   const started = performance.now();
+  const remembered = options.session.remembered(skill.program, skill.window);
+  if (remembered) {
+    try {
+      return await runSteps(skill, inputs, options, { ...remembered, checked: false }, started);
+    } catch (error) {
+      if (!(error instanceof StaleWindow)) throw error;
+    }
+  }
+  const fresh = await freshWindow(skill, options.session, options.deadline);
+  return runSteps(skill, inputs, options, { ...fresh, checked: true }, started);
+}
+
+async function runSteps(
+  skill: DesktopSkill,
+  inputs: Readonly<Record<string, unknown>>,
+  options: SkillReplayOptions,
+  on: { window: WindowRef; read: WindowRead; checked: boolean },
+  started: number,
+): Promise<SkillReplayResult> {
   const { session, deadline } = options;
-  let window = await session.knownWindow(skill.program, skill.window, deadline);
-  let read = await session.read(window, deadline, { reuse: true }).catch(async (error: unknown) => {
-    // The window remembered from an earlier replay is gone: look for it once more.
-    if (!(error instanceof LiftError) || error.code !== 'SURFACE_CHANGED') throw error;
-    session.forget(window);
-    window = await session.knownWindow(skill.program, skill.window, deadline);
-    return session.read(window, deadline);
-  });
+  const { window } = on;
+  let { read, checked } = on;
   options.emit?.({
     type: 'skill-window-read',
-    fresh: read.fresh,
+    fresh: read.fresh && checked,
     ms: Math.round(performance.now() - started),
   });
+  // A remembered read that does not fit may be out of date: look again before refusing.
+  const unfit = (message: string): never => {
+    if (!checked) throw new StaleWindow();
+    surfaceChanged(message);
+  };
+  const find = (locator: Locator, what: string) =>
+    findByLocator(read.controls, locator) ??
+    unfit(`The ${what} ${locator.role} "${locator.name || locator.id}" is not in the window.`);
   if (read.fingerprint !== skill.fingerprint) {
-    surfaceChanged(
+    unfit(
       `The ${skill.program} window "${skill.window}" has another structure than when the skill was learned.`,
     );
   }
-  const finalTarget = locate(read, skill.read.target, 'control to read');
+  const finalTarget = find(skill.read.target, 'control to read');
   const shortcuts = session.program(skill.program).shortcutList;
   let keyboardHeld = false;
   let shown: string | undefined;
+  // Keys that need no wait of their own ride with the next step's round trip.
+  let keysFirst: string[][] = [];
+  let sent = false;
   for (const [index, step] of skill.steps.entries()) {
-    const control =
-      'target' in step && step.target ? locate(read, step.target, `step ${index + 1}'s`) : undefined;
+    const control = 'target' in step && step.target ? find(step.target, `step ${index + 1}'s`) : undefined;
+    const expectControl = step.expect?.target ? find(step.expect.target, 'checked') : undefined;
     const action = actionOf(step, inputs);
     const { risk, reason } = classifyDesktopAction(action, control);
     if (risk === 'block' || risk === 'high') {
       throw new LiftError('SAFETY_BLOCKED', `Step ${index + 1} refused: ${reason}.`, {
-        outcome: index === 0 ? 'not_started' : 'unknown',
+        outcome: sent ? 'unknown' : 'not_started',
       });
     }
     const last = index === skill.steps.length - 1;
     const next = skill.steps[index + 1];
     // Keys reach the program in the order they were sent: a key followed by more keys needs no wait.
-    const unwaited =
+    if (
       action.op === 'key' &&
       next !== undefined &&
       KEYBOARD.has(next.op) &&
       !('target' in next && next.target) &&
-      !step.expect;
+      !step.expect
+    ) {
+      keysFirst.push(action.keys.split('+'));
+      continue;
+    }
     // The last step is done when the answer's control shows something else than before it.
     const performed = await perform(action, control, {
       session,
@@ -152,21 +191,15 @@ export async function replaySkill(
       deadline,
       shortcuts,
       keyboardHeld,
+      keysFirst,
+      ...(checked ? {} : { unlessChanged: read }),
       ...(last ? { readBefore: finalTarget.path } : {}),
-      ...(unwaited
-        ? {}
-        : {
-            thenWait: waitFor(step, action, {
-              read,
-              inputs,
-              deadline,
-              last,
-              quietMs: options.quietMs,
-            }),
-          }),
+      thenWait: waitFor(step, action, { expectControl, inputs, deadline, last, quietMs: options.quietMs }),
     });
-    if (KEYBOARD.has(action.op) && !control) keyboardHeld = true;
-    if (unwaited) continue;
+    checked = true;
+    sent = true;
+    if ((KEYBOARD.has(action.op) && !control) || keysFirst.length > 0) keyboardHeld = true;
+    keysFirst = [];
     const settled = performed.settled;
     if (!settled) throw new Error('the desktop bridge acted without waiting as asked');
     options.emit?.({ type: 'skill-step-end', index, op: step.op, changed: settled.changed, ms: settled.ms });

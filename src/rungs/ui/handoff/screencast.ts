@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
-import { sseHeaders } from './respond.js';
+import type { HandoffInput } from './input.js';
 
 interface Frame {
   data: string;
@@ -10,8 +10,8 @@ interface Frame {
 
 /**
  * One page's live picture, from Chromium's screencast (Page.startScreencast), sent to every
- * console viewer as Server-Sent Events; it runs only while someone watches. Input goes the
- * other way through Playwright's mouse and keyboard, which send Input.dispatchMouseEvent,
+ * viewer as Server-Sent Events; it runs only while someone watches. Input goes the other way
+ * through Playwright's mouse and keyboard, which send Input.dispatchMouseEvent,
  * Input.dispatchKeyEvent and Input.insertText. Nothing typed is logged or kept.
  */
 export class Screencast {
@@ -25,7 +25,11 @@ export class Screencast {
   }
 
   async watch(response: ServerResponse): Promise<void> {
-    sseHeaders(response);
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
     response.write('retry: 1000\n\n');
     this.#viewers.add(response);
     response.on('close', () => {
@@ -48,7 +52,7 @@ export class Screencast {
       };
       for (const viewer of this.#viewers) this.#send(viewer, this.#last);
     });
-    const size = this.#page.viewportSize() ?? { width: 1280, height: 800 };
+    const size = this.viewport();
     await session.send('Page.startScreencast', {
       format: 'jpeg',
       quality: 70,
@@ -71,33 +75,14 @@ export class Screencast {
     await session.detach().catch(() => undefined);
   }
 
-  /** A click at page coordinates (CSS pixels of the page's viewport). */
-  async click(x: number, y: number): Promise<void> {
-    await this.#page.mouse.click(x, y);
+  viewport(): { width: number; height: number } {
+    return this.#page.viewportSize() ?? { width: 1280, height: 800 };
   }
 
-  async type(text: string): Promise<void> {
-    await this.#page.keyboard.insertText(text);
-  }
-
-  async press(key: string): Promise<void> {
-    await this.#page.keyboard.press(key);
+  /** Sends one checked input to the page (a click inside the viewport, text, or an allowed key). */
+  async send(input: HandoffInput): Promise<void> {
+    if (input.kind === 'click') await this.#page.mouse.click(input.x, input.y);
+    else if (input.kind === 'text') await this.#page.keyboard.insertText(input.text);
+    else await this.#page.keyboard.press(input.key === 'Space' ? ' ' : input.key);
   }
 }
-
-/** Keys a person may press into the page besides text: editing and moving, nothing that reaches the browser's own UI. */
-export const KEYS = new Set([
-  'Enter',
-  'Tab',
-  'Shift+Tab',
-  'Backspace',
-  'Delete',
-  'Escape',
-  'ArrowUp',
-  'ArrowDown',
-  'ArrowLeft',
-  'ArrowRight',
-  'Home',
-  'End',
-  'Space',
-]);
