@@ -54,7 +54,8 @@ function now(): string {
   return lastIso;
 }
 
-function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
+/** The call's request id: the option, else the input's own request_id field. */
+export function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
   if (options.requestId) return options.requestId;
   if (input && typeof input === 'object' && 'request_id' in input) {
     const value = (input as { request_id: unknown }).request_id;

@@ -93,6 +93,10 @@ export class Worker {
       const free = this.#slots - this.#running.size;
       let jobs: FetchedJob[] = [];
       if (free > 0) jobs = await queue.fetch(free).catch(() => []);
+      // The registry hears of a job before it starts: a worker killed mid-job is known to hold
+      // it, and whoever notices the lapsed heartbeat puts it back. (Killed between the fetch
+      // and this write, the job comes back when pg-boss expires it.)
+      if (jobs.length > 0) await this.#announce(jobs);
       for (const job of jobs) this.#run(job);
       if (jobs.length === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     }
@@ -121,6 +125,11 @@ export class Worker {
       this.#log(`job ${job.data.request_id}: ${error instanceof Error ? error.message : String(error)}`);
       await queue.retry([job.id]).catch(() => undefined);
     }
+  }
+
+  async #announce(jobs: FetchedJob[]): Promise<void> {
+    const held = [...this.#running.keys(), ...jobs.map((job) => job.id)];
+    await this.#registry!.beat(this.id, held, this.#done).catch(() => undefined);
   }
 
   async #heartbeat(): Promise<void> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Envelope, isPending, type PendingEnvelope } from '../../contract/envelope.js';
 import { awaitAnswer } from '../../runtime/await-answer.js';
+import { requestIdOf } from '../../runtime/call.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { RunEvent } from '../../store/runs.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
@@ -80,8 +81,10 @@ export const run: Command = async (args, io) => {
     let envelope = values.queue
       ? await (await jobQueue(runtime)).call({
           kind: 'call',
-          // The job is named by the request id; a call without one gets a fresh id.
-          request_id: requestId ?? `q-${randomBytes(8).toString('hex')}`,
+          // The job is named by the call's request id (the flag or the input's own, as the
+          // ledger names it); a call without one gets a fresh id.
+          request_id:
+            requestIdOf(input, requestId ? { requestId } : {}) ?? `q-${randomBytes(8).toString('hex')}`,
           tool: name,
           input,
         })
