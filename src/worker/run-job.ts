@@ -2,6 +2,7 @@ import type { Envelope } from '../contract/envelope.js';
 import { isPending } from '../contract/envelope.js';
 import { isLiftError } from '../contract/errors.js';
 import type { JobData, JobOutput } from '../queue/job.js';
+import { approveHeld } from '../runtime/approve.js';
 import type { Runtime } from '../runtime/runtime.js';
 
 /** What became of one job: done (its output is kept), or back to the queue to try later. */
@@ -41,7 +42,9 @@ export async function runJob(
 /** A person's yes, run here once: the approval is taken by exactly one owner (runtime/approve.ts). */
 async function runApproval(runtime: Runtime, data: Extract<JobData, { kind: 'approve' }>): Promise<JobEnd> {
   try {
-    const envelope = await runtime.approve(data.approval_id, {
+    // approveHeld, not runtime.approve: the runtime would release the approval to the queue
+    // again, and this job would wait on itself.
+    const envelope = await approveHeld(runtime, data.approval_id, {
       by: data.by,
       ...(data.phrase !== undefined ? { phrase: data.phrase } : {}),
     });

@@ -52,4 +52,14 @@ export const postWrite = defineTool({
   },
 });
 
-export const tools = [postWrite];
+/** The same post held for a person's review first: a queued call that waits for an approval. */
+export const postReviewed = defineTool({
+  ...postWrite,
+  name: 'post_reviewed',
+  description:
+    'Appends one post to the shared test ledger once a person approved it. Returns its request id.',
+  effect: { class: 'visible' },
+  preview: (input: { text: string }) => `Post '${input.text}' to the shared test ledger`,
+});
+
+export const tools = [postWrite, postReviewed];

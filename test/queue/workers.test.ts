@@ -10,7 +10,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '../../src/contract/envelope.js';
+import { type Envelope, isPending } from '../../src/contract/envelope.js';
 import { JobQueue } from '../../src/queue/queue.js';
 import { lift, startLift } from '../support/cli.js';
 import { type SharedPostgres, startSharedPostgres } from '../support/postgres-server.js';
@@ -159,6 +159,26 @@ describe('lift worker on the shared queue', () => {
     const created = await before;
     expect(created).toMatchObject({ ok: true });
     expect(countOf('kill-before-write')).toBe(1);
+  }, 240_000);
+
+  it('runs a queued call held for review once, on a worker, when two people approve it at once', async () => {
+    await startWorker('host-a');
+    const held = await queue.call({
+      kind: 'call',
+      request_id: 'held-1',
+      tool: 'post_reviewed',
+      input: { text: 'reviewed', request_id: 'held-1' },
+    });
+    expect(isPending(held)).toBe(true);
+    const approvalId = isPending(held) ? held.pending.approval_id : '';
+    const approve = () =>
+      lift(['approve', approvalId, '--json'], { cwd: dir.path, env: env('approver'), timeoutMs: 90_000 });
+    const [first, second] = await Promise.all([approve(), approve()]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ok: true });
+    expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(countOf('held-1')).toBe(1);
   }, 240_000);
 
   it('goes on through a PostgreSQL restart in the middle of a load: nothing lost, nothing doubled', async () => {
