@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The real-app test bed runs alone: npm run test:real-apps (test/real-apps/vitest.config.ts).
-    exclude: [...configDefaults.exclude, 'test/real-apps/**'],
+    // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
+    // test:real-apps), the packed package's install (test:package) and the console (test:console).
+    exclude: [...configDefaults.exclude, 'test/real-apps/**', 'test/package/**', 'test/console/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -61,7 +61,11 @@ async function liftObservation(browser: Browser, storageState: string, page: Ben
     await tab.goto(page.url, { waitUntil: 'load', timeout: 30_000 });
     await settle(tab);
     const { observation } = await driver.observe({});
-    return { text: observation.text, estimate: observation.tokens, truncated: observation.truncated };
+    return {
+      text: observation.text,
+      estimate: Math.ceil(observation.text.length / 4),
+      truncated: observation.truncated,
+    };
   } finally {
     await context.close();
   }

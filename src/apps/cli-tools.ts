@@ -11,14 +11,14 @@ export { type ServiceSettings, serviceTools } from './services/tools.js';
 
 /**
  * The command-line rung's worked tools with their default settings: the legacy inventory's
- * data file in the working folder, Debian's supervisord configuration with the fixture's
- * demo-worker, a local PostgreSQL as user `lift` (password secret `postgres_password`), and
+ * data file in Lift's home (`data/inventory/inventory.json`), Debian's supervisord
+ * configuration with the fixture's demo-worker, a local PostgreSQL as user `lift` (password secret `postgres_password`), and
  * git with HTTP credentials from the secrets `git_user` and `git_password`. A deployment
  * with other settings builds its own from the factories in a lift.config tools module.
  * Nothing starts at import time.
  */
 export const tools: AnyTool[] = [
-  ...inventoryTools({ dataFile: 'inventory.json' }),
+  ...inventoryTools(),
   ...serviceTools({ supervisorConfig: '/etc/supervisor/supervisord.conf', services: ['demo-worker'] }),
   ...postgresTools({
     host: '127.0.0.1',

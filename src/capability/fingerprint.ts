@@ -1,6 +1,6 @@
 import type { Frame, Page } from 'playwright-core';
 import { LiftError } from '../contract/errors.js';
-import { answerWithin } from '../rungs/ui/settle.js';
+import { answerWithin, pause } from '../rungs/ui/settle.js';
 import { sha256 } from '../runtime/canonical.js';
 
 const FRAME_TIMEOUT_MS = 2_000;
@@ -123,4 +123,29 @@ export function fingerprintOf(skeleton: string[]): string {
 export async function pageFingerprint(page: Page): Promise<{ fingerprint: string; skeleton: string[] }> {
   const skeleton = await pageSkeleton(page);
   return { fingerprint: fingerprintOf(skeleton), skeleton };
+}
+
+/** How often a start page is read while it may still be building, and how long it must hold still. */
+const SETTLE_READ_MS = 150;
+const SETTLE_QUIET_MS = 600;
+
+/**
+ * The page's fingerprint once its own scripts have built it: read until it has not changed
+ * for SETTLE_QUIET_MS, within `timeoutMs`. phpMyAdmin adds its navigation, console and list
+ * buttons after the load event, so a page read at load and one read a moment later differ.
+ */
+export async function settledFingerprint(
+  page: Page,
+  timeoutMs = 5_000,
+): Promise<{ fingerprint: string; skeleton: string[] }> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await pageFingerprint(page);
+  let since = Date.now();
+  while (Date.now() < deadline && Date.now() - since < SETTLE_QUIET_MS) {
+    await pause(SETTLE_READ_MS);
+    const next = await pageFingerprint(page);
+    if (next.fingerprint !== last.fingerprint) since = Date.now();
+    last = next;
+  }
+  return last;
 }

@@ -6,6 +6,8 @@ export interface CliIo {
   cwd: string;
   /** Standard input when it is a person at a terminal; undefined when not interactive. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Whether standard error is a terminal (a person watching): progress lines go there. */
+  errIsTerminal?: boolean;
 }
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -32,6 +34,7 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     stdin: process.stdin,
+    errIsTerminal: process.stderr.isTTY === true,
   };
 }
 

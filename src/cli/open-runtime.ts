@@ -1,5 +1,4 @@
 import { isAbsolute, resolve } from 'node:path';
-import { addBackofficeTools } from '../apps/backoffice/tools.js';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
 import type { JobQueue } from '../queue/queue.js';
@@ -51,7 +50,11 @@ export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
-  await addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
+  if (config.settings.backoffice !== undefined) {
+    // The back-office app reads its OpenAPI description: loaded only when lift.config enables it.
+    const { addBackofficeTools } = await import('../apps/backoffice/tools.js');
+    await addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
+  }
   addDesktopSkillTools(await addCapabilityTools(runtime, { attended: options.attended ?? false }));
   debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
   return runtime;

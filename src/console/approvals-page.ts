@@ -74,9 +74,14 @@ function outcomeOf(approval: Approval): string {
   return approval.state;
 }
 
-/** The held calls as a list; the page's script swaps it in when the set of held calls changes. */
-export async function heldList(runtime: Runtime, session: ConsoleSession): Promise<Html> {
-  const held = await runtime.store.approvals.list(['pending']);
+/**
+ * The held calls as a list (of one tool's calls when `tool` names one); the page's script swaps
+ * it in when the set of held calls changes.
+ */
+export async function heldList(runtime: Runtime, session: ConsoleSession, tool = ''): Promise<Html> {
+  const held = (await runtime.store.approvals.list(['pending'])).filter(
+    (approval) => tool === '' || approval.tool === tool,
+  );
   return html`<ol id="held" class="cards" data-count="${held.length}">${held.map((approval) => heldCard(runtime, approval, session))}</ol>
 ${held.length === 0 ? html`<p id="none-held" class="empty">Nothing is held. Calls that need a person appear here as they arrive.</p>` : ''}`;
 }
@@ -94,17 +99,19 @@ async function recentTable(runtime: Runtime): Promise<Html> {
 </table></div>`;
 }
 
-export async function approvalsPage(runtime: Runtime, session: ConsoleSession): Promise<Html> {
+/** `tool` (from `?tool=`) shows only that tool's held calls: a person with many waiting can take one tool's in turn. */
+export async function approvalsPage(runtime: Runtime, session: ConsoleSession, tool = ''): Promise<Html> {
   const count = (await runtime.store.approvals.list(['pending'])).length;
+  const only = tool === '' ? '' : `?tool=${encodeURIComponent(tool)}`;
   return page({
     title: count > 0 ? `(${count}) Approvals` : 'Approvals',
     section: 'approvals',
     session,
     body: html`<h1>Approvals</h1>
-<section aria-labelledby="held-title" data-live="${BASE}/approvals/held">
-<h2 id="held-title">Held calls</h2>
+<section aria-labelledby="held-title" data-live="${BASE}/approvals/held${only}">
+<h2 id="held-title">${tool === '' ? 'Held calls' : `Held calls of ${tool}`}</h2>
 <p id="live-note" class="visually-hidden" role="status" aria-live="polite" aria-label="New held calls"></p>
-${await heldList(runtime, session)}
+${await heldList(runtime, session, tool)}
 </section>
 <section aria-labelledby="recent-title">
 <h2 id="recent-title">Recently answered</h2>

@@ -32,12 +32,18 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: path('/approvals'),
-    run: async (c) => sendHtml(c.response, 200, await approvalsPage(c.runtime, c.session)),
+    run: async (c) =>
+      sendHtml(
+        c.response,
+        200,
+        await approvalsPage(c.runtime, c.session, c.url.searchParams.get('tool') ?? ''),
+      ),
   },
   {
     method: 'GET',
     path: path('/approvals/held'),
-    run: async (c) => sendHtml(c.response, 200, await heldList(c.runtime, c.session)),
+    run: async (c) =>
+      sendHtml(c.response, 200, await heldList(c.runtime, c.session, c.url.searchParams.get('tool') ?? '')),
   },
   { method: 'GET', path: path('/approvals/events'), run: (c) => c.watch.subscribe(c.response) },
   {

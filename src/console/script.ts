@@ -42,7 +42,7 @@ export const SCRIPT = `
   function watchHeld() {
     var section = document.querySelector('[data-live]');
     if (!section || !window.EventSource) return;
-    var source = new EventSource(section.dataset.live.replace(/held$/, 'events'));
+    var source = new EventSource(section.dataset.live.replace(/held(\\?.*)?$/, 'events'));
     source.addEventListener('held', function (event) {
       var list = section.querySelector('#held');
       if (list && ids(list).join(' ') === event.data) return;

@@ -2,6 +2,7 @@ import { MEMBER_NOTE_SCRIPT, memberNoteTask } from '../apps/backoffice/member-lo
 import { type Envelope, isPending, isSuccess } from '../contract/envelope.js';
 import type { DiscoveryResult } from '../discover/run.js';
 import { capabilityTool } from '../replay/tool.js';
+import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
 import { isModelEvent } from '../store/runs.js';
 import { discover } from './discover.js';
 import { DEMO_SECRET, type DemoStage, type LedgerRow } from './stage.js';
@@ -31,7 +32,7 @@ export async function heldWrite(stage: DemoStage): Promise<WriteReport> {
     name: discovery.capability.name,
     revision: discovery.revision,
     effectClass: 'visible',
-    signIn: { user: fixture.user, secret: DEMO_SECRET },
+    signIn: passwordFormSignIn(fixture.user, { secret: DEMO_SECRET }),
   });
   runtime.registry.add(capabilityTool(discovery.capability, registration, deps));
   const started = performance.now();

@@ -13,10 +13,14 @@ import {
   writtenInputs,
 } from '../capability/capability.js';
 import { LiftError } from '../contract/errors.js';
-import type { Target } from '../rungs/ui/locator.js';
+import { describeScopedLocator, type Target } from '../rungs/ui/locator.js';
+import { tokenPattern } from '../rungs/ui/redact.js';
 
-/** One action the session executed (rejected and no-change attempts never get here). */
-export type ExecutedAction =
+/**
+ * One action the session executed (rejected and no-change attempts never get here). `notUnique`
+ * marks one whose target also names other elements of the page it ran on: it cannot compile.
+ */
+export type ExecutedAction = (
   | { op: 'navigate'; url: string }
   | { op: 'click'; target: Target }
   | { op: 'fill'; target: Target; value: Value }
@@ -25,7 +29,8 @@ export type ExecutedAction =
   | { op: 'press'; target: Target; key: string }
   | { op: 'wait_for'; target: Target }
   | { op: 'read'; target: Target; output: string }
-  | { op: 'dialog'; accepted: boolean; message: string };
+  | { op: 'dialog'; accepted: boolean; message: string }
+) & { notUnique?: true };
 
 export interface CompileInput {
   name: string;
@@ -60,13 +65,10 @@ function uncheckedInputs(steps: Step[], checkpoint: CompileInput['checkpoint']):
 /** A step before its postcondition is known (distributes over the union). */
 type Draft = Step extends infer S ? (S extends Step ? Omit<S, 'expect' | 'version'> : never) : never;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Replaces bound values in a text with `{{input.NAME}}`, where they stand as whole tokens
- * only: `user` bound never turns link "Users" into "{{input.group}}s".
+ * only, as the observation redacts them: `user` bound never turns link "Users" into
+ * "{{input.group}}s", nor `admin` a link to "/wp-admin/" into "/wp-{{input.login}}/".
  */
 export function parameteriseText(text: string, bound: Record<string, string>): string {
   const entries = Object.entries(bound)
@@ -74,7 +76,7 @@ export function parameteriseText(text: string, bound: Record<string, string>): s
     .sort((a, b) => b[1].length - a[1].length);
   let result = text;
   for (const [name, value] of entries) {
-    const token = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`, 'gu');
+    const token = new RegExp(tokenPattern(value), 'gu');
     result = result.replace(token, `{{input.${name}}}`);
   }
   return result;
@@ -92,11 +94,18 @@ function parameterise(target: Target, bound: Record<string, string>): Target {
   return visit(target) as Target;
 }
 
-/** A literal the explorer typed that equals a bound value still becomes the parameter. */
+/**
+ * A literal the explorer typed that equals a bound value still becomes the parameter; one
+ * that holds a bound value as a whole token among other text ("[[Category:Support]]" with
+ * category=Support) becomes a template, as the explorer was shown it: stored literally, a
+ * replay on other inputs would write the explored value.
+ */
 function parameteriseValue(value: Value, bound: Record<string, string>): Value {
   if (!('literal' in value)) return value;
   const match = Object.entries(bound).find(([, bound]) => bound === value.literal);
-  return match ? { input: match[0] } : value;
+  if (match) return { input: match[0] };
+  const template = parameteriseText(value.literal, bound);
+  return template === value.literal ? value : { template };
 }
 
 function pathOf(url: string, origin: string): string {
@@ -125,8 +134,48 @@ function valueCheck(check: CheckpointDraft, bound: Record<string, string>) {
   };
 }
 
+/** Inputs no step types, chooses by or navigates with: the checkpoint alone cannot make a replay use one. */
+function unusedInputs(steps: Step[], inputs: CompileInput['inputs']): string[] {
+  const used = new Set(steps.flatMap((step) => placeholdersIn(step)));
+  for (const step of steps) {
+    if ((step.op === 'fill' || step.op === 'select') && 'input' in step.value) used.add(step.value.input);
+  }
+  return inputs.map((input) => input.name).filter((name) => !used.has(name));
+}
+
+/** Actions whose target also named other elements of the page they ran on: a replay could pick another. */
+function notUniqueTargets(actions: ExecutedAction[]): string[] {
+  return actions.flatMap((action, index) =>
+    action.notUnique && 'target' in action
+      ? [
+          `action ${index + 1} (${action.op} ${describeScopedLocator(action.target)}) names more than one element of its page`,
+        ]
+      : [],
+  );
+}
+
+/**
+ * A value typed into the page that nothing sends: no click or key press after the last fill,
+ * select or check, and no read of another element that could show what it changed (a live
+ * filter). A write compiled so would "succeed" without writing anything.
+ */
+function unsubmitted(steps: Draft[]): string | undefined {
+  const last = steps.findLastIndex(
+    (step) => step.op === 'fill' || step.op === 'select' || step.op === 'check',
+  );
+  if (last < 0) return undefined;
+  const field = steps[last] as Extract<Draft, { target: Target }>;
+  const after = steps.slice(last + 1);
+  const sent = after.some((step) => step.op === 'click' || step.op === 'press' || step.op === 'navigate');
+  const readsElsewhere = after.some(
+    (step) => step.op === 'read' && JSON.stringify(step.target) !== JSON.stringify(field.target),
+  );
+  if (sent || readsElsewhere) return undefined;
+  return `the ${field.op} of ${describeScopedLocator(field.target)} is never submitted: click the form's button (or press Enter in the field) before complete, or the capability types values and sends nothing`;
+}
+
 export function compileCapability(input: CompileInput): Capability {
-  const problems: string[] = [];
+  const problems: string[] = [...notUniqueTargets(input.actions)];
   const bound = input.bound;
   const dialogs: string[] = [];
   const pending: Draft[] = [];
@@ -196,10 +245,18 @@ export function compileCapability(input: CompileInput): Capability {
       'no final checkpoint: complete must name a target that shows a bound input (e.g. the member ID cell)',
     );
   }
+  const never = unsubmitted(kept);
+  if (never) problems.push(never);
   const unchecked = uncheckedInputs(steps, input.checkpoint);
   if (unchecked.length > 0) {
     problems.push(
       `the checkpoint never reads back ${unchecked.map((name) => `'${name}'`).join(', ')}, typed into the page: name where the resulting page shows each (checkpoint.values: [{"target":…,"input":"${unchecked[0]}"}]), or a replay could report success with the wrong value`,
+    );
+  }
+  const unused = unusedInputs(steps, input.inputs);
+  if (unused.length > 0) {
+    problems.push(
+      `no step uses the input${unused.length > 1 ? 's' : ''} ${unused.map((name) => `'${name}'`).join(', ')}: the capability would do the same whatever ${unused.length > 1 ? 'they hold' : 'it holds'}; type it ({"op":"fill",…,"value":{"input":"${unused[0]}"}}), choose by it (a row or link whose text is it), navigate with {{input.${unused[0]}}}, or leave it out of the task`,
     );
   }
   if (steps.length === 0) problems.push('no action executed');

@@ -5,7 +5,7 @@ import { CapabilityStore } from '../capability/store.js';
 import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 import { LIFT_VERSION } from '../contract/version.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
-import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
+import { type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { openDiscovery } from './run.js';
 import type { DiscoverySession, DiscoveryTask, SessionStatus } from './session.js';
@@ -17,8 +17,8 @@ export interface DaemonConfig {
   task: DiscoveryTask;
   policy: UiPolicy;
   hidden: string[];
-  user?: string;
-  secret?: string;
+  /** The session's sign-in (`--sign-in FILE`, or the short form `--user/--secret`). */
+  signIn?: SignInRecipe;
   idleSeconds: number;
 }
 
@@ -111,13 +111,11 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(home));
     const lease = await pool.fresh(new URL(config.task.startUrl).origin);
     release = lease.release;
-    const signIn: DiscoverySignIn | undefined =
-      config.user && config.secret
-        ? {
-            recipe: passwordFormSignIn(config.user, { secret: config.secret }),
-            secret: (name) => runtime.store.secrets.get(name),
-          }
-        : undefined;
+    const signIn: DiscoverySignIn | undefined = config.signIn
+      ? { recipe: config.signIn, secret: (name) => runtime.store.secrets.get(name) }
+      : undefined;
+    // A missing secret is an error now, before the page asks for it.
+    for (const name of config.signIn ? secretsOf(config.signIn) : []) runtime.store.secrets.get(name);
     const opened = await openDiscovery({
       store: runtime.store,
       capabilities: new CapabilityStore(runtime.store.capabilities),
@@ -147,10 +145,18 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
         const message = JSON.parse(buffer.slice(0, end)) as DaemonRequest;
         buffer = '';
         touch();
-        void answer(live, message).then((reply) => {
-          connection.end(`${JSON.stringify(reply)}\n`);
-          if (message.kind === 'stop' || live.outcome !== 'running') setImmediate(finished);
-        });
+        void answer(live, message)
+          // A failure of one call is that call's answer: the session and its browser live on.
+          .catch((error: unknown) => ({
+            ok: false,
+            error: 'INTERNAL_ERROR',
+            message: `The call failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+            hint: 'Observe the page again; the session is still open.',
+          }))
+          .then((reply) => {
+            connection.end(`${JSON.stringify(reply)}\n`);
+            if (message.kind === 'stop' || live.outcome !== 'running') setImmediate(finished);
+          });
       });
       connection.on('error', () => undefined);
     });

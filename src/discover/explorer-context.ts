@@ -8,8 +8,20 @@ import type { DiscoveryTask, UiDriver } from './types.js';
  * What executed and what was read, for `complete` to compile. A handoff starts it over:
  * what ran before belongs to a page that is gone.
  */
+/** An action of the session that is not in the capability, and why: `complete` lists them all. */
+export interface LeftOutAction {
+  /** The action's number in the session, 1 for the first. */
+  action: number;
+  op: string;
+  reason: string;
+}
+
 export class DiscoveryRecord {
   executed: ExecutedAction[] = [];
+  /** Every action that ran or was refused and is not in `executed`. */
+  leftOut: LeftOutAction[] = [];
+  /** Actions counted so far (numbers the left-out ones). */
+  actions = 0;
   /** Raw values of the outputs read so far, by name (never shown to an explorer). */
   readonly outputs = new Map<string, string>();
   readonly observationTokens: number[] = [];
@@ -22,6 +34,7 @@ export class DiscoveryRecord {
 
   reset(): void {
     this.executed = [];
+    this.leftOut = [];
     this.outputs.clear();
   }
 }
@@ -57,5 +70,6 @@ export interface ExplorerContext {
   start(): StartPage;
   provenance(): Capability['provenance'];
   /** Saves the compiled capability, ends the session as completed, and returns its revision. */
-  complete(capability: Capability): Promise<{ revision: string }>;
+  /** Saves the capability: its revision and the file it is in. */
+  complete(capability: Capability): Promise<{ revision: string; file?: string }>;
 }

@@ -142,7 +142,8 @@ export class DiscoverySession {
     this.#steps++;
     try {
       const answer = await this.#run(name, args);
-      return { ok: true, ...answer };
+      const refused = everyActionRefused(answer);
+      return refused ? { ...answer, ...refused } : { ok: true, ...answer };
     } catch (error) {
       if (!isLiftError(error)) throw error;
       return failureReply(error);
@@ -222,8 +223,8 @@ export class DiscoverySession {
     };
   }
 
-  async #complete(capability: Capability): Promise<{ revision: string }> {
-    const { revision } = await this.#options.save(capability);
+  async #complete(capability: Capability): Promise<{ revision: string; file: string }> {
+    const { revision, file } = await this.#options.save(capability);
     this.#capability = capability;
     this.#revision = revision;
     this.#outcome = 'completed';
@@ -234,7 +235,7 @@ export class DiscoverySession {
       session_steps: this.#steps,
       rejected: this.#rejected,
     });
-    return { revision };
+    return { revision, file };
   }
 
   #budgetExhausted(): string | undefined {
@@ -262,4 +263,20 @@ export class DiscoverySession {
     if (this.#outcome !== 'running') return;
     this.#end(outcome, reason);
   }
+}
+
+/**
+ * An act whose every action was rejected did nothing: its reply is no success, though it
+ * keeps each action's reason and example.
+ */
+function everyActionRefused(answer: Record<string, unknown>): Extract<ToolReply, { ok: false }> | undefined {
+  const results = answer.results;
+  if (!Array.isArray(results) || results.length === 0) return undefined;
+  const entries = results as Array<{ status?: string; code?: string }>;
+  if (!entries.every((entry) => entry.status === 'rejected')) return undefined;
+  return {
+    ok: false,
+    error: entries[0]?.code ?? 'BAD_INPUT',
+    message: `Every action was rejected (${entries.length}); nothing ran. Each result says why.`,
+  };
 }

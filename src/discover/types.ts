@@ -9,7 +9,11 @@ import type { ElementRecord } from '../rungs/ui/render.js';
 export interface UiDriver {
   /** Navigates to the start page, signing the session in when it has a credential. */
   open(url: string): Promise<void>;
-  observe(options: { screenshot?: boolean; find?: { match: string; table?: string | undefined } }): Promise<{
+  observe(options: {
+    screenshot?: boolean;
+    find?: { match: string; table?: string | undefined };
+    page?: number;
+  }): Promise<{
     observation: Observation;
     screenshotPath?: string;
   }>;
@@ -51,7 +55,7 @@ export interface DiscoveryTask {
 /** What an explorer gets back from a tool: JSON, redacted, never a bound or read value. */
 export type ToolReply =
   | { ok: true; [key: string]: unknown }
-  | { ok: false; error: string; message: string; hint?: string; example?: unknown };
+  | { ok: false; error: string; message: string; hint?: string; example?: unknown; [key: string]: unknown };
 
 export interface SessionStatus {
   outcome: SessionOutcome;

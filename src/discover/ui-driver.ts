@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { fillTemplate } from '../capability/capability.js';
-import { pageFingerprint } from '../capability/fingerprint.js';
+import { settledFingerprint } from '../capability/fingerprint.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
@@ -99,15 +99,20 @@ export class PageDriver implements UiDriver {
   async observe(options: {
     screenshot?: boolean;
     find?: { match: string; table?: string | undefined };
+    page?: number;
   }): Promise<{
     observation: Observation;
     screenshotPath?: string;
   }> {
     const sequence = ++this.#sequence;
+    // A bound input is looked for by name ({{input.email}}): the explorer never knows its value.
     const find = options.find
-      ? { match: options.find.match, ...(options.find.table ? { table: options.find.table } : {}) }
+      ? {
+          match: fillTemplate(options.find.match, this.#bound),
+          ...(options.find.table ? { table: options.find.table } : {}),
+        }
       : undefined;
-    const { observation, index } = await this.#harness.observe(sequence, find);
+    const { observation, index } = await this.#harness.observe(sequence, find, options.page);
     if (!observation.dialog) this.#refs = index.elements;
     if (!options.screenshot || observation.dialog) return { observation };
     const screenshotPath = join(this.#harness.outputDir ?? '.', `observation-${sequence}.png`);
@@ -172,8 +177,9 @@ export class PageDriver implements UiDriver {
     return [...this.#acceptedDialogs];
   }
 
+  /** The start page's fingerprint, read once the page's own scripts have built it. */
   async fingerprint(): Promise<{ fingerprint: string; url: string }> {
-    const { fingerprint } = await pageFingerprint(this.#harness.page);
+    const { fingerprint } = await settledFingerprint(this.#harness.page);
     return { fingerprint, url: this.#harness.page.url() };
   }
 

@@ -5,9 +5,7 @@ import { LiftError } from '../contract/errors.js';
 import { LIFT_VERSION } from '../contract/version.js';
 import { NamedTargetSchema } from '../rungs/desktop/actions.js';
 import { desktopSession } from '../rungs/desktop/context.js';
-import { compileSkill } from '../rungs/desktop/skill/compile.js';
 import type { DesktopSkill } from '../rungs/desktop/skill/format.js';
-import { replaySkill } from '../rungs/desktop/skill/replay.js';
 import { SkillStore } from '../rungs/desktop/skill/store.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Registration, Registrations } from './registrations.js';
@@ -79,6 +77,7 @@ async function runSkill(name: string, deps: SkillDeps, inputs: Record<string, un
   }
   const skill = deps.skills.load(current.revision);
   const session = await desktopSession(ctx);
+  const { replaySkill } = await import('../rungs/desktop/skill/replay.js');
   try {
     ctx.markStarted();
     const result = await replaySkill(skill, inputs, {
@@ -154,6 +153,7 @@ export const learnSkill = defineTool({
   run: async (input, ctx) => {
     const session = await desktopSession(ctx);
     const deps = await skillDeps(ctx);
+    const { compileSkill } = await import('../rungs/desktop/skill/compile.js');
     const read = input.read && {
       role: input.read.role,
       name: input.read.name ?? '',

@@ -135,6 +135,9 @@ export class PageStates {
       reason: `Sign in again: ${state.detail}`,
       deadlineMs: harness.timings.handoffTimeoutMs,
     });
+    // A person presses Done as soon as the page moves on; a sign-in post still on its way
+    // carries the session cookie, and starting over now would cancel it.
+    await harness.tracker.documentsSettled(harness.timings.navigationTimeoutMs);
     emit('replay-handoff-end', {});
     return 'restart';
   }

@@ -38,7 +38,14 @@ export class Pager {
     if (next.count !== 1 || !next.visible || this.#turned + 1 >= paging.pages) return 'last';
     this.#turned++;
     this.#host.emit('replay-page-turned', { page: this.#turned + 1 });
+    const before = await next.locator.elementHandle({ timeout: 1_000 }).catch(() => null);
     await next.locator.click({ timeout: this.#host.timeoutMs });
+    // The click's document may not have started loading yet: wait (bounded) until the old control
+    // is gone, or the settle wait below sees the old page and the next turn reads it again.
+    await before
+      ?.waitForElementState('hidden', { timeout: Math.min(this.#host.timeoutMs, 2_000) })
+      .catch(() => undefined);
+    await before?.dispose().catch(() => undefined);
     await this.#host.documentsSettled();
     return 'next';
   }

@@ -426,7 +426,7 @@ export class Replay implements StepRunner {
 
   /** Compares the page with the bound inputs before any output is returned. */
   async checkpoint(): Promise<ReplayResult['checkpoint']> {
-    const result = await compareCheckpoint(this.#page, this.capability, this.#inputs);
+    const result = await compareCheckpoint(this.#page, this.capability, this.#inputs, this.timeoutMs);
     this.emit('replay-checkpoint-checked', { target: result.target, passed: result.passed });
     return { expected: result.expected, actual: result.actual, passed: result.passed };
   }

@@ -5,8 +5,9 @@ import type { ToolContext } from '../contract/context.js';
 import type { ToolResult } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
 import { PAGE_POOL_SERVICE, type PagePool, startPagePool } from '../rungs/ui/page-pool.js';
-import { passwordFormSignIn } from '../rungs/ui/sign-in.js';
+import { secretsOf } from '../rungs/ui/sign-in.js';
 import { type ReplayOptions, type ReplayResult, replayCapability } from './engine.js';
+import { registeredSignIn } from './sign-ins.js';
 import type { CapabilityToolDeps, ReplayOverrides, ReplayPlan } from './tool.js';
 
 /** What runs: the registration as it is now (it may have been switched off or re-pointed). */
@@ -20,18 +21,23 @@ async function currentPlan(plan: ReplayPlan, deps: CapabilityToolDeps): Promise<
       { outcome: 'not_started' },
     );
   }
-  return { ...plan, revision: current.revision, effectClass: current.effectClass, signIn: current.signIn };
+  return {
+    ...plan,
+    revision: current.revision,
+    effectClass: current.effectClass,
+    signIn: registeredSignIn(current),
+  };
 }
 
-/** The sign-in a replay may do itself: a user and a stored secret, when the secret is there. */
+/** The sign-in a replay may do itself: the recipe, when every secret it reads is stored. */
 function signInOptions(
   signIn: ReplayPlan['signIn'],
   ctx: ToolContext,
   save: () => Promise<void>,
 ): Partial<ReplayOptions> {
-  if (!signIn || !ctx.hasSecret(signIn.secret)) return {};
+  if (!signIn || !secretsOf(signIn).every((name) => ctx.hasSecret(name))) return {};
   return {
-    signIn: passwordFormSignIn(signIn.user, { secret: signIn.secret }),
+    signIn,
     secret: (name: string) => ctx.secret(name),
     saveProfile: save,
   };

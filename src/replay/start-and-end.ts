@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { bindPlaceholders, type Capability, type ValueCheck } from '../capability/capability.js';
-import { fingerprintOf, pageFingerprint } from '../capability/fingerprint.js';
+import { fingerprintOf, pageFingerprint, settledFingerprint } from '../capability/fingerprint.js';
 import { LiftError } from '../contract/errors.js';
-import { describeTarget, probeTarget } from './targets.js';
+import { describeTarget, probeTarget, waitVisible } from './targets.js';
 
 /**
  * The start page is the screen the capability was made on: its skeleton (read with the
@@ -16,7 +16,10 @@ export async function fingerprintMismatch(
   outcome: 'unknown' | 'not_started',
 ): Promise<LiftError | undefined> {
   const { origin, path, fingerprint } = capability.preconditions;
-  const actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
+  let actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
+  if (actual.fingerprint === fingerprint) return undefined;
+  // Read at the load event, a page its scripts are still building differs: read it built.
+  actual = await settledFingerprint(page);
   if (actual.fingerprint === fingerprint) return undefined;
   return new LiftError(
     'SURFACE_CHANGED',
@@ -34,8 +37,12 @@ async function compareOne(
   page: Page,
   check: ValueCheck,
   inputs: Record<string, unknown>,
+  waitMs: number,
 ): Promise<{ target: string; expected: string; actual: string; passed: boolean }> {
   const target = bindPlaceholders(check.target, inputs);
+  // A page may show its result a moment after the last step (a message preview loading into
+  // its iframe): the target is waited for, as a read waits for its own, then read once.
+  await waitVisible(page, target, waitMs);
   const expected = String(inputs[check.equals.input]);
   const { count, text } = await probeTarget(page, target, { text: true });
   const actual = count === 1 ? (text ?? '').trim() : '';
@@ -51,8 +58,9 @@ export async function compareCheckpoint(
   page: Page,
   capability: Capability,
   inputs: Record<string, unknown>,
+  waitMs: number,
 ): Promise<{ target: string; expected: string; actual: string; passed: boolean }> {
   const { values = [], ...key } = capability.checkpoint;
-  const results = await Promise.all([key, ...values].map((check) => compareOne(page, check, inputs)));
+  const results = await Promise.all([key, ...values].map((check) => compareOne(page, check, inputs, waitMs)));
   return results.find((result) => !result.passed) ?? results[0]!;
 }

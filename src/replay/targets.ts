@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import {
   cellRows,
-  columnIndex,
+  cellsUnder,
+  columnSpan,
   describeLocator,
   frameScope,
   resolveTarget,
@@ -53,7 +54,8 @@ export async function probeTarget(
   if (locator.by !== 'cell' || locator.element) {
     const resolved = await resolveTarget(page, target);
     let count = await resolved.count();
-    if (locator.by === 'cell' && count > 0) count = await rowCount(page, target);
+    // A cell's ambiguity is in its rows, unless the target names which match it means (nth).
+    if (locator.by === 'cell' && count > 0 && !target.nth) count = await rowCount(page, target);
     if (count !== 1) return { locator: resolved, count, visible: false };
     // Strict: a second match appearing since the count throws instead of reading the wrong one.
     const visible = want.visible ? await resolved.isVisible() : false;
@@ -63,9 +65,11 @@ export async function probeTarget(
   }
   const { tables, rows } = await cellRows(frameScope(page, target.frame), locator);
   // The column's position on this page, read now, counting every cell of the header row.
-  const [column, count] = await Promise.all([columnIndex(tables.first(), locator.column), rows.count()]);
+  const [column, count] = await Promise.all([columnSpan(tables.first(), locator.column), rows.count()]);
   // One cell per matching row: with several rows, reading it is a strict-mode error, never a guess.
-  const cell = rows.locator(`:scope > :nth-child(${column + 1})`);
+  const cell = column ? cellsUnder(rows, column) : rows.locator('lift-missing-column');
+  // A column this page does not have matches nothing, whatever rows carry the value.
+  if (!column) return { locator: cell, count: 0, visible: false };
   if (count !== 1) return { locator: cell, count, visible: false };
   const [visible, text] = await Promise.all([
     want.visible ? cell.isVisible() : false,

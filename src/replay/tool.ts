@@ -7,11 +7,11 @@ import type { EffectClass } from '../contract/effects.js';
 import { RequestIdSchema } from '../contract/request-id.js';
 import type { HandoffEnd, PageHandoff } from '../rungs/ui/handoff/desk.js';
 import { describeLocator } from '../rungs/ui/locator.js';
+import { type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
 import type { RegistrationRecords } from '../store/records.js';
 import type { ReplayResult } from './engine.js';
 import type { Registration } from './registrations.js';
-import { runReplayTool } from './run-tool.js';
-import type { ReplaySignIns } from './sign-ins.js';
+import { type ReplaySignIns, registeredSignIn } from './sign-ins.js';
 import { inputSchemaOf } from './values.js';
 
 const OUTPUT_TYPES = {
@@ -50,8 +50,8 @@ export interface CapabilityToolDeps {
 /** How one run differs from the registration: `lift replay`'s flags, and who hears the result. */
 export interface ReplayOverrides {
   layoutTolerant?: boolean;
-  /** Sign in as this user with this stored secret, instead of the registration's sign-in. */
-  signIn?: { user: string; secret: string } | undefined;
+  /** Sign in by this recipe (`lift replay --user/--secret` or `--sign-in FILE`), not the registration's. */
+  signIn?: SignInRecipe | undefined;
   /** Hears the replay's full result (steps, reloads, durations) when one ran. */
   onResult?: (result: ReplayResult) => void;
 }
@@ -61,7 +61,7 @@ export interface ReplayPlan {
   name: string;
   revision: string;
   effectClass: EffectClass;
-  signIn: { user: string; secret: string } | undefined;
+  signIn: SignInRecipe | undefined;
   /** Registered: the registration is read again on every call (switched off, sign-in). */
   registered: boolean;
 }
@@ -88,7 +88,7 @@ export function capabilityTool(
     name: registration.name,
     revision: registration.revision,
     effectClass: registration.effectClass,
-    signIn: registration.signIn,
+    signIn: registeredSignIn(registration),
     registered: true,
   };
   return declare(capability, plan, deps, overrides);
@@ -122,6 +122,7 @@ function declare(
   overrides: ReplayOverrides,
 ): AnyTool {
   const writes = plan.effectClass !== 'read';
+  const signInSecret = plan.signIn ? secretsOf(plan.signIn)[0] : undefined;
   const baseInput = inputSchemaOf(capability);
   const input = writes ? baseInput.extend({ request_id: RequestIdSchema.optional() }) : baseInput;
   // Typed as a record: the fields are the capability's own, known only at run time.
@@ -150,10 +151,10 @@ function declare(
         : {}),
     },
     timeout: { deadlineMs: 60_000 },
-    ...(plan.signIn
+    ...(signInSecret
       ? {
           session: {
-            secret: plan.signIn.secret,
+            secret: signInSecret,
             onExpiry: 'sign in again from the secret store; AUTH_REQUIRED when it is missing',
           },
         }
@@ -161,8 +162,12 @@ function declare(
     preview: (raw: Record<string, unknown>) =>
       `${plan.name}: ${capability.intent} (${capability.steps.length} steps on ${capability.preconditions.origin}) with ${JSON.stringify(raw)}`,
     example: exampleInput(capability),
-    run: (raw, ctx) =>
-      runReplayTool(plan, deps, raw as Record<string, unknown>, ctx, { verifiedBy: checkpoint, overrides }),
+    // The replay engine and the browser come with the first run, not with the declaration.
+    run: async (raw, ctx) =>
+      (await import('./run-tool.js')).runReplayTool(plan, deps, raw as Record<string, unknown>, ctx, {
+        verifiedBy: checkpoint,
+        overrides,
+      }),
   });
 }
 

@@ -1,9 +1,9 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AnyTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
-import { isWithin, type PathScope } from '../contract/paths.js';
+import { isWithin, type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
 
 /** Where a runtime's tools may reach, fixed when the runtime opens. */
 export interface PathPolicy {
@@ -13,6 +13,8 @@ export interface PathPolicy {
   home: string;
   /** Lift's output folder (the files tools write): always reachable. */
   outputDir: string;
+  /** Where tool families keep their own data (`data/<family>/` of the home): each reaches its own. */
+  dataDir: string;
   /** Roots configured by tool family (lift.config `settings.<family>.roots`). */
   families: Readonly<Record<string, readonly string[]>>;
 }
@@ -62,27 +64,57 @@ function lstatOrUndefined(path: string) {
   }
 }
 
-/** Inside Lift's home and not inside its output folder (checked on both the given and the real path). */
-function inHome(policy: PathPolicy, ...paths: string[]): boolean {
+/** A family's own data folder in Lift's home. */
+export function dataFolder(policy: PathPolicy, family: string): string {
+  if (!/^[a-z][a-z0-9_-]{0,63}$/.test(family)) throw new Error(`'${family}' is not a tool family name.`);
+  return join(policy.dataDir, family);
+}
+
+/**
+ * Inside Lift's home and not inside a folder the home opens to tools: the output folder, and
+ * the family's own data folder when there is a family (checked on both the given and the real path).
+ */
+function inHome(policy: PathPolicy, family: string | undefined, ...paths: string[]): boolean {
   const homes = [policy.home, realLocation(policy.home)];
-  const outputs = [policy.outputDir, realLocation(policy.outputDir)];
+  const open = [policy.outputDir, ...(family === undefined ? [] : [dataFolder(policy, family)])];
+  const opened = open.flatMap((folder) => [folder, realLocation(folder)]);
   return paths.some(
-    (path) => homes.some((home) => isWithin(path, home)) && !outputs.some((output) => isWithin(path, output)),
+    (path) => homes.some((home) => isWithin(path, home)) && !opened.some((folder) => isWithin(path, folder)),
   );
 }
 
-/** The roots a scope allows, resolved to their real locations. */
-export function rootsOf(policy: PathPolicy, scope: Pick<PathScope, 'family' | 'roots' | 'own'>): string[] {
-  const configured = policy.families[scope.family] ?? scope.roots ?? [policy.workingDir];
-  const all = [...configured, ...(scope.own ?? []), policy.outputDir];
-  return [...new Set(all.map((root) => realLocation(resolve(policy.workingDir, root))))];
+/**
+ * Where a scope's relative paths and roots resolve: the family's data folder (made owner-only
+ * on first use) for data the tool keeps for itself, else the working folder.
+ */
+function baseOf(policy: PathPolicy, scope: Pick<PathScope, 'family' | 'data'>): string {
+  if (!scope.data) return policy.workingDir;
+  const folder = dataFolder(policy, scope.family);
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return folder;
 }
 
-function checkedLocation(policy: PathPolicy, path: string, what: string): { lexical: string; real: string } {
+/** The roots a scope allows, resolved to their real locations. */
+export function rootsOf(
+  policy: PathPolicy,
+  scope: Pick<PathScope, 'family' | 'roots' | 'own' | 'data'>,
+): string[] {
+  const base = baseOf(policy, scope);
+  const configured = policy.families[scope.family] ?? scope.roots ?? [policy.workingDir];
+  const all = [...configured, ...(scope.own ?? []), policy.outputDir, dataFolder(policy, scope.family)];
+  return [...new Set(all.map((root) => realLocation(resolve(base, root))))];
+}
+
+function checkedLocation(
+  policy: PathPolicy,
+  path: string,
+  what: string,
+  scope?: Pick<PathScope, 'family' | 'data'>,
+): { lexical: string; real: string } {
   if (path.includes('\0')) throw refused(`${what} contains a NUL character.`, 'Give a plain file path.');
-  const lexical = resolve(policy.workingDir, path);
+  const lexical = resolve(scope ? baseOf(policy, scope) : policy.workingDir, path);
   const real = realLocation(lexical);
-  if (inHome(policy, lexical, real)) {
+  if (inHome(policy, scope?.family, lexical, real)) {
     throw refused(
       `${what} leads into Lift's own folder (secrets, database, approvals, run logs), which no tool may read or write.`,
       "Give a file of your own, outside Lift's home; files tools wrote are in its out/ folder.",
@@ -96,7 +128,7 @@ function checkedLocation(policy: PathPolicy, path: string, what: string): { lexi
  * symbolic link on the way) leads outside them. The tool then works on the returned path.
  */
 export function resolveInRoots(policy: PathPolicy, path: string, scope: PathScope): string {
-  const { real } = checkedLocation(policy, path, scope.what);
+  const { real } = checkedLocation(policy, path, scope.what, scope);
   const roots = rootsOf(policy, scope);
   if (roots.some((root) => isWithin(real, root))) return real;
   throw refused(

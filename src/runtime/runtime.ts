@@ -70,6 +70,7 @@ export class Runtime {
       workingDir: resolve(options.workingDir ?? process.cwd()),
       home: this.store.home,
       outputDir: this.outputDir,
+      dataDir: join(this.store.home, 'data'),
       families: { ...options.roots },
     };
   }

@@ -13,7 +13,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import { type Envelope, isPending } from '../contract/envelope.js';
+import { byToolName } from '../runtime/registry.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { RunEvent } from '../store/runs.js';
 import { ApprovalResources } from './approval-resources.js';
 import { approvalStatusTool } from './approval-status.js';
 import { askApproval, canElicit } from './ask-approval.js';
@@ -33,6 +35,8 @@ export interface LiftServerOptions {
   /** Shared by every session of one `lift serve`, so a file named in one call stays readable. */
   resources?: FileResources;
   version?: string;
+  /** Hears every event of every call, unscrubbed (LIFT_LOG=debug prints them on stderr). */
+  onEvent?: (tool: string, event: RunEvent) => void;
 }
 
 /** Tools the server adds to the registry's: what a client needs to follow its own calls. */
@@ -70,7 +74,7 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...runtime.registry.list().filter((tool) => !own.has(tool.name)), ...own.values()]
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort(byToolName)
       .map(toMcpTool),
   }));
 
@@ -96,10 +100,19 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
       progressToken: request.params._meta?.progressToken,
       level: logLevel,
     });
+    const watch = options.onEvent;
+    const hear = watch
+      ? (event: RunEvent, runId: string) => {
+          if (notices.listening) notices.hear(event, runId);
+          watch(name, event);
+        }
+      : notices.listening
+        ? notices.hear
+        : undefined;
     let envelope: Envelope = await runtime.invoke(
       tool,
       input,
-      notices.listening ? { signal: extra.signal, onEvent: notices.hear } : { signal: extra.signal },
+      hear ? { signal: extra.signal, onEvent: hear } : { signal: extra.signal },
     );
     if (isPending(envelope) && canElicit(server.getClientCapabilities())) {
       envelope = await askApproval(

@@ -254,6 +254,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ended_at TEXT
     )`),
   },
+  {
+    version: 11,
+    name: 'the whole sign-in recipe a capability was registered or replayed with',
+    // JSON of a SignInRecipe; the user and secret columns remain for sign-ins stored before.
+    up: statements(
+      'ALTER TABLE capability_tools ADD COLUMN sign_in_recipe TEXT',
+      'ALTER TABLE replay_sign_ins ADD COLUMN sign_in_recipe TEXT',
+    ),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -101,16 +101,25 @@ export interface Registration {
   /** SURFACE_CHANGED failures in a row; two switch the capability off. */
   surfaceFailures: number;
   disabledReason: string | undefined;
-  /** Sign-in the replay may do itself: a user name and the name of a stored secret. */
-  signIn: { user: string; secret: string } | undefined;
+  /** The sign-in the replay may do itself: the whole recipe given at registration. */
+  signIn: StoredSignInRecipe | undefined;
   registeredAt: string;
+}
+
+/**
+ * A sign-in recipe as the store keeps it: JSON it does not interpret. The UI rung defines and
+ * checks recipes (rungs/ui/sign-in-recipe.ts); the replay reads one back through it (replay/sign-ins.ts).
+ */
+export interface StoredSignInRecipe {
+  readonly version: number;
+  readonly fields: readonly unknown[];
 }
 
 export interface RegistrationEntry {
   name: string;
   revision: string;
   effectClass: EffectClass;
-  signIn?: { user: string; secret: string } | undefined;
+  signIn?: StoredSignInRecipe | undefined;
 }
 
 /** Which capabilities are tools, and the disabled switch (two SURFACE_CHANGED in a row). */

@@ -1,6 +1,6 @@
 import type { EffectClass } from '../contract/effects.js';
 import type { Db } from './database.js';
-import type { Registration, RegistrationEntry, RegistrationRecords } from './records.js';
+import type { Registration, RegistrationEntry, RegistrationRecords, StoredSignInRecipe } from './records.js';
 
 /** A registration as both stores keep it. */
 export interface RegistrationRow {
@@ -12,7 +12,25 @@ export interface RegistrationRow {
   disabled_reason: string | null;
   sign_in_user: string | null;
   sign_in_secret: string | null;
+  /** JSON of the whole recipe; the user and secret columns are those of registrations made before. */
+  sign_in_recipe: string | null;
   registered_at: string;
+}
+
+/** The stored sign-in: the recipe kept whole, or the short form a registration made before recipes stands for. */
+function signInFromRow(row: RegistrationRow): StoredSignInRecipe | undefined {
+  if (row.sign_in_recipe) return JSON.parse(row.sign_in_recipe) as StoredSignInRecipe;
+  if (!row.sign_in_user || !row.sign_in_secret) return undefined;
+  // The `--user USER --secret NAME` form, as rungs/ui's passwordFormSignIn writes it.
+  return {
+    version: 1,
+    fields: [
+      { field: 'user', value: { literal: row.sign_in_user } },
+      { field: 'password', value: { secret: row.sign_in_secret } },
+    ],
+    submit: 'press_enter',
+    success: 'form_gone',
+  } as StoredSignInRecipe;
 }
 
 export function registrationFromRow(row: RegistrationRow): Registration {
@@ -23,10 +41,7 @@ export function registrationFromRow(row: RegistrationRow): Registration {
     enabled: row.enabled === 1,
     surfaceFailures: row.surface_failures,
     disabledReason: row.disabled_reason ?? undefined,
-    signIn:
-      row.sign_in_user && row.sign_in_secret
-        ? { user: row.sign_in_user, secret: row.sign_in_secret }
-        : undefined,
+    signIn: signInFromRow(row),
     registeredAt: row.registered_at,
   };
 }
@@ -43,20 +58,20 @@ export class Registrations implements RegistrationRecords {
 
   /** Registers (or re-registers, which re-enables) a capability revision under its name. */
   register(entry: RegistrationEntry): Registration {
+    // The whole recipe is kept; the user and secret columns are those of registrations made before.
     this.#db
       .prepare(
-        `INSERT INTO capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, registered_at)
-         VALUES (?, ?, ?, 1, 0, ?, ?, ?)
+        `INSERT INTO capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, sign_in_recipe, registered_at)
+         VALUES (?, ?, ?, 1, 0, NULL, NULL, ?, ?)
          ON CONFLICT(name) DO UPDATE SET revision = excluded.revision, effect_class = excluded.effect_class,
-           enabled = 1, surface_failures = 0, disabled_reason = NULL,
-           sign_in_user = excluded.sign_in_user, sign_in_secret = excluded.sign_in_secret, registered_at = excluded.registered_at`,
+           enabled = 1, surface_failures = 0, disabled_reason = NULL, sign_in_user = NULL, sign_in_secret = NULL,
+           sign_in_recipe = excluded.sign_in_recipe, registered_at = excluded.registered_at`,
       )
       .run(
         entry.name,
         entry.revision,
         entry.effectClass,
-        entry.signIn?.user ?? null,
-        entry.signIn?.secret ?? null,
+        entry.signIn ? JSON.stringify(entry.signIn) : null,
         new Date().toISOString(),
       );
     return this.get(entry.name)!;

@@ -25,7 +25,10 @@ const HEAVY = [
   '@tarikjabiri/dxf',
   'imapflow',
   'nodemailer',
+  'js-tiktoken',
   'ai',
+  '@xmpp/client',
+  'csv-parse',
 ];
 
 const ROOT = join(import.meta.dirname, '..', '..');

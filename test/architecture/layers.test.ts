@@ -42,7 +42,7 @@ const RULES: Record<string, Rule> = {
   },
   'rungs/ui': {
     folders: ['contract', 'store', 'runtime'],
-    packages: ['playwright-core', 'yaml', 'zod', NODE],
+    packages: ['playwright-core', 'js-tiktoken', 'yaml', 'zod', NODE],
   },
   capability: {
     folders: ['contract', 'store', 'runtime', 'rungs/ui'],

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { transformSync } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageFingerprint, readSkeleton } from '../../src/capability/fingerprint.js';
+import { pageFingerprint, readSkeleton, settledFingerprint } from '../../src/capability/fingerprint.js';
 import { readFacts } from '../../src/replay/classify.js';
+import { fingerprintMismatch } from '../../src/replay/start-and-end.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 
 const FORM = (order: 'normal' | 'reversed', buttonLabel = 'Look up') => {
@@ -94,6 +95,26 @@ describe('the start page fingerprint', () => {
     const renamed = await show(FORM('normal', 'Search'));
     expect(reversed.fingerprint).toBe(normal.fingerprint);
     expect(renamed.fingerprint).not.toBe(normal.fingerprint);
+  });
+
+  it('is read once the page has built itself, so a page read at its load event still matches', async () => {
+    // Like phpMyAdmin: after the load event, its script adds the list's buttons and a console.
+    const built = `<!doctype html><title>Rows</title><h2>Rows</h2><div id="later"></div><script>
+      addEventListener('load', () => setTimeout(() => {
+        document.getElementById('later').innerHTML = '<button>Export</button><input type=checkbox aria-label="Check all">';
+      }, 400));</script>`;
+    await page.setContent(built, { waitUntil: 'load' });
+    const atLoad = await pageFingerprint(page);
+    const settled = await settledFingerprint(page);
+    expect(atLoad.skeleton).not.toContain('button "Export"');
+    expect(settled.skeleton).toContain('button "Export"');
+    // Discovery stored the built page; a replay reading at the load event is not a changed screen.
+    await page.setContent(built, { waitUntil: 'load' });
+    const capability = {
+      preconditions: { origin: 'http://127.0.0.1', path: '/rows', fingerprint: settled.fingerprint },
+    } as Parameters<typeof fingerprintMismatch>[1];
+    const early = (await pageFingerprint(page)).skeleton;
+    expect(await fingerprintMismatch(page, capability, early, 'not_started')).toBeUndefined();
   });
 
   it('reads pages with functions that survive a bundler keeping names (as tsx does)', () => {

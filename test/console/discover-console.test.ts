@@ -40,7 +40,14 @@ class ApproveFirstHeld implements Explorer {
   readonly kind = 'scripted' as const;
   observations: string[] = [];
 
+  constructor(private readonly approvalsUrl: string) {}
+
   async explore(session: DiscoverySession): Promise<void> {
+    // The tool chooses which held calls the page lists: the one input the task has.
+    const opened = await session.call('act', {
+      actions: [{ op: 'navigate', url: `${this.approvalsUrl}?tool={{input.tool}}` }],
+    });
+    if (!opened.ok) throw new Error(`navigate refused: ${JSON.stringify(opened)}`);
     const seen = await session.call('observe', {});
     const text = String(seen.ok ? seen.observation : '');
     this.observations.push(text);
@@ -97,7 +104,7 @@ describe("the console is a page Lift's own UI rung drives", () => {
     );
     expect(JSON.parse(held.stdout).pending).toBeDefined();
     const page = await signedInPage();
-    const explorer = new ApproveFirstHeld();
+    const explorer = new ApproveFirstHeld(`${world.url}approvals`);
     const result = await runDiscovery({
       store,
       capabilities: new CapabilityStore(store.capabilities),
@@ -117,7 +124,7 @@ describe("the console is a page Lift's own UI rung drives", () => {
     expect(result.status.outcome, result.status.reason).toBe('completed');
     expect(result.modelCalls).toBe(0);
     const capability = result.capability!;
-    expect(capability.steps.map((step) => step.op)).toEqual(['click', 'read']);
+    expect(capability.steps.map((step) => step.op)).toEqual(['navigate', 'click', 'read']);
 
     const waiting = world.call('notice_publish', { name: 'replayed by lift', request_id: 'disc-2' });
     await page.goto(`${world.url}approvals`);

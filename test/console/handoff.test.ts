@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,9 +6,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { memberLookupCapability } from '../replay/helpers.js';
+import { memberLookupCapability, signedInPage } from '../replay/helpers.js';
 import { LIFT_BIN, lift } from '../support/cli.js';
-import { type ConsoleWorld, screenshot, seedProfile, startConsoleWorld } from './support.js';
+import { addCapability, type ConsoleWorld, screenshot, startConsoleWorld } from './support.js';
 
 const PASSWORD = 'canary-password-0b5e77';
 const TOOL = 'member_lookup_savings';
@@ -16,29 +16,18 @@ const INPUT = { memberId: 'M-1004' };
 let fixture: BackofficeServer;
 let world: ConsoleWorld;
 
-async function signedIn(): Promise<Page> {
-  const page = await (await world.browser.newContext()).newPage();
-  await page.goto(`${fixture.url}/login`);
-  await page.getByLabel('User').fill(fixture.user);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button').click();
-  await page.waitForURL(/\/app/);
-  return page;
-}
-
 beforeAll(async () => {
   // session_expires: the session ends right after the first member page, as a real one times out.
   fixture = await startBackoffice({ password: PASSWORD, scenario: 'session_expires' });
   world = await startConsoleWorld();
-  const setup = await signedIn();
-  const file = join(world.dir, 'member_lookup.json');
-  writeFileSync(file, JSON.stringify(await memberLookupCapability(setup, fixture.origin)));
-  const added = await lift(['capabilities', 'add', file, '--effect', 'read'], {
-    cwd: world.dir,
-    env: world.env,
-  });
-  expect(added.code, added.stderr).toBe(0);
-  await seedProfile(world, fixture.origin, setup);
+  const setup = await signedInPage(world.browser, fixture, '', { password: PASSWORD });
+  await addCapability(
+    world,
+    'member_lookup',
+    await memberLookupCapability(setup, fixture.origin),
+    'read',
+    setup,
+  );
   await setup.context().close();
 }, 180_000);
 afterAll(async () => {
@@ -102,14 +91,26 @@ async function signInThroughConsole(picture?: string): Promise<void> {
   await person.getByLabel(/Type into the page/).fill(PASSWORD);
   await person.getByRole('button', { name: 'Send text' }).click();
   await person.getByRole('button', { name: 'Press Enter in the page' }).click();
-  // The run's page is elsewhere: the application's own log says when the sign-in went through.
+  // The run's page is elsewhere: the application's own log says when the sign-in went through
+  // and the page after it was shown, which is when a person watching presses Done.
+  let seen = '';
   for (let attempt = 0; attempt < 120; attempt++) {
-    const signIn = fixture
-      .requests()
-      .find((logged) => logged.seq > since && logged.method === 'POST' && logged.path.startsWith('/login'));
-    if (signIn?.status === 303) break;
+    const logged = fixture.requests().filter((request) => request.seq > since);
+    seen = logged.map((request) => `${request.method} ${request.path} ${request.status}`).join(', ');
+    const signIn = logged.find((request) => request.method === 'POST' && request.path.startsWith('/login'));
+    const shown = logged.find(
+      (request) =>
+        request.seq > (signIn?.seq ?? Number.MAX_SAFE_INTEGER) &&
+        request.method === 'GET' &&
+        request.path.startsWith('/app') &&
+        request.status === 200,
+    );
+    if (signIn?.status === 303 && shown) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  expect(seen, 'the sign-in typed through the screencast went through').toMatch(
+    /POST \/login\S* 303.*GET \/app\S* 200/,
+  );
   await person.getByRole('button', { name: 'Done: resume the run' }).click();
   await expect(person.locator('#flash').textContent()).resolves.toContain('back with the run');
 }
@@ -147,7 +148,7 @@ describe('a person signs a run of another process in again from the console', ()
     const waiting = world.call(TOOL, INPUT);
     await signInThroughConsole('handoff');
     const answered = await waiting.done;
-    expect(answered.code, answered.stderr).toBe(0);
+    expect(answered.code, `${answered.stdout}\n${answered.stderr}`).toBe(0);
     const envelope = JSON.parse(answered.stdout);
     expect(envelope.fields.outcome).toBe('found');
     expect(envelope.fields.currency).toMatch(/^[A-Z]{3}$/);

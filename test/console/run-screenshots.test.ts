@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
-import { memberNoteCapability } from '../replay/helpers.js';
+import { memberNoteCapability, signedInPage } from '../replay/helpers.js';
 import { lift } from '../support/cli.js';
-import { type ConsoleWorld, screenshot, seedProfile, startConsoleWorld } from './support.js';
+import { addCapability, type ConsoleWorld, screenshot, startConsoleWorld } from './support.js';
 
 /** A support token someone pasted into a member note: a stored secret the page now shows. */
 const CANARY = 'canary-token-5e1f0c9a7d';
@@ -23,14 +22,11 @@ interface Box {
   height: number;
 }
 
-async function signedIn(): Promise<Page> {
-  const page = await (await world.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await page.goto(`${fixture.url}/login`);
-  await page.getByLabel('User').fill(fixture.user);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button').click();
-  await page.waitForURL(/\/app/);
-  return page;
+function signedIn(): Promise<Page> {
+  return signedInPage(world.browser, fixture, '', {
+    password: PASSWORD,
+    viewport: { width: 1280, height: 900 },
+  });
 }
 
 /** The member page in the workspace frame, with the note typed, as the replay leaves it when Add note is disabled. */
@@ -71,14 +67,13 @@ beforeAll(async () => {
     .fill(`Support token for the card reader: ${CANARY}`);
   await setup.getByRole('button', { name: 'Add note' }).click();
   await setup.getByText(CANARY).waitFor();
-  const file = join(world.dir, 'member_note_add.json');
-  writeFileSync(file, JSON.stringify(await memberNoteCapability(setup, fixture.origin)));
-  const added = await lift(['capabilities', 'add', file, '--effect', 'visible'], {
-    cwd: world.dir,
-    env: world.env,
-  });
-  expect(added.code, added.stderr).toBe(0);
-  await seedProfile(world, fixture.origin, setup);
+  await addCapability(
+    world,
+    'member_note_add',
+    await memberNoteCapability(setup, fixture.origin),
+    'visible',
+    setup,
+  );
   await setup.context().close();
   // From now on Add note is disabled: the replay stops with NO_CHANGE and a masked screenshot.
   fixture.setScenario('disabled_button');

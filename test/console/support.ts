@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
+import type { Browser, Page } from 'playwright-core';
+import type { Capability } from '../../src/capability/capability.js';
 import { profileFor } from '../../src/rungs/ui/page-pool.js';
+import { launchChromium } from '../replay/helpers.js';
 import { lift, startLift } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -24,7 +25,8 @@ export interface WaitingCall {
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-function collect(child: ChildProcess): WaitingCall['done'] {
+/** A child's whole output and exit code, once it has closed. */
+export function collect(child: ChildProcess): WaitingCall['done'] {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -53,10 +55,6 @@ function consoleUrl(child: ChildProcess): Promise<string> {
       text += chunk.toString();
     });
   });
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /**
@@ -136,4 +134,25 @@ export async function seedProfile(world: ConsoleWorld, origin: string, page: Pag
   const folder = join(world.env.LIFT_HOME!, 'profiles', profileFor(origin));
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   writeFileSync(join(folder, 'storage-state.json'), JSON.stringify(await page.context().storageState()));
+}
+
+/**
+ * Registers a capability in the world's home with `lift capabilities add`, and leaves the
+ * signed-in profile of `page` for its replays (seedProfile).
+ */
+export async function addCapability(
+  world: ConsoleWorld,
+  name: string,
+  capability: Capability,
+  effect: 'read' | 'visible',
+  page: Page,
+): Promise<void> {
+  const file = join(world.dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(capability));
+  const added = await lift(['capabilities', 'add', file, '--effect', effect], {
+    cwd: world.dir,
+    env: world.env,
+  });
+  if (added.code !== 0) throw new Error(`lift capabilities add ${name} failed: ${added.stderr}`);
+  await seedProfile(world, capability.preconditions.origin, page);
 }

@@ -58,3 +58,63 @@ describe('the compiler and a write checkpoint', () => {
     ]);
   });
 });
+
+describe('the compiler and literal text holding an input', () => {
+  it('stores a literal that holds a bound value as a template, so a replay writes its own input', () => {
+    const input = requestCreate({
+      target: cell('Subject'),
+      input: 'subject',
+      values: [{ target: cell('Priority'), input: 'priority' }],
+    });
+    const body = { frame: [], locator: { by: 'label' as const, label: 'Body' } };
+    // "[[Category:High]]" as the explorer typed it, with priority=High bound; "Highway" is another word.
+    input.actions.splice(2, 0, { op: 'fill', target: body, value: { literal: 'Highway [[Category:High]]' } });
+    const capability = compileCapability(input);
+    const fill = capability.steps.find(
+      (step) =>
+        step.op === 'fill' && step.target.locator.by === 'label' && step.target.locator.label === 'Body',
+    );
+    expect(fill && 'value' in fill ? fill.value : undefined).toEqual({
+      template: 'Highway [[Category:{{input.priority}}]]',
+    });
+  });
+});
+
+describe('the compiler and inputs no step uses', () => {
+  it('refuses a capability with an input that nothing types, chooses by or navigates with', () => {
+    const input = requestCreate({
+      target: cell('Subject'),
+      input: 'subject',
+      values: [{ target: cell('Priority'), input: 'priority' }],
+    });
+    input.inputs.push({ name: 'site', type: 'string' });
+    input.bound = { ...input.bound, site: 'Lyon' };
+    expect(() => compileCapability(input)).toThrow(/no step uses the input 'site'/);
+  });
+});
+
+describe('the compiler and targets that would not replay', () => {
+  const valid = () =>
+    requestCreate({
+      target: cell('Subject'),
+      input: 'subject',
+      values: [{ target: cell('Priority'), input: 'priority' }],
+    });
+
+  it('refuses an action whose target named more than one element of its page', () => {
+    const input = valid();
+    input.actions[2] = { ...input.actions[2]!, notUnique: true };
+    expect(() => compileCapability(input)).toThrow(
+      /action 3 \(click button "Create"\) names more than one element/,
+    );
+  });
+
+  it('refuses a write whose last fill is never submitted', () => {
+    const input = valid();
+    // The Create click is gone: the values are typed and nothing sends them.
+    input.actions.splice(2, 1);
+    input.actions.pop();
+    input.outputs = [];
+    expect(() => compileCapability(input)).toThrow(/is never submitted/);
+  });
+});

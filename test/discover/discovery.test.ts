@@ -107,6 +107,17 @@ describe('discovery with the scripted explorer', () => {
     expect(result.observationTokens.every((tokens) => tokens > 0 && tokens < 2000)).toBe(true);
   });
 
+  it('finds table rows by a bound input named as {{input.NAME}}, whose value the explorer never sees', async () => {
+    const find = { tool: 'observe', args: { find: { match: '{{input.memberId}}' } } };
+    const { result, replies } = await discover(withCalls([], [find]));
+    expect(result.status.outcome).toBe('completed');
+    const found = replies.filter((entry) => entry.tool === 'observe').at(-1)!.reply;
+    expect(String('observation' in found ? found.observation : '')).toMatch(
+      /\(\d+ rows?; 1 matching "⟦input:memberId⟧"\)/,
+    );
+    expect(JSON.stringify(found)).not.toContain('M-1001');
+  });
+
   it('keeps only what executed: a typed placeholder, a disabled button and Transfer are rejected with hints', async () => {
     const transfer = {
       op: 'click',
@@ -165,6 +176,14 @@ describe('discovery with the scripted explorer', () => {
       'read',
       'read',
     ]);
+    // Nothing left out in silence: complete names each action the capability does not hold, and why.
+    const completed = replies.find((reply) => reply.tool === 'complete')?.reply as unknown as {
+      left_out: Array<{ action: number; op: string; reason: string }>;
+    };
+    expect(completed.left_out.map((entry) => entry.op)).toEqual(['fill', 'click', 'click']);
+    expect(completed.left_out[0]!.reason).toMatch(/^rejected/);
+    expect(completed.left_out[1]!.reason).toMatch(/nothing changed|NO_CHANGE/);
+    expect(completed.left_out[2]!.reason).toMatch(/POLICY_BLOCKED/);
     expect(fixture.transfers()).toEqual([]);
     expect(
       fixture.requests().some((entry) => entry.path.includes('/transfer') || entry.path.includes('/notes')),

@@ -97,6 +97,7 @@ it('lift session: the lookup redirected to another origin is stopped, and the st
             target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
           },
         ]),
+        '--json',
       ],
       env,
       home.home,

@@ -76,7 +76,11 @@ it('drives a discovery session step by step from the command line, and the daemo
       value: '⟦input:memberId⟧',
     },
   ]);
-  expect(JSON.parse(typed.stdout).results[0].status).toBe('rejected');
+  // Every action rejected is no success; the text names the action, why, and what to send.
+  expect(typed.code).toBe(1);
+  expect(typed.stdout).toMatch(/^error \w+: Every action was rejected/);
+  expect(typed.stdout).toMatch(/^1\. fill: rejected/m);
+  expect(typed.stdout).toMatch(/^ {3}hint: .*input/m);
   await act([
     {
       op: 'fill',
@@ -118,14 +122,21 @@ it('drives a discovery session step by step from the command line, and the daemo
     home.home,
   );
   expect(complete.code, complete.stdout).toBe(0);
-  const { revision } = JSON.parse(complete.stdout) as { revision: string };
-  expect(revision).toMatch(/^[0-9a-f]{64}$/);
+  // Text by default: what was compiled, the file it is in, and every action it left out.
+  const revision = /revision ([0-9a-f]{64})/.exec(complete.stdout)?.[1] ?? '';
+  expect(revision, complete.stdout).toMatch(/^[0-9a-f]{64}$/);
+  expect(complete.stdout).toContain(`file: ${join(env.LIFT_HOME!, 'capabilities', `${revision}.json`)}`);
+  expect(complete.stdout).toMatch(/^left out: action 2 \(fill\): rejected/m);
 
   for (let waited = 0; waited < 20_000 && alive(pid); waited += 200)
     await new Promise((r) => setTimeout(r, 200));
   expect(alive(pid)).toBe(false);
-  const status = await lift(['session', 'status', id], env, home.home);
+  const status = await lift(['session', 'status', id, '--json'], env, home.home);
   expect(JSON.parse(status.stdout)).toMatchObject({ outcome: 'completed', revision, running: false });
+  const statusText = await lift(['session', 'status', id], env, home.home);
+  expect(statusText.stdout).toMatch(/^outcome: completed$/m);
+  const shownText = await lift(['capabilities', 'show', revision.slice(0, 12)], env, home.home);
+  expect(shownText.stdout).toContain(`file: ${join(env.LIFT_HOME!, 'capabilities', `${revision}.json`)}`);
 
   const shown = await lift(['capabilities', 'show', revision.slice(0, 12), '--json'], env, home.home);
   expect(JSON.parse(shown.stdout).capability.steps.length).toBeGreaterThanOrEqual(5);

@@ -53,6 +53,16 @@ describe('lift ladder', () => {
       env,
     });
     expect(scheduled.stdout).toContain('ticket_get will be re-walked every 7d');
+    const json = await lift(['ladder', 'schedule', 'ticket_get', '--every', '7d', '--json'], {
+      cwd: dir.path,
+      env,
+    });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      operation: 'ticket_get',
+      every_ms: 7 * 86_400_000,
+    });
     const due = await lift(['ladder', 'walk', '--due'], { cwd: dir.path, env });
     expect(due.stdout).toBe('Nothing is due.\n');
   });

@@ -67,7 +67,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       name: TICKET_CLOSE_CAPABILITY,
       revision: discovered.revision!,
       effectClass: 'visible',
-      signIn: { user: fixture.user, secret: 'backoffice_password' },
+      signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
     });
     runtime.registry.add(await ticketCloseWithNoteTool(capabilityDeps(runtime)));
 
@@ -231,7 +231,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       name: TICKET_CLOSE_CAPABILITY,
       revision: rediscovered.revision,
       effectClass: 'visible',
-      signIn: { user: fixture.user, secret: 'backoffice_password' },
+      signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
     });
     expect(ladder.due()).toEqual([
       expect.objectContaining({ operation: 'ticket_close_with_note', trigger: 'rediscovered' }),

@@ -13,6 +13,7 @@ import { profileFor } from '../../src/rungs/ui/page-pool.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
 import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import { openStore } from '../../src/store/store.js';
+import { collect } from '../console/support.js';
 import { startApp, type WordPressApp } from './bed.js';
 import { LiveExplorer } from './explore.js';
 import { signIn } from './sign-in.js';
@@ -40,18 +41,7 @@ function lift(args: string[]): {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return {
-    child,
-    done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))),
-  };
+  return { child, done: collect(child) };
 }
 
 /** Discovers "look up a user's email by login" on wp-admin's Users list with a scripted explorer. */

@@ -156,7 +156,7 @@ const historyHeading: Operation<MediaWikiApp> = {
     ]);
     expect(results.map((result) => result.status)).toEqual(['executed', 'executed', 'executed']);
     const history = await moves.observe();
-    expect(history).toContain('heading "⟦input:title⟧: Revision history"');
+    expect(history).toContain('# ⟦input:title⟧: Revision history');
     const heading = { locator: { by: 'role', role: 'heading', name: '{{input.title}}: Revision history' } };
     await moves.act([{ op: 'read', target: heading, as: 'heading' }]);
     const done = await moves.complete({

@@ -10,8 +10,9 @@ import { LIFT_VERSION } from '../../src/contract/version.js';
 import { runDiscovery } from '../../src/discover/run.js';
 import { type ReplayResult, replayCapability } from '../../src/replay/engine.js';
 import { Registrations } from '../../src/replay/registrations.js';
+import { registeredSignIn } from '../../src/replay/sign-ins.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
-import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
+import { passwordFormSignIn, type SignInRecipe } from '../../src/rungs/ui/sign-in.js';
 import { openStore } from '../../src/store/store.js';
 import type { RealApp } from './bed.js';
 import { type ExplorerMoves, LiveExplorer } from './explore.js';
@@ -42,8 +43,11 @@ export interface Operation<App extends RealApp<unknown, unknown>> {
   /** The values bound for discovery; the explorer never sees them. */
   bound: Record<string, string>;
   explore: (moves: ExplorerMoves) => Promise<void>;
-  /** Where the sign-in form lives and how it is reached, when the short form is not enough. */
-  signIn?: { page?: string; open?: string };
+  /**
+   * What the sign-in recipe says beyond the short form (`--user --secret`): where the form
+   * lives and how it is reached, or its own fields, button and sign of success.
+   */
+  signIn?: Partial<SignInRecipe>;
   /** At least three new inputs, each checked against the application's own state after the replay. */
   cases: Array<{
     inputs: Record<string, string>;
@@ -65,7 +69,7 @@ export interface OperationRecord {
 
 /**
  * Discovers an operation with its live explorer, registers the capability with `lift
- * capabilities add` (the reviewer's effect class and the sign-in), then replays the
+ * capabilities add` (the reviewer's effect class and the sign-in recipe), then replays the
  * registered revision with the registration's sign-in on each case, after a reset that
  * signs every browser out, and checks the application's own state.
  */
@@ -103,6 +107,9 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
       task: { ...operation, startUrl },
       explorer,
       signIn: { recipe: signIn, secret },
+      // As under `lift session`, whose explorer has a person at hand: a high-risk click (a
+      // row's Delete) is the explorer's to make, and the registration's effect class gates replay.
+      attended: true,
       liftVersion: LIFT_VERSION,
     }).finally(() => context.close());
     record.explorerCalls = explorer.counts.calls;
@@ -115,23 +122,18 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     record.steps = capability.steps.length;
     const file = join(home, `${operation.name}.json`);
     writeFileSync(file, JSON.stringify(capability, null, 2));
+    const recipeFile = join(home, `${operation.name}.sign-in.json`);
+    writeFileSync(recipeFile, JSON.stringify(signIn, null, 2));
     const added = await lift(
-      [
-        'capabilities',
-        'add',
-        file,
-        '--effect',
-        operation.effect,
-        '--user',
-        app.credentials.user,
-        '--secret',
-        secretName,
-      ],
+      ['capabilities', 'add', file, '--effect', operation.effect, '--sign-in', recipeFile],
       { ...env, LIFT_HOME: home },
     );
     if (added.code !== 0) throw new Error(`lift capabilities add failed: ${added.stderr}`);
     const registration = new Registrations(store.db).get(operation.name);
-    if (!registration?.signIn) throw new Error('the registration kept no sign-in');
+    // The registration keeps the whole recipe, and every replay signs in by it alone.
+    const replaySignIn = registration && registeredSignIn(registration);
+    if (!replaySignIn || JSON.stringify(replaySignIn) !== JSON.stringify(signIn))
+      throw new Error(`the registration kept another sign-in: ${JSON.stringify(registration?.signIn)}`);
     const registered = await new CapabilityStore(store.capabilities).load(registration.revision);
     for (const [index, test] of operation.cases.entries()) {
       record.tried++;
@@ -143,10 +145,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
           revision: registration.revision,
           effectClass: registration.effectClass,
           evidenceDir: join(home, 'evidence'),
-          signIn: {
-            ...passwordFormSignIn(registration.signIn.user, { secret: registration.signIn.secret }),
-            ...operation.signIn,
-          },
+          signIn: replaySignIn,
           secret,
         });
         console.log(`${operation.name} case ${index}: ${replayed.outcome} in ${replayed.durationMs} ms`);

@@ -15,12 +15,19 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Signs a fresh context in through the fixture's own form, as an operator would. */
-export async function signedInPage(browser: Browser, fixture: BackofficeServer, query = ''): Promise<Page> {
-  const context: BrowserContext = await browser.newContext();
+export async function signedInPage(
+  browser: Browser,
+  fixture: BackofficeServer,
+  query = '',
+  options: { password?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context: BrowserContext = await browser.newContext(
+    options.viewport ? { viewport: options.viewport } : {},
+  );
   const page = await context.newPage();
   await page.goto(`${fixture.url}/login${query}`);
   await page.getByLabel('User').fill(fixture.user);
-  await page.getByLabel('Password').fill('backoffice-demo');
+  await page.getByLabel('Password').fill(options.password ?? 'backoffice-demo');
   await page.getByRole('button').click();
   await page.waitForURL(/\/app/);
   return page;

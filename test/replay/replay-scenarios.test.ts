@@ -155,6 +155,39 @@ describe('replay on the back-office fixture', () => {
     }
   });
 
+  it('keeps a sign-in the person sent just before pressing Done, while its post is still on the way', async () => {
+    const page = await signedInPage(browser, fixture);
+    fixture.expireSessions();
+    // The application is slow to answer the sign-in: Done comes before the session cookie does.
+    await page.route('**/login*', async (route, request) => {
+      if (request.method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.fallback();
+    });
+    try {
+      const result = await replayCapability(
+        capability,
+        { memberId: 'M-1004' },
+        {
+          page,
+          evidenceDir: home.home,
+          stepTimeoutMs: 3_000,
+          effectClass: 'read',
+          handoff: async () => {
+            await page.getByLabel('User').fill(fixture.user);
+            await page.getByLabel('Password').fill('backoffice-demo');
+            const posted = page.waitForRequest((request) => request.method() === 'POST');
+            await page.getByRole('button').click({ noWaitAfter: true });
+            await posted;
+          },
+        },
+      );
+      expect(result.handoffs).toBe(1);
+      expect(result.outputs.currency).toBe(savings('M-1004').currency);
+    } finally {
+      await page.context().close();
+    }
+  });
+
   it('refuses a relabelled screen at the start page, and names the missing target when layout-tolerant', async () => {
     const first = await replayIn('?scenario=relabelled', 'M-1001');
     expect(first.error?.code).toBe('SURFACE_CHANGED');

@@ -8,6 +8,7 @@ import {
 } from '../../src/fixtures/backoffice/index.js';
 import { capabilityDeps } from '../../src/replay/load.js';
 import { capabilityTool } from '../../src/replay/tool.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { launchChromium, memberNoteCapability, signedInPage, tempHome } from './helpers.js';
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
     name: capability.name,
     revision: revisionOf(capability),
     effectClass: 'reversible',
-    signIn: { user: fixture.user, secret: 'backoffice_password' },
+    signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
   });
   runtime.registry.add(capabilityTool(capability, registration, deps));
 });

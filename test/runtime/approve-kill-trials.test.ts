@@ -71,10 +71,13 @@ describe('kill -9 of lift approve while the approved create runs', () => {
     `creates each item exactly once, and no approval stays stuck (${TRIALS} trials)`,
     async () => {
       copyFileSync(SEED, dataFile);
+      // lift approve runs the configured tools (they replace the built-in ones of the same
+      // name), so it writes the same data file as this process.
       writeFileSync(
-        join(dir.path, 'lift.config.mjs'),
+        join(dir.path, 'inventory-tools.mjs'),
         `import { inventoryTools } from ${JSON.stringify(DIST_TOOLS)};\nexport const tools = inventoryTools(${JSON.stringify({ dataFile, env: PROGRAM_ENV })});\n`,
       );
+      writeFileSync(join(dir.path, 'lift.config.json'), JSON.stringify({ tools: ['./inventory-tools.mjs'] }));
       const runtime = new Runtime({ home, tools: inventoryTools({ dataFile, env: PROGRAM_ENV }) });
       const tally: Tally = {
         trials: 0,

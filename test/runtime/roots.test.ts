@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLiftError } from '../../src/contract/errors.js';
@@ -25,6 +25,7 @@ const policy: PathPolicy = {
   workingDir: work,
   home: join(work, '.lift'),
   outputDir: join(work, '.lift', 'out'),
+  dataDir: join(work, '.lift', 'data'),
   families: { docs: [elsewhere] },
 };
 
@@ -82,6 +83,18 @@ describe('resolveInRoots', () => {
     expect(resolveInRoots(policy, '.lift/out/report.pdf', { family: 'office', what: 'path' })).toBe(
       join(policy.outputDir, 'report.pdf'),
     );
+  });
+
+  it("resolves a data scope's relative paths in the family's data folder, which no other family reaches", () => {
+    const scope = { family: 'inventory', what: 'the data file', roots: ['.'], data: true };
+    const file = join(policy.dataDir, 'inventory', 'inventory.json');
+    expect(resolveInRoots(policy, 'inventory.json', scope)).toBe(file);
+    expect(resolveInRoots(policy, file, scope)).toBe(file);
+    expect(statSync(join(policy.dataDir, 'inventory')).mode & 0o777).toBe(0o700);
+    const other = refusal(() => resolveInRoots(policy, file, { family: 'office', what: 'path' }));
+    expect(other.message).toContain("Lift's own folder");
+    expect(refusal(() => resolveOutput(policy, file)).code).toBe('BAD_INPUT');
+    expect(refusal(() => resolveInRoots(policy, '../lift.db', scope)).message).toContain("Lift's own folder");
   });
 
   it('refuses a NUL character', () => {

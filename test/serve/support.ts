@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { builtinTools } from '../../src/builtin.js';
 import type { AnyTool } from '../../src/contract/define-tool.js';
+import { byToolName } from '../../src/runtime/registry.js';
 import { approvalStatusTool } from '../../src/serve/approval-status.js';
 import { tools as fixtureTools } from './fixtures/tools.js';
 
@@ -21,13 +22,13 @@ export const TOKEN = 'canary-serve-token-7f3a9c';
 
 /** Every tool registered in a workspace: the built-in ones and the fixture's, by name. */
 export async function registeredTools(): Promise<AnyTool[]> {
-  return [...(await builtinTools()), ...fixtureTools].sort((a, b) => a.name.localeCompare(b.name));
+  return [...(await builtinTools()), ...fixtureTools].sort(byToolName);
 }
 
 /** Every tool `lift serve` lists in a workspace: the registered ones and the server's own (approval_status). */
 export async function servedTools(): Promise<AnyTool[]> {
   const own = approvalStatusTool(() => undefined);
-  return [...(await registeredTools()), own].sort((a, b) => a.name.localeCompare(b.name));
+  return [...(await registeredTools()), own].sort(byToolName);
 }
 
 /** A temporary working folder whose lift.config.json names the fixture tools, with its own Lift home. */

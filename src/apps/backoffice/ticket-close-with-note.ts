@@ -4,7 +4,9 @@ import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { isError, isPending } from '../../contract/envelope.js';
 import { type ErrorCode, LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
+import { registeredSignIn } from '../../replay/sign-ins.js';
 import { type CapabilityToolDeps, capabilityTool } from '../../replay/tool.js';
+import { secretsOf } from '../../rungs/ui/sign-in.js';
 import { TICKET_CLOSE_CAPABILITY } from './ticket-close-script.js';
 
 const TicketSchema = z.looseObject({
@@ -69,6 +71,8 @@ export async function ticketCloseWithNoteTool(options: TicketCloseOptions): Prom
       ? ticket
       : undefined;
   };
+  const signIn = registration ? registeredSignIn(registration) : undefined;
+  const signInSecret = signIn ? secretsOf(signIn)[0] : undefined;
   return defineTool({
     name: 'ticket_close_with_note',
     title: 'Close a ticket with a resolution note',
@@ -121,10 +125,10 @@ export async function ticketCloseWithNoteTool(options: TicketCloseOptions): Prom
       budget: { steps: 8, attempts: 1 },
       settle: `${readTool} on rung 1 with the same ticket_id: closed with this note means the close landed`,
     },
-    ...(registration?.signIn
+    ...(signInSecret
       ? {
           session: {
-            secret: registration.signIn.secret,
+            secret: signInSecret,
             onExpiry: 'the replay signs in again from the secret store; AUTH_REQUIRED when it is missing',
           },
         }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Client, xml, client as xmppClient } from '@xmpp/client';
+import type { Client } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { ToolContext } from '../../contract/context.js';
 import { type ErrorCode, isLiftError, LiftError } from '../../contract/errors.js';
@@ -7,7 +7,19 @@ import { useNativeScram } from './scram.js';
 import type { ResolvedChatSettings } from './settings.js';
 
 export type { Element };
-export { xml };
+
+type Xmpp = typeof import('@xmpp/client');
+/** The XMPP library (about a hundred modules), loaded by the first connection, not by the tools' declarations. */
+let xmpp: Xmpp | undefined;
+
+/**
+ * Builds a stanza. Stanzas are built only for a session that is open, and opening one
+ * loaded the library; a call before that is a bug in Lift.
+ */
+export function xml(...args: Parameters<Xmpp['xml']>): Element {
+  if (!xmpp) throw new Error('A chat stanza was built before any chat session opened.');
+  return xmpp.xml(...args);
+}
 
 /** IQ and stanza waits are bounded by this, and by the call's deadline. */
 const WAIT_MS = 15_000;
@@ -53,7 +65,8 @@ export class ChatSession {
   static async open(ctx: ToolContext, settings: ResolvedChatSettings): Promise<ChatSession> {
     const [username = '', domain = ''] = settings.account.jid.split('@');
     const scheme = settings.server.tls === 'implicit' ? 'xmpps' : 'xmpp';
-    const client = xmppClient({
+    xmpp ??= await import('@xmpp/client');
+    const client = xmpp.client({
       service: `${scheme}://${settings.server.host ?? domain}:${settings.server.port}`,
       domain,
       username,

@@ -10,8 +10,12 @@ export const INVENTORY_PROGRAM = fileURLToPath(
 );
 
 export interface InventorySettings {
-  /** The program's data file (passed as --data). */
-  dataFile: string;
+  /**
+   * The program's data file (passed as --data). Default `inventory.json`; a relative path
+   * resolves in the inventory's data folder of Lift's home (`data/inventory/`), never the
+   * working folder, so the same home sees the same items from any folder.
+   */
+  dataFile?: string;
   /** The program to run (default: the fixture). */
   program?: string;
   /** Extra environment for the program (tests use INVENTORY_SLOW_MS). */

@@ -33,11 +33,18 @@ const Text = (max: number) =>
     .regex(/^[\p{L}\p{N} ,.\-/()]+$/u, 'letters, digits, spaces and , . - / ( ) only');
 const CONFIRMATION = /^Create item .+\? \[Y\/n\]$/;
 
-/** The data file is the operator's; a link that leads out of its folder, or into Lift's home, is refused. */
+const DEFAULT_DATA_FILE = 'inventory.json';
+const dataFileOf = (settings: InventorySettings) => settings.dataFile ?? DEFAULT_DATA_FILE;
+
+/**
+ * The data file is the operator's; a link that leads out of its folder, or into the rest of
+ * Lift's home, is refused. A relative one lives in the inventory's data folder of the home.
+ */
 const dataFileScope = (settings: InventorySettings) => ({
   family: 'inventory',
   what: 'the inventory data file',
-  roots: [dirname(settings.dataFile)],
+  roots: [dirname(dataFileOf(settings))],
+  data: true,
 });
 
 /** Runs one inventory command under runWrapped with the program's exit table. */
@@ -47,7 +54,7 @@ function inventory(
   args: string[],
   extra: { approved?: boolean } = {},
 ) {
-  const dataFile = ctx.resolvePath(settings.dataFile, dataFileScope(settings));
+  const dataFile = ctx.resolvePath(dataFileOf(settings), dataFileScope(settings));
   return runWrapped({
     program: settings.program ?? INVENTORY_PROGRAM,
     args: ['--data', dataFile, ...args],
@@ -100,7 +107,7 @@ async function itemOfRequest(
 }
 
 /** The tools over the legacy inventory program, for one data file. */
-export function inventoryTools(settings: InventorySettings): AnyTool[] {
+export function inventoryTools(settings: InventorySettings = {}): AnyTool[] {
   const findItemsTool = defineTool({
     name: 'inventory_find_items',
     title: 'Find inventory items',
@@ -169,7 +176,7 @@ export function inventoryTools(settings: InventorySettings): AnyTool[] {
     timeout: { deadlineMs: 20_000, settle: 'inventory_find_items with reference = the request_id' },
     confirmations: ['Create item SKU (NAME, qty N) at LOCATION? [Y/n] -> y'],
     session: { secret: 'none', onExpiry: 'The program runs as the wrapper user; no sign-in.' },
-    paths: () => [{ path: settings.dataFile, scope: dataFileScope(settings) }],
+    paths: () => [{ path: dataFileOf(settings), scope: dataFileScope(settings) }],
     preview: (input) =>
       `Create inventory item ${input.sku} "${input.name}", qty ${input.qty}, at ${input.location}`,
     example: { sku: 'A-100', name: 'Bolt M4 x 20', qty: 12, location: 'Shelf 1', request_id: 'req-2f9c1a7e' },

@@ -1,4 +1,5 @@
 import { LiftError } from '../../contract/errors.js';
+import { alone, fittedWidths } from './column-widths.js';
 import {
   CELL_ADDRESS,
   type ColumnReference,
@@ -22,6 +23,8 @@ export interface LaidCell {
   header?: boolean;
   /** How a person would name this computed cell: "Percentage, row 5 (Ravi Kumar)". */
   label?: string;
+  /** The text a formula cell shows when code knows it (a copied name), for the column width. */
+  shows?: string;
 }
 
 export interface LaidChart {
@@ -238,11 +241,7 @@ function layOutTable(
       cells.push({ row, column: labelAt, value: sheet.total_label ?? 'Total', header: true });
     }
   }
-  const widths = shape.columns.map((column, index) => {
-    const longest = Math.max(column.name.length, ...rows.map((values) => String(values[index] ?? '').length));
-    return Math.min(40, Math.max(8, longest + 2));
-  });
-  return { name: sheet.name, cells, widths };
+  return { name: sheet.name, cells, widths: fittedWidths(cells, shape.columns.length, 8) };
 }
 
 function layOutSummary(
@@ -289,11 +288,13 @@ function layOutSummary(
     for (let source = table.firstRow; source <= table.lastRow; source++) {
       row += 1;
       columns.forEach((column, position) => {
+        const copied = table.sheet.rows[source - table.firstRow]?.[column];
         cells.push({
           row,
           column: position,
           formula: `${quotedSheet(table.sheet.name)}!${cellAddress(column, source)}`,
           type: table.columns[column]?.type,
+          ...(typeof copied === 'string' ? { shows: copied } : {}),
           ...(position === 0 ? {} : { label: `${group.title}: ${table.names[column]}, row ${source}` }),
         });
       });
@@ -312,6 +313,7 @@ function layOutSummary(
     }
     row += 2;
   });
-  const widths = Array.from({ length: width }, (_, index) => (index === 0 ? 28 : 14));
-  return { name: sheet.name, cells, widths };
+  // A group's title sits alone on its row and may run on into the empty cells beside it.
+  const fitted = cells.filter((cell) => !(cell.header && cell.column === 0 && alone(cells, cell)));
+  return { name: sheet.name, cells, widths: fittedWidths(fitted, width, 14) };
 }

@@ -8,6 +8,7 @@ import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { jobQueue, openRuntime } from '../open-runtime.js';
+import { callProgress } from '../progress.js';
 import { defineCommand } from '../spec.js';
 
 export const spec = defineCommand({
@@ -36,9 +37,9 @@ export const spec = defineCommand({
     },
   },
   examples: [
-    `lift call tools_search --input '{"query":"invoice"}'`,
-    `lift call inventory_add --input '{"sku":"B-5678","quantity":2}' --request-id add-1`,
-    `lift call member_lookup_savings --input '{"memberId":"M-1001"}' --queue`,
+    `lift call inventory_find_items --input '{"sku":"A-100"}'`,
+    `lift call inventory_create_item --input '{"sku":"B-5678","name":"Gadget","qty":2,"location":"Shelf 2","request_id":"add-1"}'`,
+    `lift call inventory_find_items --input '{"sku":"A-100"}' --queue`,
   ],
   notes: 'Exit status: 0 when the envelope is ok, 1 otherwise (held calls print a pending envelope).',
 });
@@ -72,14 +73,16 @@ export const run: Command = async (args, io) => {
   const runtime = await openRuntime(io, { attended: values.wait });
   try {
     const requestId = values['request-id'];
+    const progress = callProgress(io, name, (text) => runtime.store.secrets.scrub(text));
     const onEvent = (event: RunEvent) => {
       if (event.type === 'replay-handoff-start')
         io.err(
           `${name} needs a person: ${String(event.reason)}. Take the page over in the console (lift console, Handoffs).`,
         );
+      progress.onEvent?.(event);
     };
-    let envelope = values.queue
-      ? await (await jobQueue(runtime)).call({
+    const answer = values.queue
+      ? (await jobQueue(runtime)).call({
           kind: 'call',
           // The job is named by the call's request id (the flag or the input's own, as the
           // ledger names it); a call without one gets a fresh id.
@@ -88,7 +91,8 @@ export const run: Command = async (args, io) => {
           tool: name,
           input,
         })
-      : await runtime.invoke(name, input, { ...(requestId ? { requestId } : {}), onEvent });
+      : runtime.invoke(name, input, { ...(requestId ? { requestId } : {}), onEvent });
+    let envelope = await answer.finally(() => progress.end());
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
     return envelope.ok ? 0 : 1;

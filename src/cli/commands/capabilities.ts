@@ -9,10 +9,11 @@ import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
-  'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME] | enable NAME\n' +
+  'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME | --sign-in FILE] | enable NAME\n' +
   'REF is a revision (or a unique prefix of one) or a capability name (its newest revision).';
 
 async function resolveRef(store: CapabilityStore, ref: string | undefined): Promise<string> {
@@ -50,8 +51,7 @@ export const spec = defineCommand({
       value: EFFECT_CLASSES.join('|'),
       description: 'the side-effect class the reviewer declares for the tool',
     },
-    user: { type: 'string', value: 'USER', description: 'sign in as this user before each replay' },
-    secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+    ...SIGN_IN_OPTIONS,
     json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
   },
   examples: ['lift capabilities list', 'lift capabilities add member_lookup.json --effect read'],
@@ -77,10 +77,11 @@ export const spec = defineCommand({
     add: {
       summary: 'store a capability file and register it as a tool',
       arguments: [{ name: 'file', description: 'a capability JSON file' }],
-      options: ['effect', 'user', 'secret', 'json'],
+      options: ['effect', 'user', 'secret', 'sign-in', 'json'],
       examples: [
         'lift capabilities add member_lookup.json --effect read',
         'lift capabilities add add_note.json --effect visible --user clerk --secret backoffice_password',
+        'lift capabilities add insert_row.json --effect visible --sign-in phpmyadmin-sign-in.json',
       ],
     },
     enable: {
@@ -145,11 +146,13 @@ async function dispatch(
     case 'show': {
       const revision = await resolveRef(store, first);
       const capability = await store.load(revision);
+      const file = (await store.resolve(revision))?.file;
       if (values.json) {
-        printJson(io, { revision, capability });
+        printJson(io, { revision, ...(file ? { file } : {}), capability });
         return 0;
       }
       io.out(`${capability.name}  revision ${revision}`);
+      if (file) io.out(`file: ${file}`);
       io.out(`intent: ${capability.intent}`);
       io.out(`inputs: ${capability.inputs.map((input) => `${input.name}: ${input.type}`).join(', ')}`);
       io.out(`outputs: ${capability.outputs.map((output) => `${output.name}: ${output.type}`).join(', ')}`);
@@ -187,6 +190,7 @@ async function dispatch(
           `--effect is required: the reviewer declares the side-effect class (${EFFECT_CLASSES.join('|')}).`,
         );
       }
+      const signIn = recipeFromFlags(values, io.cwd);
       const { revision, capability } = await store.save(
         parseJsonArgument(readFileSync(first, 'utf8'), first),
       );
@@ -194,7 +198,7 @@ async function dispatch(
         name: capability.name,
         revision,
         effectClass: effect as EffectClass,
-        ...(values.user && values.secret ? { signIn: { user: values.user, secret: values.secret } } : {}),
+        ...(signIn ? { signIn } : {}),
       });
       if (values.json)
         printJson(io, { ok: true, name: registration.name, revision, effect: registration.effectClass });

@@ -17,6 +17,7 @@ import { capabilityDeps } from '../../replay/load.js';
 import { capabilityTool } from '../../replay/tool.js';
 import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { parsePolicy } from '../../rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../rungs/ui/sign-in.js';
 import { Runtime } from '../../runtime/runtime.js';
 import { parse } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -85,7 +86,7 @@ export const run: Command = async (args, io) => {
       name: lookup.capability.name,
       revision: lookup.revision,
       effectClass: 'read',
-      signIn: { user: fixture.user, secret: DEMO_SECRET },
+      signIn: passwordFormSignIn(fixture.user, { secret: DEMO_SECRET }),
     });
     stage.runtime.registry.add(capabilityTool(lookup.capability, registration, stage.deps));
     say(

@@ -11,17 +11,17 @@ import type { DiscoverySignIn } from '../../discover/ui-driver.js';
 import { modelClientFor } from '../../model/model-settings.js';
 import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
-import { passwordFormSignIn } from '../../rungs/ui/sign-in.js';
 import type { SecretStore } from '../../store/secrets.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift discover --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--name NAME]\n' +
-  '         [--hide COLUMN]... [--user USER --secret NAME] [--script FILE | --mcp] [--json]\n' +
+  '         [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--script FILE | --mcp] [--json]\n' +
   'Explores with LIFT_MODEL (LIFT_BASE_URL for OpenAI-compatible endpoints), or with --script FILE (a scripted explorer),\n' +
   'or serves the four tools over MCP on stdio with --mcp.';
 
@@ -61,8 +61,7 @@ export const DISCOVERY_OPTIONS = {
     value: 'COLUMN',
     description: 'a column the explorer never sees (repeatable)',
   },
-  user: { type: 'string', value: 'USER', description: 'sign in as this user first' },
-  secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+  ...SIGN_IN_OPTIONS,
   json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
 } as const;
 
@@ -156,7 +155,7 @@ export const run: Command = async (args, io) => {
         task,
         policy,
         hidden: values.hide ?? [],
-        signIn: signInFrom(values, runtime.store.secrets),
+        signIn: signInFrom(values, io.cwd, runtime.store.secrets),
       });
       return 0;
     } finally {
@@ -177,7 +176,7 @@ export const run: Command = async (args, io) => {
     const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
     const lease = await pool.fresh(new URL(task.startUrl).origin);
     try {
-      const signIn = signInFrom(values, runtime.store.secrets);
+      const signIn = signInFrom(values, io.cwd, runtime.store.secrets);
       const result = await runDiscovery({
         store: runtime.store,
         capabilities: new CapabilityStore(runtime.store.capabilities),
@@ -210,16 +209,12 @@ export const run: Command = async (args, io) => {
   }
 };
 
-/** --user USER --secret NAME: the user name as typed, the password read from the secret store. */
+/** The session's sign-in from --sign-in FILE or --user/--secret; its secrets read from the store when typed. */
 export function signInFrom(
-  values: { user?: string | undefined; secret?: string | undefined },
+  values: { user?: string | undefined; secret?: string | undefined; 'sign-in'?: string | undefined },
+  cwd: string,
   secrets: SecretStore,
 ): DiscoverySignIn | undefined {
-  if (!values.user || !values.secret) return undefined;
-  // Read now, so a missing secret is an error before the browser starts.
-  secrets.get(values.secret);
-  return {
-    recipe: passwordFormSignIn(values.user, { secret: values.secret }),
-    secret: (name) => secrets.get(name),
-  };
+  const recipe = recipeFromFlags(values, cwd, secrets);
+  return recipe ? { recipe, secret: (name) => secrets.get(name) } : undefined;
 }

@@ -96,8 +96,11 @@ export const spec = defineCommand({
     schedule: {
       summary: 're-walk on a schedule (run lift ladder walk --due from cron)',
       arguments: [OPERATION],
-      options: ['every'],
-      examples: ['lift ladder schedule ticket_close --every 7d'],
+      options: ['every', 'json'],
+      examples: [
+        'lift ladder schedule ticket_close --every 7d',
+        'lift ladder schedule ticket_close --every 1d --json',
+      ],
     },
     report: {
       summary: 'every operation: rung, why higher rungs were ruled out, failures, flags',
@@ -174,9 +177,9 @@ export const run: Command = async (args, io) => {
           return 1;
         }
         ladder.store.schedule(target, everyMs);
-        io.out(
-          `${target} will be re-walked every ${values.every}; next ${ladder.store.scheduleOf(target)?.nextAt}.`,
-        );
+        const nextAt = ladder.store.scheduleOf(target)?.nextAt;
+        if (values.json) printJson(io, { ok: true, operation: target, every_ms: everyMs, next_at: nextAt });
+        else io.out(`${target} will be re-walked every ${values.every}; next ${nextAt}.`);
         return 0;
       }
       case 'report': {

@@ -10,10 +10,12 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { snakeCaseKeys } from '../json-keys.js';
 import { openRuntime } from '../open-runtime.js';
+import { callProgress } from '../progress.js';
+import { recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
-  'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME] [--request-id ID] [--json]\n' +
+  'Usage: lift replay CAPABILITY --input JSON [--revision SHA256] [--layout-tolerant] [--user USER --secret NAME | --sign-in FILE] [--request-id ID] [--json]\n' +
   'CAPABILITY is a registered name, a stored revision or prefix, or a capability JSON file. A write is held\n' +
   'for approval as lift call holds it; a file nobody registered is treated as irreversible unless none of its\n' +
   'steps can change state.';
@@ -44,8 +46,7 @@ export const spec = defineCommand({
       default: false,
       description: 'find moved elements by their labels',
     },
-    user: { type: 'string', value: 'USER', description: 'sign in as this user first' },
-    secret: { type: 'string', value: 'NAME', description: "the secret holding that user's password" },
+    ...SIGN_IN_OPTIONS,
     'request-id': {
       type: 'string',
       value: 'ID',
@@ -121,7 +122,7 @@ export const run: Command = async (args, io) => {
         { outcome: 'not_started', details: { expected: values.revision, actual: target.revision } },
       );
     }
-    const signIn = values.user && values.secret ? { user: values.user, secret: values.secret } : undefined;
+    const signIn = recipeFromFlags(values, io.cwd);
     // A held call of an unregistered capability signs in the same way once a person approves it.
     if (signIn && !target.registration) deps.signIns?.remember(target.revision, signIn);
     let result: ReplayResult | undefined;
@@ -136,7 +137,13 @@ export const run: Command = async (args, io) => {
       ? capabilityTool(target.capability, target.registration, deps, overrides)
       : unregisteredCapabilityTool(target.capability, target.revision, deps, overrides);
     const requestId = values['request-id'];
-    const envelope = await runtime.invoke(tool, input, requestId ? { requestId } : {});
+    const progress = callProgress(io, tool.name, (text) => runtime.store.secrets.scrub(text));
+    const envelope = await runtime
+      .invoke(tool, input, {
+        ...(requestId ? { requestId } : {}),
+        ...(progress.onEvent ? { onEvent: progress.onEvent } : {}),
+      })
+      .finally(() => progress.end());
     return print(io, envelope, result, values.json);
   } catch (error) {
     if (!(error instanceof LiftError)) throw error;

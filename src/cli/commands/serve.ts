@@ -1,7 +1,10 @@
 import { LIFT_VERSION } from '../../contract/version.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import { describeEvent } from '../../serve/call-notices.js';
 import { originOf } from '../../serve/origin.js';
+import type { RunEvent } from '../../store/runs.js';
 import { parse, UsageError } from '../args.js';
+import { debugLog } from '../debug-log.js';
 import type { CliIo, Command } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 import { defineCommand } from '../spec.js';
@@ -16,6 +19,13 @@ function stopSignal(): AbortSignal {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return controller.signal;
+}
+
+/** With LIFT_LOG=debug, each event of each call on stderr (scrubbed), as the run log records it. */
+function debugEvents(runtime: Runtime, io: CliIo): { onEvent?: (tool: string, event: RunEvent) => void } {
+  const debug = debugLog(io);
+  if (io.env.LIFT_LOG !== 'debug') return {};
+  return { onEvent: (tool, event) => debug(`${tool}: ${runtime.store.secrets.scrub(describeEvent(event))}`) };
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {
@@ -45,6 +55,7 @@ async function serveOverHttp(
   const token = runtime.store.secrets.get(TOKEN_SECRET);
   const pages = createConsole(runtime, { token });
   const serving = await serveHttp(runtime, {
+    ...debugEvents(runtime, io),
     pages,
     port,
     host,
@@ -98,7 +109,7 @@ export const run: Command = async (args, io) => {
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
       // stdout carries protocol messages only; a signal ends the server like a closed stdin.
-      await serveStdio(runtime, { version: LIFT_VERSION, stop });
+      await serveStdio(runtime, { version: LIFT_VERSION, stop, ...debugEvents(runtime, io) });
       process.stdin.destroy();
       return 0;
     }

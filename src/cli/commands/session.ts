@@ -19,11 +19,13 @@ import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { replyText } from '../session-text.js';
+import { recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
-const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME] [--idle-s N]
-       lift session observe ID [--screenshot] [--find TEXT]
+const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
+       lift session observe ID [--screenshot] [--find TEXT] [--page N]
        lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
        lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
        lift session resume ID
@@ -44,7 +46,12 @@ export const spec = defineCommand({
       description: 'end the session after S idle seconds',
     },
     screenshot: { type: 'boolean', default: false, description: 'attach a masked screenshot' },
-    find: { type: 'string', value: 'TEXT', description: 'look for elements matching this text' },
+    find: {
+      type: 'string',
+      value: 'TEXT',
+      description: 'show only the lines and table rows holding this text',
+    },
+    page: { type: 'string', value: 'N', description: 'which page of a long observation (1 for the first)' },
     reason: {
       type: 'string',
       default: 'A person must act in the browser.',
@@ -67,43 +74,53 @@ export const spec = defineCommand({
     observe: {
       summary: 'what the page shows now',
       arguments: [ID],
-      options: ['screenshot', 'find', 'json'],
-      examples: ['lift session observe s_3f2a9c01de', 'lift session observe s_3f2a9c01de --find Savings'],
+      options: ['screenshot', 'find', 'page', 'json'],
+      examples: [
+        'lift session observe s_3f2a9c01de',
+        'lift session observe s_3f2a9c01de --find Savings',
+        'lift session observe s_3f2a9c01de --page 2',
+      ],
     },
     act: {
       summary: 'an action, a list of actions, or {"actions":[...]}',
       arguments: [ID, { name: 'actions', description: 'the action(s) as JSON' }],
       options: ['json'],
-      examples: [`lift session act s_3f2a9c01de '{"op":"click","target":{"role":"button","name":"Search"}}'`],
+      examples: [
+        `lift session act s_3f2a9c01de '{"op":"fill","target":{"ref":"e12"},"value":{"input":"memberId"}}'`,
+        `lift session act s_3f2a9c01de '{"op":"click","target":{"locator":{"by":"role","role":"button","name":"Search"}}}'`,
+        `lift session act s_3f2a9c01de '{"op":"read","target":{"locator":{"by":"cell","row":"M-1001","column":"Name"}},"as":"name"}'`,
+      ],
     },
     handoff: {
       summary: 'ask a person to act in the browser; waits until lift session resume',
       arguments: [ID],
-      options: ['reason'],
+      options: ['reason', 'json'],
       examples: ['lift session handoff s_3f2a9c01de --reason "enter the second factor"'],
     },
     resume: {
       summary: 'the person is done: the session goes on',
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session resume s_3f2a9c01de'],
     },
     complete: {
       summary: 'name the outputs and the checkpoint; compiles the capability',
       arguments: [ID, { name: 'result', description: '{"outputs":[...],"checkpoint":{...}} as JSON' }],
       options: ['json'],
-      examples: [`lift session complete s_3f2a9c01de '{"outputs":[],"checkpoint":{}}'`],
+      examples: [
+        `lift session complete s_3f2a9c01de '{"outputs":["name"],"checkpoint":{"target":{"ref":"e31"},"input":"memberId"}}'`,
+      ],
     },
     status: {
       summary: "the session's state, running or ended",
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session status s_3f2a9c01de'],
     },
     stop: {
       summary: 'end the session',
       arguments: [ID],
-      options: [],
+      options: ['json'],
       examples: ['lift session stop s_3f2a9c01de'],
     },
     daemon: { summary: 'the daemon itself', arguments: [ID], options: [], examples: [], hidden: true },
@@ -125,6 +142,7 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
   if (!values.policy) throw new UsageError(USAGE);
   const task = taskFromArgs(values);
   const policy = loadPolicy(values.policy);
+  const signIn = recipeFromFlags(values, io.cwd);
   const home = await homeOf(io);
   const id = `s_${randomBytes(5).toString('hex')}`;
   const config: DaemonConfig = {
@@ -133,13 +151,13 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
     policy,
     hidden: values.hide ?? [],
     idleSeconds: numberFlag(values['idle-s'], '--idle-s', { min: 1, max: 86_400, unit: 'seconds' }) ?? 600,
-    ...(values.user ? { user: values.user } : {}),
-    ...(values.secret ? { secret: values.secret } : {}),
+    ...(signIn ? { signIn } : {}),
   };
   mkdirSync(sessionsDir(home), { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(sessionsDir(home), `${id}.config.json`), JSON.stringify(config), { mode: 0o600 });
   const log = openSync(join(sessionsDir(home), `${id}.log`), 'a', PRIVATE_FILE_MODE);
-  const child = spawn(process.execPath, [process.argv[1]!, 'session', 'daemon', id], {
+  // The same node flags (a loader such as tsx when run from the source) for the daemon.
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'session', 'daemon', id], {
     cwd: io.cwd,
     env: { ...io.env, LIFT_HOME: home },
     detached: true,
@@ -180,7 +198,9 @@ async function send(
       return 1;
     }
     if (message.kind === 'status') {
-      printJson(io, { ok: true, ...state.status, running: false, run_id: state.runId });
+      const ended = { ok: true, ...state.status, running: false, run_id: state.runId };
+      if (json) printJson(io, ended);
+      else io.out(replyText(message, ended));
       return 0;
     }
     io.err(
@@ -188,10 +208,9 @@ async function send(
     );
     return 1;
   }
-  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean; observation?: string };
-  if (!json && message.kind === 'call' && message.tool === 'observe' && reply.ok && reply.observation)
-    io.out(reply.observation);
-  else printJson(io, reply);
+  const reply = (await request(socket, message, 15 * 60_000)) as { ok: boolean } & Record<string, unknown>;
+  if (json) printJson(io, reply);
+  else io.out(replyText(message, reply));
   return reply.ok ? 0 : 1;
 }
 
@@ -227,6 +246,9 @@ export const run: Command = async (args, io) => {
       const args = {
         ...(values.screenshot ? { screenshot: true } : {}),
         ...(values.find ? { find: { match: values.find } } : {}),
+        ...(values.page
+          ? { page: numberFlag(values.page, '--page', { min: 1, max: 200, integer: true, unit: 'page' }) }
+          : {}),
       };
       return send(io, rest[0], { kind: 'call', tool: 'observe', args }, values.json);
     }
@@ -235,22 +257,22 @@ export const run: Command = async (args, io) => {
       const [id, text] = rest;
       if (!text) throw new UsageError(USAGE);
       const args = action === 'act' ? actionsOf(text) : parseJsonArgument(text, 'JSON');
-      return send(io, id, { kind: 'call', tool: action, args }, values.json || true);
+      return send(io, id, { kind: 'call', tool: action, args }, values.json);
     }
     case 'handoff': {
       return send(
         io,
         rest[0],
         { kind: 'call', tool: 'request_handoff', args: { reason: values.reason } },
-        true,
+        values.json,
       );
     }
     case 'resume':
-      return send(io, rest[0], { kind: 'resume' }, true);
+      return send(io, rest[0], { kind: 'resume' }, values.json);
     case 'status':
-      return send(io, rest[0], { kind: 'status' }, true);
+      return send(io, rest[0], { kind: 'status' }, values.json);
     case 'stop':
-      return send(io, rest[0], { kind: 'stop' }, true);
+      return send(io, rest[0], { kind: 'stop' }, values.json);
     default:
       throw new UsageError(USAGE);
   }

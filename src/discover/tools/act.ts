@@ -14,47 +14,64 @@ export const ActArgsSchema = z.strictObject({
 export type ActArgs = z.infer<typeof ActArgsSchema>;
 type Action = ActArgs['actions'][number];
 
-/** The executed action as the compiler keeps it, or undefined when it did not do what it was for. */
-function recordable(action: Action, result: StepResult, dialogs: string[]): ExecutedAction | undefined {
+/** What the compiler keeps of an action, or why it keeps nothing of it. */
+type Kept = { executed: ExecutedAction } | { leftOut: string };
+
+/** The executed action as the compiler keeps it, or why it is left out of the capability. */
+function recordable(action: Action, result: StepResult, dialogs: string[]): Kept {
+  if (result.uncertain) return { leftOut: 'it may have reached the page, but its effect is unknown' };
+  if (result.effect === 'unexpected')
+    return { leftOut: `it had an unexpected effect (${result.code ?? 'UNEXPECTED_STATE'})` };
   const worked =
     result.effect === 'changed' ||
     result.effect === 'none' ||
     // A value the field already held still matters: replay runs on other inputs, where it differs.
     (result.effect === 'no_change' &&
       (action.op === 'fill' || action.op === 'select' || action.op === 'check'));
-  if (!worked || result.uncertain) return undefined;
+  if (!worked) return { leftOut: 'nothing changed on the page' };
   const target: Target | undefined = result.resolved?.target;
+  const notUnique = result.resolved?.notUnique ? { notUnique: true as const } : {};
+  const on = (executed: ExecutedAction): Kept =>
+    target ? { executed: { ...executed, ...notUnique } } : { leftOut: 'it named no element' };
   switch (action.op) {
     case 'click':
-      return target && { op: 'click', target };
+      return on({ op: 'click', target: target! });
     case 'fill':
     case 'select': {
       const value =
         typeof action.value === 'string' ? { literal: action.value } : { input: action.value.input };
-      return target && { op: action.op, target, value };
+      return on({ op: action.op, target: target!, value });
     }
     case 'check':
-      return target && { op: 'check', target, checked: action.checked };
+      return on({ op: 'check', target: target!, checked: action.checked });
     case 'press':
-      return target && { op: 'press', target, key: action.key };
+      return on({ op: 'press', target: target!, key: action.key });
     case 'wait_for':
-      return target && { op: 'wait_for', target };
+      return target
+        ? on({ op: 'wait_for', target })
+        : { leftOut: 'a wait for text is not replayed; wait for an element' };
     case 'read':
-      return target && { op: 'read', target, output: action.as };
+      return on({ op: 'read', target: target!, output: action.as });
     case 'navigate':
-      if (!result.resolved?.url || (action.frame && action.frame.length > 0)) return undefined;
+      if (action.frame && action.frame.length > 0)
+        return { leftOut: 'a navigation inside a frame is not replayed' };
+      if (!result.resolved?.url) return { leftOut: 'it loaded no page' };
       // Built from inputs: the template is what replays, with each run's inputs.
       return {
-        op: 'navigate',
-        url: placeholdersIn(action.url).length > 0 ? action.url : result.resolved.url,
+        executed: {
+          op: 'navigate',
+          url: placeholdersIn(action.url).length > 0 ? action.url : result.resolved.url,
+        },
       };
     case 'dialog': {
       const message = dialogs.at(-1);
-      if (action.response !== 'accept' || !message) return undefined;
-      return { op: 'dialog', accepted: true, message };
+      if (action.response !== 'accept') return { leftOut: 'a dismissed dialog is not replayed' };
+      return message
+        ? { executed: { op: 'dialog', accepted: true, message } }
+        : { leftOut: 'no dialog was open' };
     }
     case 'reload':
-      return undefined;
+      return { leftOut: 'a reload is not replayed' };
   }
 }
 
@@ -93,10 +110,17 @@ function reply(
   dialogs: string[],
 ) {
   const { status, message, hint } = checkRead(context, action, result, reads);
-  if (result.status === 'executed') context.record.uiActions++;
+  const { record } = context;
+  if (result.status === 'executed') record.uiActions++;
   if (status === 'rejected') context.countRejected();
-  const executed = status === 'executed' ? recordable(action, result, dialogs) : undefined;
-  if (executed) context.record.executed.push(executed);
+  const number = ++record.actions;
+  const kept: Kept =
+    status === 'executed'
+      ? recordable(action, result, dialogs)
+      : { leftOut: `${status}${result.code ? ` (${result.code})` : ''}: ${message}` };
+  const executed = 'executed' in kept ? kept.executed : undefined;
+  if (executed) record.executed.push(executed);
+  else if ('leftOut' in kept) record.leftOut.push({ action: number, op: action.op, reason: kept.leftOut });
   const shared = {
     index: result.index,
     op: result.op,

@@ -5,7 +5,7 @@ import { isLiftError } from '../../contract/errors.js';
 import { RefSchema } from '../../rungs/ui/actions.js';
 import { type Target, TargetSchema } from '../../rungs/ui/locator.js';
 import { type CompileInput, compileCapability } from '../compile.js';
-import type { ExplorerContext } from '../explorer-context.js';
+import type { ExplorerContext, LeftOutAction } from '../explorer-context.js';
 import { learnSign, type OutcomeExample } from '../rehearse.js';
 import { defineExplorerTool } from './tool.js';
 
@@ -90,6 +90,15 @@ function checkCovered(context: ExplorerContext, args: CompleteArgs): void {
   }
 }
 
+/** The actions not in the capability, as the reply lists them. */
+function leftOut(context: ExplorerContext): LeftOutAction[] {
+  return [...context.record.leftOut];
+}
+
+function describeLeftOut(entry: LeftOutAction): string {
+  return `action ${entry.action} (${entry.op}): ${entry.reason}`;
+}
+
 /**
  * The task's outputs, those taken from the URL with their source; each is read now from the
  * resulting page and must hold a value of its type, as a read would.
@@ -143,7 +152,7 @@ export const completeTool = defineExplorerTool({
   name: 'complete',
   title: 'Complete the task',
   description:
-    'Declare the task done: name the outputs you read and the final checkpoint, a target on the page that shows a bound input (for example the member ID cell), compared with that input on every replay.',
+    'Declare the task done: name the outputs you read and the final checkpoint, a target on the page that shows a bound input (for example the member ID cell), compared with that input on every replay. The answer lists every action left out of the capability (rejected, without effect, unexpected) and why.',
   input: CompleteArgsSchema,
   example: {
     outputs: ['savingsBalance', 'currency'],
@@ -199,13 +208,22 @@ export const completeTool = defineExplorerTool({
         });
         capability = compileCapability({ ...input, signs });
       }
-      const { revision } = await context.complete(capability);
-      return { revision, name: capability.name, steps: capability.steps.length };
+      const { revision, file } = await context.complete(capability);
+      // Nothing is dropped in silence: every action not in the capability, and why.
+      return {
+        revision,
+        name: capability.name,
+        steps: capability.steps.length,
+        ...(file ? { file } : {}),
+        left_out: leftOut(context),
+      };
     } catch (error) {
       // The compiler refuses what would not replay: a rejection the explorer can correct.
       if (!isLiftError(error)) throw error;
       context.emit('complete-rejected', { code: error.code, message: error.message });
-      throw context.refuse(error.code, error.message, error.hint ? { hint: error.hint } : {});
+      const left = leftOut(context);
+      const also = left.length ? ` Left out of the capability: ${left.map(describeLeftOut).join('; ')}.` : '';
+      throw context.refuse(error.code, `${error.message}${also}`, error.hint ? { hint: error.hint } : {});
     }
   },
 });

@@ -1,6 +1,16 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
 import { LiftError } from '../../contract/errors.js';
 import type { CapturedStream } from './capture.js';
+
+const require = createRequire(import.meta.url);
+
+/** csv-parse's synchronous parser, required on the first CSV a program prints (not when tools are declared). */
+function parseCsv(
+  text: string,
+  options: { relax_column_count: boolean; skip_empty_lines: boolean },
+): unknown {
+  return (require('csv-parse/sync') as typeof import('csv-parse/sync')).parse(text, options);
+}
 
 /**
  * How a tool reads a program's standard output into fields. A parse failure means the

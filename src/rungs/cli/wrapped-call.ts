@@ -2,6 +2,9 @@ import type { CapturedStream } from './capture.js';
 import type { ExitRules } from './exit-status.js';
 import type { Confirmation } from './questions.js';
 
+/** Default bytes kept of each stream (half head, half tail). */
+export const DEFAULT_STREAM_CAP = 64 * 1024;
+
 /** One call of runWrapped: the program, its fixed arguments, and the rules of its contract. */
 export interface WrappedCall extends ExitRules {
   program: string;

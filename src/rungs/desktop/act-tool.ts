@@ -3,7 +3,7 @@ import type { ToolContext } from '../../contract/context.js';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { actOnWindow, type DesktopStep } from './act.js';
+import type { DesktopStep } from './act.js';
 import { DesktopActionsSchema, MAX_DESKTOP_ACTIONS } from './actions.js';
 import { desktopSession, WindowSelectorShape } from './context.js';
 import { isShown } from './tree.js';
@@ -72,6 +72,7 @@ async function run(raw: z.infer<typeof input>, ctx: ToolContext) {
   const session = await desktopSession(ctx);
   const window = await session.window(raw, ctx.deadline);
   ctx.markStarted();
+  const { actOnWindow } = await import('./act.js');
   const { steps, read } = await actOnWindow(raw.actions, {
     session,
     window,

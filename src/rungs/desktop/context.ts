@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
-import {
-  DESKTOP_SERVICE,
-  DESKTOP_SETTINGS_SERVICE,
-  DesktopSession,
-  type DesktopSettings,
-} from './session.js';
+import type { DesktopSession, DesktopSettings } from './session.js';
 
-/** The runtime's desktop session, made on first use (no display or worker before that). */
+export const DESKTOP_SERVICE = 'desktop';
+export const DESKTOP_SETTINGS_SERVICE = 'settings:desktop';
+
+/**
+ * The runtime's desktop session, made on first use (no display or worker before that). The
+ * session's code (display, bridge, programs) loads with it, not with the tools' declarations.
+ */
 export async function desktopSession(ctx: ToolContext): Promise<DesktopSession> {
   const settings = await ctx.service<DesktopSettings>(DESKTOP_SETTINGS_SERVICE, () => ({}));
-  return ctx.service(DESKTOP_SERVICE, () => new DesktopSession(settings));
+  return ctx.service(
+    DESKTOP_SERVICE,
+    async () => new (await import('./session.js')).DesktopSession(settings),
+  );
 }
 
 /** Which window a call means: a program Lift started, and optionally part of a window title. */

@@ -16,8 +16,7 @@ export interface DesktopSettings {
   python?: string;
 }
 
-export const DESKTOP_SERVICE = 'desktop';
-export const DESKTOP_SETTINGS_SERVICE = 'settings:desktop';
+export { DESKTOP_SERVICE, DESKTOP_SETTINGS_SERVICE } from './context.js';
 
 export interface WindowRef {
   program: string;

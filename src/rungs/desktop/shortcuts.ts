@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { LiftError } from '../../contract/errors.js';
+
+const require = createRequire(import.meta.url);
+
+/** yaml, required when a shortcuts file is first read (the desktop tools are declared without it). */
+function parseYaml(text: string): unknown {
+  return (require('yaml') as typeof import('yaml')).parse(text);
+}
 
 /** A key combination such as "ctrl+shift+g", "enter" or "f5". */
 export const KEY_COMBO =

@@ -13,6 +13,7 @@ import {
 import { type LiveElement, refreshRefs } from './element.js';
 import type { FramePath } from './locator.js';
 import { checkUrl } from './policy.js';
+import { namesByContent, structuralReadTarget } from './read-target.js';
 import type { ActEnvironment, StepResult } from './step.js';
 import { currentValue, performAndVerify } from './verify.js';
 
@@ -88,12 +89,12 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
       env,
       target && isRef(target) ? target.ref : undefined,
     ) as NonNullable<StepResult['element']>;
-    step.resolved = { target: element.target };
+    step.resolved = { target: element.target, ...(element.notUnique ? { notUnique: true as const } : {}) };
   }
   checkPolicy(env, action, element);
   step.risk = checkSafety(env, action, element);
   const refBased = element?.refBased === true;
-  if (refBased) await refreshRefs(env.page);
+  if (refBased) await refreshRefs(env.page, env.deadline - Date.now());
 
   switch (action.op) {
     case 'click': {
@@ -212,6 +213,12 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
     case 'read': {
       const value = await currentValue(element as LiveElement);
       env.reads[action.as] = value;
+      // What a read stores must find the same place on another record, not this record's text.
+      if (step.resolved?.target && namesByContent(step.resolved.target, value)) {
+        const record = target && isRef(target) ? env.refs.get(target.ref) : undefined;
+        const structural = await structuralReadTarget(env.page, element as LiveElement, record, value);
+        if (structural) step.resolved = { target: structural };
+      }
       return {
         effect: 'none',
         message: `Read ${action.as} (${value.length} characters); the value goes to the task, not here.`,

@@ -88,7 +88,7 @@ export async function findElement(env: ActEnvironment, target: ActionTarget): Pr
         hint: 'Observe again and use a ref from that observation.',
       });
     }
-    const found = await resolveElement(env.page, { ref: target.ref, record });
+    const found = await resolveElement(env.page, { ref: target.ref, record }, env.deadline - Date.now());
     if (!found.ok) {
       refuse('BAD_INPUT', `[${target.ref}] is no longer on the page (${found.reason}).`, {
         blockedBy: found.count > 1 ? 'ambiguous' : 'not_found',
@@ -97,7 +97,7 @@ export async function findElement(env: ActEnvironment, target: ActionTarget): Pr
     }
     return found.element;
   }
-  const found = await resolveElement(env.page, { target });
+  const found = await resolveElement(env.page, { target }, env.deadline - Date.now());
   if (!found.ok) {
     refuse(
       'BAD_INPUT',

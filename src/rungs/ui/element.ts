@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { resolveTarget, type Target } from './locator.js';
 import type { ElementRecord } from './render.js';
 import type { ElementFacts } from './safety.js';
@@ -15,6 +15,8 @@ export interface LiveElement extends ElementFacts {
   submitName: string | undefined;
   /** The locator is an aria ref: refresh the refs (refreshRefs) before using it. */
   refBased?: true;
+  /** No semantic target names this element alone on the page: `target` would find another too. */
+  notUnique?: true;
 }
 
 export type Resolution = { ok: true; element: LiveElement } | { ok: false; reason: string; count: number };
@@ -59,8 +61,15 @@ async function domFacts(locator: Locator): Promise<DomFacts> {
 }
 
 /** Role and accessible name of one element, from its own aria snapshot. */
-async function roleAndName(locator: Locator): Promise<{ role: string; name: string }> {
-  const snapshot = await locator.ariaSnapshot({ timeout: 2_000 });
+/**
+ * How long reading an element's role and name may take: a semantic target is resolved
+ * afresh for it, and a cell target on a large page (phpMyAdmin's Insert form, ten selects
+ * of 120 options) takes seconds under load; the action's own deadline bounds it.
+ */
+const LOOKUP_MS = 2_000;
+
+async function roleAndName(locator: Locator, timeoutMs = LOOKUP_MS): Promise<{ role: string; name: string }> {
+  const snapshot = await locator.ariaSnapshot({ timeout: timeoutMs });
   const first = parseAriaSnapshot(snapshot).children[0];
   return { role: first?.role ?? '', name: first?.name ?? '' };
 }
@@ -69,10 +78,11 @@ async function live(
   locator: Locator,
   target: Target,
   known?: { role: string; name: string },
+  timeoutMs = LOOKUP_MS,
 ): Promise<LiveElement> {
   // Role and name first: an element's own aria snapshot resets the page's aria refs, so it
   // must not run between resolving a ref and using it.
-  const { role, name } = known ?? (await roleAndName(locator));
+  const { role, name } = known ?? (await roleAndName(locator, timeoutMs));
   return { locator, target, role, name, ...(await domFacts(locator)) };
 }
 
@@ -80,38 +90,89 @@ async function live(
  * Finds the one element an action names. A ref is exact while the page has not changed:
  * when the recorded semantic target resolves to that very element it is used (it survives
  * re-renders); otherwise the ref itself is. A stale ref falls back to the semantic target.
- * A semantic target must match exactly one element.
+ * A semantic target must match exactly one element. `timeoutMs` bounds each look at the
+ * page (the action's remaining time, at least LOOKUP_MS).
  */
 export async function resolveElement(
   page: Page,
   target: { ref: string; record: ElementRecord } | { target: Target },
+  timeoutMs = LOOKUP_MS,
 ): Promise<Resolution> {
-  if ('target' in target) return resolveSemantic(page, target.target);
-  const { record } = target;
-  const byRef = page.locator(`aria-ref=${target.ref}`);
+  const bound = Math.max(LOOKUP_MS, timeoutMs);
+  if ('target' in target) return resolveSemantic(page, target.target, bound);
+  const byRef = page.locator(`aria-ref=${target.record.ariaRef}`);
   const handle = await byRef.elementHandle({ timeout: 500 }).catch(() => null);
-  if (!handle) return resolveSemantic(page, record.target);
+  if (!handle) return resolveSemantic(page, target.record.target, bound);
   try {
-    const semantic = await resolveTarget(page, record.target);
-    const same =
-      (await semantic.count().catch(() => 0)) === 1 &&
-      (await semantic.evaluate((element, other) => element === other, handle).catch(() => false));
+    const record = target.record.nameFromContent
+      ? await withOwnName(byRef, target.record, bound)
+      : target.record;
     const known = { role: record.role, name: record.name };
-    if (same) return { ok: true, element: await live(semantic, record.target, known) };
-    // role + name is not unique here: act on the ref, refreshed right before each use.
-    await refreshRefs(page);
-    return { ok: true, element: { ...(await live(byRef, record.target, known)), refBased: true } };
+    const unique = await uniqueTarget(page, record.target, handle);
+    if (unique) return { ok: true, element: await live(await resolveTarget(page, unique), unique, known) };
+    // No target names this element alone: act on the ref, refreshed right before each use;
+    // the compiler refuses to store a target that is not unique.
+    await refreshRefs(page, bound);
+    return {
+      ok: true,
+      element: { ...(await live(byRef, record.target, known)), refBased: true, notUnique: true },
+    };
   } finally {
     await handle.dispose().catch(() => undefined);
   }
 }
 
-/** Takes an AI snapshot so that `aria-ref=` locators resolve against the current page. */
-export async function refreshRefs(page: Page): Promise<void> {
-  await page.ariaSnapshot({ mode: 'ai', timeout: 2_000 }).catch(() => undefined);
+/** Whether the target resolves to exactly this element. */
+async function namesOnly(page: Page, target: Target, handle: ElementHandle): Promise<boolean> {
+  const locator = await resolveTarget(page, target);
+  return (
+    (await locator.count().catch(() => 0)) === 1 &&
+    (await locator.evaluate((element, other) => element === other, handle).catch(() => false))
+  );
 }
 
-async function resolveSemantic(page: Page, target: Target): Promise<Resolution> {
+/**
+ * A target that names this element and no other on the live page: the observed one, or
+ * else the same with the element's position among its matches (`nth`), read now.
+ */
+export async function uniqueTarget(
+  page: Page,
+  target: Target,
+  handle: ElementHandle,
+): Promise<Target | undefined> {
+  if (await namesOnly(page, target, handle)) return target;
+  const { nth: _nth, ...every } = target;
+  const index = await (await resolveTarget(page, every))
+    .evaluateAll((elements: Element[], other) => elements.indexOf(other as Element), handle)
+    .catch(() => -1);
+  if (index < 0) return undefined;
+  const counted = { ...every, nth: index + 1 };
+  return (await namesOnly(page, counted, handle)) ? counted : undefined;
+}
+
+/**
+ * The record with the element's own accessible name in place of the one rebuilt from its
+ * content, so that the target stored and replayed is the name the page computes.
+ */
+async function withOwnName(byRef: Locator, record: ElementRecord, timeoutMs: number): Promise<ElementRecord> {
+  const own = await roleAndName(byRef, timeoutMs).catch(() => undefined);
+  if (!own?.name || own.name === record.name) return record;
+  const locator = record.target.locator;
+  let target = record.target;
+  if (locator.by === 'role' && locator.name === record.name)
+    target = { ...target, locator: { ...locator, name: own.name } };
+  // A control named in its table cell: the same name, in the cell target's element.
+  if (locator.by === 'cell' && locator.element?.name === record.name)
+    target = { ...target, locator: { ...locator, element: { ...locator.element, name: own.name } } };
+  return { ...record, name: own.name, target };
+}
+
+/** Takes an AI snapshot so that `aria-ref=` locators resolve against the current page. */
+export async function refreshRefs(page: Page, timeoutMs = LOOKUP_MS): Promise<void> {
+  await page.ariaSnapshot({ mode: 'ai', timeout: Math.max(LOOKUP_MS, timeoutMs) }).catch(() => undefined);
+}
+
+async function resolveSemantic(page: Page, target: Target, timeoutMs: number): Promise<Resolution> {
   const locator = await resolveTarget(page, target);
   const count = await locator.count().catch(() => 0);
   if (count !== 1) {
@@ -121,7 +182,7 @@ async function resolveSemantic(page: Page, target: Target): Promise<Resolution> 
       reason: count === 0 ? 'no element on the page matches it' : `${count} elements match it`,
     };
   }
-  return { ok: true, element: await live(locator, target) };
+  return { ok: true, element: await live(locator, target, undefined, timeoutMs) };
 }
 
 export type Obstruction = 'hidden' | 'off_screen' | 'covered';

@@ -33,6 +33,7 @@ import {
 } from './sign-in.js';
 import { SignInValues } from './sign-in-values.js';
 import type { ActEnvironment } from './step.js';
+import { tokenCounter } from './tokens.js';
 
 export interface PageHarnessOptions {
   policy: UiPolicy;
@@ -166,7 +167,7 @@ export class PageHarness {
     const { recipe } = this.#signIn;
     if (!recipe || !this.canSignIn) {
       throw new LiftError('AUTH_REQUIRED', 'This session has no sign-in configured.', {
-        hint: 'Open the session with a sign-in (--user and --secret), or let a person sign in to the profile.',
+        hint: 'Open the session with a sign-in (--user and --secret, or --sign-in FILE), or let a person sign in to the profile.',
       });
     }
     const context = {
@@ -175,15 +176,15 @@ export class PageHarness {
       timings: this.timings,
       valueOf: (value: SignInValue, field: SignInField) => this.#signIn.typed(value, field),
     };
-    let ok = true;
+    let failure: SignInFailed | undefined;
     try {
       await signInWith(recipe, context);
     } catch (error) {
       if (!(error instanceof SignInFailed)) throw error;
-      ok = false;
+      failure = error;
     }
-    this.emit({ type: 'ui-sign-in-end', ok });
-    if (!ok) throw this.#signIn.failed();
+    this.emit({ type: 'ui-sign-in-end', ok: failure === undefined });
+    if (failure) throw this.#signIn.failed(failure.reason);
     await this.#options.saveProfile?.();
   }
 
@@ -232,13 +233,14 @@ export class PageHarness {
   async observe(
     sequence: number,
     find?: { match: string; table?: string },
+    page = 1,
   ): Promise<{
     observation: Observation;
     index: ObservationIndex;
   }> {
     const empty: ObservationIndex = { elements: new Map(), frames: new Map() };
     if (this.tracker.dialog || this.tracker.fileChooser)
-      return { observation: this.#blocked(), index: empty };
+      return { observation: await this.#blocked(), index: empty };
     let lastError: unknown;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
@@ -250,11 +252,12 @@ export class PageHarness {
           mark: (element) => this.mark(element),
           signInShowing: () => showsSignIn(this.page, this.#signIn.recipe),
           sequence,
+          page,
           ...(find ? { find } : {}),
         });
       } catch (error) {
         lastError = error;
-        if (this.tracker.dialog) return { observation: this.#blocked(), index: empty };
+        if (this.tracker.dialog) return { observation: await this.#blocked(), index: empty };
         // The document was being replaced; wait (bounded) for the new one.
         await this.page.waitForLoadState('domcontentloaded', { timeout: 3_000 }).catch(() => undefined);
       }
@@ -289,11 +292,8 @@ export class PageHarness {
       );
     }
     const shot = await maskedScreenshot(this.page, path, {
-      values: [
-        ...Object.values(this.#options.inputs ?? {}),
-        ...(this.#options.secrets ?? []),
-        ...this.#signIn.secretValues(),
-      ],
+      values: [...(this.#options.secrets ?? []), ...this.#signIn.secretValues()],
+      inputs: Object.values(this.#options.inputs ?? {}),
       hiddenColumns: this.#options.hiddenColumns ?? [],
       isSecret: this.#options.isSecret,
       regions: extra.regions,
@@ -313,7 +313,7 @@ export class PageHarness {
     this.#unlisten();
   }
 
-  #blocked(): Observation {
-    return blockedObservation(this.tracker.dialog, this.redactor, this.page.url());
+  async #blocked(): Promise<Observation> {
+    return blockedObservation(this.tracker.dialog, this.redactor, this.page.url(), await tokenCounter());
   }
 }

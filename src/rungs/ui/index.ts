@@ -28,7 +28,7 @@
  * observe(): `Observation` — `text` is the model's view: a header (page, state, richness line),
  *   then headings, text, one `[ref] role "name"` line per actionable element (with `⇒ locator`
  *   when role + name is not unique), and tables summarised (header, row count, first rows,
- *   `find` for rows containing a value). Capped at `maxTokens` (default 2,000, chars/4); when
+ *   `find` for rows containing a value). Capped at `maxTokens` (default 2,000, o200k); when
  *   anything is left out, `truncated: true` and `fullSnapshotPath` holds the full (still
  *   redacted) rendering. `state` is ready | dialog | file_chooser | auth_required | error.
  *   `elements[].target` is each element's semantic target (placeholders for bound values).
@@ -101,13 +101,12 @@ export {
   type Target,
   TargetSchema,
 } from './locator.js';
-export {
-  type FrameStatus,
-  type Observation,
-  type ObservedElement,
-  type PageState,
-  type Richness,
-  tokensOf,
+export type {
+  FrameStatus,
+  Observation,
+  ObservedElement,
+  PageState,
+  Richness,
 } from './observe.js';
 export { type LeasedPage, PAGE_POOL_SERVICE, PagePool, startPagePool } from './page-pool.js';
 export { type BlockedRequest, PageTracker } from './page-tracker.js';
@@ -140,3 +139,4 @@ export {
   showsSignIn,
 } from './sign-in.js';
 export { type AriaNode, parseAriaSnapshot } from './snapshot.js';
+export { type TokenCounter, tokenCounter } from './tokens.js';

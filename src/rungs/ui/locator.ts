@@ -1,5 +1,6 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { z } from 'zod';
+import { fieldByLabel, pairValue, xpathString } from './locator-fields.js';
 
 /**
  * How Lift names an element: by meaning, never by position, CSS class or XPath. The same
@@ -15,6 +16,24 @@ export const SemanticLocatorSchema = z.discriminatedUnion('by', [
   }),
   z.strictObject({ by: z.literal('label'), label: z.string().min(1).max(200) }),
   z.strictObject({ by: z.literal('text'), text: z.string().min(1).max(200) }),
+  z.strictObject({
+    by: z.literal('field'),
+    /**
+     * The text a person reads for the field: its label, else the text right before it
+     * ("Enter:" before a box), else its form row's header cell. A trailing colon is optional.
+     */
+    label: z.string().min(1).max(200),
+    /** The kind of field, when the row holds several (a Function select and a Value box). */
+    role: z.string().min(1).max(40).optional(),
+  }),
+  z.strictObject({
+    by: z.literal('pair'),
+    /**
+     * The label of a "Label: value" pair, a definition list's term or a row's header cell:
+     * the element is the value beside it ("Status" of "Status: New" reads "New").
+     */
+    label: z.string().min(1).max(200),
+  }),
   z.strictObject({
     by: z.literal('cell'),
     /** A value that identifies the row (any cell's text in it). */
@@ -42,9 +61,22 @@ export type SemanticLocator = z.infer<typeof SemanticLocatorSchema>;
 export const FramePathSchema = z.array(z.string().min(1).max(200)).max(4);
 export type FramePath = z.infer<typeof FramePathSchema>;
 
+/** A named region, landmark, form, fieldset or dialog the element sits in. */
+export const WithinSchema = z.strictObject({
+  role: z.string().min(1).max(40),
+  name: z.string().min(1).max(200),
+});
+export type Within = z.infer<typeof WithinSchema>;
+
+/**
+ * Frame, then the named container the element sits in, then the locator, then which match
+ * (`nth`: 1 for the first) when the locator alone names several: a target names one element.
+ */
 export const TargetSchema = z.strictObject({
   frame: FramePathSchema.default([]),
+  within: WithinSchema.optional(),
   locator: SemanticLocatorSchema,
+  nth: z.number().int().min(1).max(500).optional(),
 });
 export type Target = z.infer<typeof TargetSchema>;
 
@@ -61,14 +93,46 @@ function cssString(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
 
+/** Where the locator is looked for: the frame the target names, inside its named container. */
+export function targetScope(page: Page, target: Pick<Target, 'frame' | 'within'>): Scope {
+  const frame = frameScope(page, target.frame);
+  const { within } = target;
+  return within ? frame.getByRole(within.role as AriaRole, { name: within.name, exact: true }) : frame;
+}
+
+type AriaRole = Parameters<Page['getByRole']>[0];
+
+/** What a locator is looked for in: a page, a frame, or a container element. */
+export type Scope = Page | FrameLocator | Locator;
+
+/** A target as a person reads it: `the 2nd link "Edit" in region "Recent posts"`. */
+export function describeScopedLocator(target: Omit<Target, 'frame'>): string {
+  const ordinal = target.nth ? `the ${ordinalOf(target.nth)} ` : '';
+  const within = target.within ? ` in ${target.within.role} "${target.within.name}"` : '';
+  return `${ordinal}${describeLocator(target.locator)}${within}`;
+}
+
+function ordinalOf(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 export function describeLocator(locator: SemanticLocator): string {
   switch (locator.by) {
     case 'role':
-      return `${locator.role} "${locator.name}"`;
+      // An empty name matched loosely is any name: a position (`nth`) then tells which.
+      return locator.name === '' && locator.exact === false
+        ? `any ${locator.role}`
+        : `${locator.role} "${locator.name}"`;
     case 'label':
       return `field labelled "${locator.label}"`;
     case 'text':
       return `text "${locator.text}"`;
+    case 'field':
+      return `${locator.role ?? 'field'} after "${locator.label}"`;
+    case 'pair':
+      return `value of "${locator.label}"`;
     case 'cell':
       return `${locator.element ? `${locator.element.role} in ` : ''}cell (row ${locator.key ? `whose ${locator.key} is ` : ''}"${locator.row}", column "${locator.column}")${locator.table ? ` of table "${locator.table}"` : ''}`;
   }
@@ -79,26 +143,38 @@ export function describeLocator(locator: SemanticLocator): string {
  * index in *this* page's header row, so reordered columns still resolve.
  */
 export async function resolveTarget(page: Page, target: Target): Promise<Locator> {
-  const scope = frameScope(page, target.frame);
+  const all = await resolveAll(page, target);
+  return target.nth ? all.nth(target.nth - 1) : all;
+}
+
+/** Every element the target's scope and locator match, before `nth` picks one. */
+async function resolveAll(page: Page, target: Target): Promise<Locator> {
+  const scope = targetScope(page, target);
   const locator = target.locator;
   switch (locator.by) {
     case 'role':
-      return scope.getByRole(locator.role as Parameters<Page['getByRole']>[0], {
+      return scope.getByRole(locator.role as AriaRole, {
         name: locator.name,
         exact: locator.exact ?? true,
       });
     case 'label':
       return scope.getByLabel(locator.label, { exact: true });
     case 'text':
-      return scope.getByText(locator.text, { exact: true });
+      // The text a person reads: a hidden copy (a console logging every query it ran) is not it,
+      // as a hidden element is never a role's match either.
+      return scope.getByText(locator.text, { exact: true }).filter({ visible: true });
+    case 'field':
+      return fieldByLabel(scope, locator.label, locator.role);
+    case 'pair':
+      return pairValue(scope, locator.label);
     case 'cell': {
       const { tables, rows: row } = await cellRows(scope, locator);
       const table = tables.first();
-      const index = await columnIndex(table, locator.column);
+      const column = await columnSpan(table, locator.column);
       // A column this page does not have resolves to nothing (count 0), never to another column.
-      if (index < 0) return table.locator('lift-missing-column');
-      // nth on the live header order: positions are read now, never stored.
-      const cell = row.locator(':scope > td, :scope > th').nth(index);
+      if (!column) return table.locator('lift-missing-column');
+      // Positions on the live header row: read now, never stored.
+      const cell = cellsUnder(row, column);
       if (!locator.element) return cell;
       const { role, name } = locator.element;
       return cell.getByRole(
@@ -115,17 +191,11 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function xpathString(text: string): string {
-  if (!text.includes("'")) return `'${text}'`;
-  if (!text.includes('"')) return `"${text}"`;
-  return `concat('${text.split("'").join(`', "'", '`)}')`;
-}
-
 /**
  * Tables by the name observe prints: their accessible name or caption, or else the heading
  * right before them (most real tables have no name of their own, only a heading above).
  */
-export function tablesNamed(scope: Page | FrameLocator, name: string): Locator {
+export function tablesNamed(scope: Scope, name: string): Locator {
   const heading =
     '*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6 or @role="heading"]';
   return scope
@@ -138,7 +208,7 @@ export function tablesNamed(scope: Page | FrameLocator, name: string): Locator {
  * value: in the key column when the locator names one, else in any cell.
  */
 export async function cellRows(
-  scope: Page | FrameLocator,
+  scope: Scope,
   locator: CellLocator,
 ): Promise<{ tables: Locator; rows: Locator }> {
   const header = headerCell(scope, locator.column);
@@ -149,9 +219,9 @@ export async function cellRows(
     return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
   }
   const tables = named.filter({ has: header }).filter({ has: headerCell(scope, locator.key) });
-  const keyIndex = await columnIndex(tables.first(), locator.key);
-  if (keyIndex < 0) return { tables, rows: tables.locator('lift-missing-column') };
-  const keyCell = scope.locator(`xpath=./*[${keyIndex + 1}]`);
+  const keyColumn = await columnSpan(tables.first(), locator.key);
+  if (!keyColumn) return { tables, rows: tables.locator('lift-missing-column') };
+  const keyCell = cellsUnder(scope, keyColumn);
   const holds = keyCell
     .filter({ hasText: wholeText(locator.row) })
     .or(keyCell.filter({ has: scope.getByText(locator.row, { exact: true }) }));
@@ -166,28 +236,55 @@ function wholeText(text: string): RegExp {
  * A column's header: a column header by role, or any `th` or first-row `td` with that text
  * (a browser reads a `th` after a `td` as a row header; many real tables write headers as `td`).
  */
-function headerCell(scope: Page | FrameLocator, column: string): Locator {
+function headerCell(scope: Scope, column: string): Locator {
   return scope
     .getByRole('columnheader', { name: column, exact: true })
     .or(scope.locator('th, tr:first-child > td').filter({ hasText: wholeText(column) }));
 }
 
+/** Where a column lies in the table's grid: its first position and how many it spans. */
+export interface ColumnSpan {
+  start: number;
+  span: number;
+}
+
 /**
- * The column's position in the table's header row, read on the live page: the first row
- * with a `th`, else the first row. Every cell of that row counts, `td` included (a
- * "Select all" checkbox column is often a `td`), so the position matches the data rows.
+ * The column's place in the table's header row, read on the live page: the first row with
+ * a `th`, else the first row. Every cell of that row counts, `td` included (a "Select all"
+ * checkbox column is often a `td`), each by its colspan: phpMyAdmin's first header spans
+ * the four action columns of its rows. The header is found as observe names it: by its
+ * accessible name (an image's alt text), else by its text.
  */
-export async function columnIndex(table: Locator, column: string): Promise<number> {
-  if ((await table.count()) === 0) return -1;
-  return table.evaluate((element, wanted) => {
-    const rows = Array.from((element as HTMLTableElement).rows);
-    const header = rows.find((row) => Array.from(row.cells).some((cell) => cell.tagName === 'TH')) ?? rows[0];
-    if (!header) return -1;
+export async function columnSpan(table: Locator, column: string): Promise<ColumnSpan | undefined> {
+  if ((await table.count()) === 0) return undefined;
+  const found = await headerCell(table, column).evaluateAll((cells) => {
     // No named helpers in here: the bundler would wrap them in a __name the page lacks.
-    return Array.from(header.cells).findIndex(
-      (cell) =>
-        cell.innerText.replace(/\s+/g, ' ').trim() === wanted ||
-        (cell.textContent ?? '').replace(/\s+/g, ' ').trim() === wanted,
-    );
-  }, column);
+    for (const cell of cells as HTMLTableCellElement[]) {
+      const rows = Array.from(cell.closest('table')?.rows ?? []);
+      const header =
+        rows.find((row) => Array.from(row.cells).some((each) => each.tagName === 'TH')) ?? rows[0];
+      if (cell.parentElement !== header) continue;
+      let start = 0;
+      for (const before of Array.from(header.cells)) {
+        if (before === cell) break;
+        start += before.colSpan;
+      }
+      return { start, span: cell.colSpan };
+    }
+    return undefined;
+  });
+  return found ?? undefined;
+}
+
+/**
+ * The cells of the rows (or of the row a scope filters) that lie under a column, each
+ * cell's position counted with the colspans of the cells before it.
+ */
+export function cellsUnder(rows: Scope, column: ColumnSpan): Locator {
+  const start =
+    'count(preceding-sibling::*) + sum(preceding-sibling::*/@colspan) - count(preceding-sibling::*[@colspan])';
+  const end = `${start} + 1 + sum(@colspan) - count(@colspan)`;
+  return rows.locator(
+    `xpath=./*[(self::td or self::th) and ${start} < ${column.start + column.span} and ${end} > ${column.start}]`,
+  );
 }

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, Frame, Page } from 'playwright-core';
+import { headerSpans } from './header-spans.js';
 import type { FramePath, Target } from './locator.js';
+import { linesMatching, observationPage } from './observation-pages.js';
 import type { Redactor } from './redact.js';
 import {
   type ElementRecord,
@@ -11,7 +13,8 @@ import {
   type TableSummary,
 } from './render.js';
 import { showsSignIn } from './sign-in.js';
-import { parseAriaSnapshot } from './snapshot.js';
+import { type AriaNode, parseAriaSnapshot } from './snapshot.js';
+import { type TokenCounter, tokenCounter } from './tokens.js';
 
 /**
  * ready          the page can be acted on
@@ -57,7 +60,7 @@ export interface Observation {
   title: string;
   /** The bounded, redacted text for the model. */
   text: string;
-  /** Size of `text` counted as characters / 4. */
+  /** Size of `text` in o200k tokens. */
   tokens: number;
   /** Size of the page's full aria snapshot (what a plain snapshot tool would return), same count. */
   fullTokens: number;
@@ -65,6 +68,9 @@ export interface Observation {
   tables: TableSummary[];
   frames: FrameStatus[];
   richness: Richness;
+  /** Which page of the observation this is and how many there are (`observe` with `page`). */
+  page: number;
+  pages: number;
   /** True when rows or lines were left out; `fullSnapshotPath` has everything (redacted). */
   truncated: boolean;
   fullSnapshotPath?: string;
@@ -73,11 +79,13 @@ export interface Observation {
 
 export interface ObserveSettings {
   redactor: Redactor;
-  /** Observation cap in tokens (characters / 4). */
+  /** Observation cap in o200k tokens, per page. */
   maxTokens: number;
   /** Where full snapshots are written when an observation is cut. */
   outputDir: string;
   find?: { match: string; table?: string };
+  /** Which page of a long observation to show, 1 for the first. */
+  page?: number;
   /** HTTP status of each frame's last document load. */
   statusOf: (frame: Frame) => number | undefined;
   mark?: (element: ElementRecord) => string | undefined;
@@ -109,14 +117,15 @@ async function passwordNames(frame: Frame): Promise<Set<string>> {
   }
 }
 
-export function tokensOf(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-function pathAndQuery(url: string): string {
+/** The page's path and query, with long query values cut: a nonce or token says nothing to a model. */
+export function shortPath(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
+    const query = [...parsed.searchParams]
+      .map(([key, value]) => `${key}=${value.length > 24 ? `${value.slice(0, 8)}…` : value}`)
+      .join('&');
+    const path = `${parsed.pathname}${query ? `?${query}` : ''}`;
+    return path.length > 120 ? `${path.slice(0, 119)}…` : path;
   } catch {
     return url;
   }
@@ -129,11 +138,16 @@ async function capture(page: Page): Promise<{
   frameOf: Map<string, Frame>;
   mainPasswordNames: Set<string>;
   title: string;
+  pageWidth: number | undefined;
 }> {
-  const [snapshot, mainPasswordNames, title] = await Promise.all([
-    page.ariaSnapshot({ mode: 'ai', timeout: 5_000 }),
+  const [snapshot, mainPasswordNames, title, pageWidth] = await Promise.all([
+    // Boxes tell what nobody can see: no size, or parked beside the page.
+    page.ariaSnapshot({ mode: 'ai', boxes: true, timeout: 5_000 }),
     passwordNames(page.mainFrame()),
     page.title().catch(() => ''),
+    page
+      .evaluate(() => Math.max(document.documentElement.scrollWidth, window.innerWidth))
+      .catch(() => undefined),
   ]);
   const facts = new Map<string, FrameFacts>();
   const frameOf = new Map<string, Frame>();
@@ -161,7 +175,20 @@ async function capture(page: Page): Promise<{
       });
     }),
   );
-  return { snapshot, facts, frameOf, mainPasswordNames, title };
+  return { snapshot, facts, frameOf, mainPasswordNames, title, pageWidth };
+}
+
+/** A target as the model may see it: every text in it redacted (names, labels, row values). */
+function redactedTarget(target: Target, redactor: Redactor): Target {
+  const { locator, within } = target;
+  const redacted: Record<string, unknown> = { ...locator };
+  for (const key of ['name', 'row', 'label', 'text'] as const)
+    if (typeof redacted[key] === 'string') redacted[key] = redactor.text(redacted[key] as string);
+  return {
+    ...target,
+    ...(within ? { within: { ...within, name: redactor.text(within.name) } } : {}),
+    locator: redacted as Target['locator'],
+  };
 }
 
 function observedElement(
@@ -169,21 +196,12 @@ function observedElement(
   redactor: Redactor,
   blocked: string | undefined,
 ): ObservedElement {
-  const locator = record.target.locator;
-  const redactedLocator =
-    locator.by === 'role'
-      ? { ...locator, name: redactor.text(locator.name) }
-      : locator.by === 'cell'
-        ? { ...locator, row: redactor.text(locator.row) }
-        : locator.by === 'label'
-          ? { ...locator, label: redactor.text(locator.label) }
-          : { ...locator, text: redactor.text(locator.text) };
   return {
     ref: record.ref,
     role: record.role,
     name: redactor.text(record.name),
     frame: record.frame,
-    target: { frame: record.frame, locator: redactedLocator },
+    target: redactedTarget(record.target, redactor),
     ...(record.disabled ? { disabled: true as const } : {}),
     ...(record.password ? { password: true as const } : {}),
     ...(blocked ? { blocked } : {}),
@@ -191,20 +209,27 @@ function observedElement(
 }
 
 /**
- * Builds a bounded observation: rows of long tables are summarised first, then lines are
- * cut, until the text fits `maxTokens`; whenever anything is left out the whole rendering
- * (still redacted) goes to a file and `truncated` is true.
+ * Builds a bounded observation: rows of long tables are summarised, `find` keeps the lines
+ * and rows holding a text, and what is left is split into pages of at most `maxTokens`
+ * (o200k) each; whenever anything is left out the whole rendering (still redacted) goes to
+ * a file and `truncated` is true.
  */
 export async function observePage(
   page: Page,
   settings: ObserveSettings,
 ): Promise<{ observation: Observation; index: ObservationIndex }> {
-  const { snapshot, facts, frameOf, mainPasswordNames, title } = await capture(page);
+  // Loaded before the snapshot, never during it: building the tokenizer holds the event loop.
+  const count = await tokenCounter();
+  const { snapshot, facts, frameOf, mainPasswordNames, title, pageWidth } = await capture(page);
   const root = parseAriaSnapshot(snapshot);
+  const mainRefPrefix = mainFramePrefix(root);
   const base = {
     redactor: settings.redactor,
     frames: facts,
     mainPasswordNames,
+    headerSpans: await headerSpans(page, root),
+    ...(pageWidth ? { pageWidth } : {}),
+    ...(mainRefPrefix ? { mainRefPrefix } : {}),
     ...(settings.find ? { find: settings.find } : {}),
     ...(settings.mark ? { mark: settings.mark } : {}),
   };
@@ -225,59 +250,23 @@ export async function observePage(
   const failed = frames.some((frame) => (frame.status ?? 0) >= 500);
   const state: PageState = passwordVisible ? 'auth_required' : failed ? 'error' : 'ready';
 
-  const maxChars = settings.maxTokens * 4;
-  const compose = (rendered: Rendered, cutLines = 0): string => {
-    const { richness } = rendered;
-    const status = frames
-      .filter((frame) => frame.status !== undefined && frame.status >= 400)
-      .map(
-        (frame) =>
-          `${frame.path.length ? `frame "${frame.path.join('/')}"` : 'page'} answered HTTP ${frame.status}`,
-      );
-    const header = [
-      `page ${JSON.stringify(settings.redactor.text(title))} ${settings.redactor.text(pathAndQuery(page.url()))}`,
-      `state: ${state}${status.length ? ` (${status.join('; ')})` : ''}`,
-      `richness: ${richness.actionable} actionable (${richness.named} named, ${richness.unnamed} unnamed), ${richness.tables} table${richness.tables === 1 ? '' : 's'}, ${richness.frames} frame${richness.frames === 1 ? '' : 's'}`,
-      'act on [ref]s; a table cell is {"by":"cell","row":"<value in the row>","column":"<header>"}; ⟦…⟧ are placeholders, never text to type',
-    ];
-    const body = cutLines > 0 ? rendered.lines.slice(0, rendered.lines.length - cutLines) : rendered.lines;
-    const tail = cutLines > 0 ? [`… ${cutLines} more lines left out (truncated)`] : [];
-    return [...header, ...body, ...tail].join('\n');
-  };
+  const rendered = renderSnapshot(root, { ...base, rowLimit: 5 });
+  const header = headerLines(settings, { title, url: page.url(), state, frames, rendered });
+  const { find } = settings;
+  const body = find && !find.table ? selectLines(rendered, find.match, settings.redactor) : rendered.lines;
+  const shownPage = observationPage(header, body, count, settings.maxTokens, settings.page ?? 1);
+  const { text } = shownPage;
+  const shownRefs = rendered.shown.filter((ref) => text.includes(`[${ref}]`));
 
-  let rendered = renderSnapshot(root, { ...base, rowLimit: 5 });
-  let text = compose(rendered);
-  if (text.length > maxChars) {
-    rendered = renderSnapshot(root, { ...base, rowLimit: 2 });
-    text = compose(rendered);
-  }
-  let cut = 0;
-  while (text.length > maxChars && cut < rendered.lines.length) {
-    const overflow = text.length - maxChars;
-    let drop = 0;
-    let freed = 0;
-    for (let index = rendered.lines.length - cut - 1; index >= 0 && freed < overflow + 60; index--) {
-      freed += (rendered.lines[index]?.length ?? 0) + 1;
-      drop++;
-    }
-    cut += Math.max(drop, 1);
-    text = compose(rendered, cut);
-  }
-  const shownRefs = new Set(cut > 0 ? [] : rendered.shown);
-  if (cut > 0) {
-    const visibleText = text;
-    for (const ref of rendered.shown) if (visibleText.includes(`[${ref}]`)) shownRefs.add(ref);
-  }
-
-  const truncated = rendered.omittedRows > 0 || cut > 0;
+  const truncated = rendered.omittedRows > 0 || shownPage.pages > 1 || body.length < rendered.lines.length;
   let fullSnapshotPath: string | undefined;
   if (truncated) {
     const full = renderSnapshot(root, { ...base, rowLimit: Number.MAX_SAFE_INTEGER });
     fullSnapshotPath = join(settings.outputDir, `observation-${settings.sequence}-full.txt`);
-    writeFileSync(fullSnapshotPath, `${compose(full)}\n`, { mode: 0o600 });
+    writeFileSync(fullSnapshotPath, `${[...header, ...full.lines].join('\n')}\n`, { mode: 0o600 });
   }
 
-  const elements = [...shownRefs].map((ref) => {
+  const elements = shownRefs.map((ref) => {
     const record = rendered.elements.get(ref) as ElementRecord;
     return observedElement(record, settings.redactor, settings.mark?.(record));
   });
@@ -289,12 +278,14 @@ export async function observePage(
       url: redactedUrl(page.url()),
       title: settings.redactor.text(title),
       text,
-      tokens: tokensOf(text),
-      fullTokens: tokensOf(snapshot),
+      tokens: count(text),
+      fullTokens: count(snapshot),
       elements,
       tables: rendered.tables,
       frames,
       richness: rendered.richness,
+      page: shownPage.page,
+      pages: shownPage.pages,
       truncated,
       ...(fullSnapshotPath ? { fullSnapshotPath } : {}),
     },
@@ -302,12 +293,72 @@ export async function observePage(
   };
 }
 
+/** The lines every page of an observation starts with: where, in what state, what is on it, how to act. */
+function headerLines(
+  settings: ObserveSettings,
+  page: { title: string; url: string; state: PageState; frames: FrameStatus[]; rendered: Rendered },
+): string[] {
+  const { redactor } = settings;
+  const { richness } = page.rendered;
+  const status = page.frames
+    .filter((frame) => frame.status !== undefined && frame.status >= 400)
+    .map(
+      (frame) =>
+        `${frame.path.length ? `frame "${frame.path.join('/')}"` : 'page'} answered HTTP ${frame.status}`,
+    );
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const hints = ['act on [ref]s'];
+  if (richness.tables > 0)
+    hints.push(
+      'a table cell is the target {"locator":{"by":"cell","row":"<value in the row>","column":"<header>"}}',
+    );
+  if (page.rendered.lines.some((line) => PAIR_LINE.test(line)))
+    hints.push('the value of "Label: value" is the target {"locator":{"by":"pair","label":"Label"}}');
+  hints.push('⟦…⟧ are placeholders, never text to type');
+  return [
+    `page ${JSON.stringify(redactor.text(page.title))} ${redactor.text(shortPath(page.url))}`,
+    `state: ${page.state}${status.length ? ` (${status.join('; ')})` : ''}`,
+    `richness: ${richness.actionable} actionable (${richness.named} named, ${richness.unnamed} unnamed), ${plural(richness.tables, 'table')}, ${plural(richness.frames, 'frame')}`,
+    hints.join('; '),
+  ];
+}
+
+/** A line that reads as "Label: value" (Status: New), not a control's or a table's line. */
+const PAIR_LINE = /^\s*[\p{L}][\p{L}\p{N} ]{0,30}: \S/u;
+
+/** With `find`: the lines holding the text (as shown or as its placeholder), or a line saying none does. */
+function selectLines(rendered: Rendered, match: string, redactor: Redactor): string[] {
+  const kept = linesMatching(rendered.lines, rendered.kinds, [match, redactor.text(match)]);
+  const lines = kept.map((index) => rendered.lines[index] ?? '');
+  const found = kept.some((index) => rendered.kinds[index] !== 'heading');
+  return found ? lines : [`Nothing on the page holds ${JSON.stringify(redactor.text(match))}.`];
+}
+
+/**
+ * The frame prefix Playwright gives the page's own refs (`f2` once the top document was
+ * replaced by another process): the prefix of the first ref outside any iframe.
+ */
+function mainFramePrefix(root: AriaNode): string | undefined {
+  const pending = [...root.children];
+  while (pending.length > 0) {
+    const node = pending.shift()!;
+    if (node.ref) return /^(f\d+)e\d+$/.exec(node.ref)?.[1];
+    if (node.role !== 'iframe') pending.unshift(...node.children);
+  }
+  return undefined;
+}
+
 function statusField(status: number | undefined): { status?: number } {
   return status === undefined ? {} : { status };
 }
 
 /** The observation while a dialog or file chooser blocks the page: no snapshot can be taken. */
-export function blockedObservation(dialog: Dialog | undefined, redactor: Redactor, url: string): Observation {
+export function blockedObservation(
+  dialog: Dialog | undefined,
+  redactor: Redactor,
+  url: string,
+  count: TokenCounter,
+): Observation {
   const text = dialog
     ? `state: dialog\nA ${dialog.type()} dialog is open: ${JSON.stringify(redactor.text(dialog.message()))}\nNothing else can happen until it is handled: act with {"op": "dialog", "response": "accept"} or {"op": "dialog", "response": "dismiss"}.`
     : 'state: file_chooser\nThe page opened a file chooser. Dismiss it with {"op": "dialog", "response": "dismiss"}.';
@@ -316,12 +367,14 @@ export function blockedObservation(dialog: Dialog | undefined, redactor: Redacto
     url: redactor.text(url),
     title: '',
     text,
-    tokens: tokensOf(text),
-    fullTokens: tokensOf(text),
+    tokens: count(text),
+    fullTokens: count(text),
     elements: [],
     tables: [],
     frames: [],
     richness: { actionable: 0, named: 0, unnamed: 0, tables: 0, frames: 0 },
+    page: 1,
+    pages: 1,
     truncated: false,
     ...(dialog ? { dialog: { type: dialog.type(), message: redactor.text(dialog.message()) } } : {}),
   };

@@ -30,11 +30,14 @@ function escapeRegExp(text: string): string {
 
 /**
  * A bound input is replaced where it stands as a whole token (not inside a longer word, a
- * label or a URL segment: `user` stays in "Users" and `usermanager`), so even a one-letter
- * input can be bound and redacted without blanking out the page.
+ * label or a URL segment: `user` stays in "Users" and `usermanager`, `admin` in "/wp-admin/"
+ * and "admin.php"), so even a one-letter input can be bound and redacted without blanking
+ * out the page. A hyphen, dot or at sign between letters joins one word; a slash does not:
+ * a whole URL segment (`/members/M-1002`) is a whole value.
  */
-function tokenPattern(value: string): string {
-  return `(?<![\\p{L}\\p{N}_])${escapeRegExp(value)}(?![\\p{L}\\p{N}_])`;
+export function tokenPattern(value: string): string {
+  const word = '[\\p{L}\\p{N}_]';
+  return `(?<!${word}|${word}[-.@])${escapeRegExp(value)}(?!${word}|[-.@]${word})`;
 }
 
 export class Redactor {

@@ -1,4 +1,12 @@
-import { ACTIONABLE_ROLES, clip, type FrameScope, quote, type RenderState } from './render-state.js';
+import {
+  ACTIONABLE_ROLES,
+  clip,
+  containersWithin,
+  type FrameScope,
+  isHidden,
+  quote,
+  type RenderState,
+} from './render-state.js';
 import { renderTable } from './render-table.js';
 import { type AriaNode, nodeText } from './snapshot.js';
 
@@ -45,9 +53,16 @@ export function renderChildren(state: RenderState, node: AriaNode, scope: FrameS
       continue;
     }
     const text = child.text.trim();
-    if (text && !labels.has(text) && !/^[·•|,;:\-–—]+$/.test(text))
-      state.line(scope, clip(state.redactor.text(text)));
+    if (text && !labels.has(text) && !/^[·•|,;:\-–—]+$/.test(text)) textLine(state, scope, text);
   }
+}
+
+/** A line of text; a field after it with no name of its own is found by it. */
+function textLine(state: RenderState, scope: FrameScope, text: string): void {
+  const shown = clip(state.redactor.text(text));
+  if (!shown) return;
+  state.line(scope, shown);
+  state.lastText = clip(text);
 }
 
 /** Controls nested in a control or an alert: rare, but real. */
@@ -71,12 +86,28 @@ const frame: NodeRenderer = (state, node, scope) => {
   renderChildren(state, node, {
     path: [...scope.path, title],
     passwordNames: facts?.passwordNames ?? new Set(),
+    containers: [],
     indent: `${scope.indent}  `,
   });
 };
 
-/** An actionable element: its line, and a list box's options or the controls nested in it. */
+/** Whether any node under this one is a control. */
+function holdsControls(node: AriaNode): boolean {
+  return node.children.some((child) => ACTIONABLE_ROLES.has(child.role) || holdsControls(child));
+}
+
+/**
+ * An actionable element: its line, and a list box's options or the controls nested in it.
+ * One nobody can act on (no ref: not shown, not reachable) is no line; an unnamed wrapper
+ * around a control (a menu item holding its link) gives its place to what it holds.
+ */
 const actionable: NodeRenderer = (state, node, scope) => {
+  const wrapper =
+    !node.name.trim() && node.role !== 'combobox' && node.role !== 'listbox' && holdsControls(node);
+  if (!node.ref || wrapper) {
+    renderChildren(state, node, scope);
+    return;
+  }
   const record = state.register(node, scope);
   if (record) state.shown.push(record.ref);
   state.line(scope, state.elementLine(node, record));
@@ -97,12 +128,27 @@ const actionable: NodeRenderer = (state, node, scope) => {
 const heading: NodeRenderer = (state, node, scope) => {
   const text = nodeText(node);
   state.lastHeading = text;
-  state.line(scope, `${'#'.repeat(Number(node.attrs.level ?? 2))} ${clip(state.redactor.text(text))}`);
+  state.line(
+    scope,
+    `${'#'.repeat(Number(node.attrs.level ?? 2))} ${clip(state.redactor.text(text))}`,
+    'heading',
+  );
 };
 
+/** An alert or status message; an empty live region (a status bar waiting for news) is no line. */
 const alert: NodeRenderer = (state, node, scope) => {
-  state.line(scope, `! ${node.role}: ${clip(state.redactor.text(nodeText(node)))}`);
+  const text = clip(state.redactor.text(nodeText(node)));
+  if (text) state.line(scope, `! ${node.role}: ${text}`);
   renderNestedControls(state, node, scope);
+};
+
+/** A dialog: its name as a section line, then everything in it (its buttons are what ends it). */
+const dialog: NodeRenderer = (state, node, scope) => {
+  state.line(
+    scope,
+    `— ${node.role}${node.name.trim() ? ` ${quote(clip(state.redactor.text(node.name), 80))}` : ''}:`,
+  );
+  passThrough(state, node, scope);
 };
 
 const listItem: NodeRenderer = (state, node, scope) => {
@@ -129,7 +175,7 @@ const region: NodeRenderer = (state, node, scope) => {
 
 /** A wrapper with no meaning of its own: its own text, then its children in its place. */
 const passThrough: NodeRenderer = (state, node, scope) => {
-  if (node.text) state.line(scope, clip(state.redactor.text(node.text)));
+  if (node.text) textLine(state, scope, node.text);
   renderChildren(state, node, scope);
 };
 
@@ -148,8 +194,8 @@ const BY_ROLE: Readonly<Record<string, NodeRenderer>> = {
   heading,
   alert,
   status: alert,
-  alertdialog: alert,
-  dialog: alert,
+  alertdialog: dialog,
+  dialog,
   listitem: listItem,
   img: image,
   image,
@@ -164,6 +210,12 @@ function rendererOf(node: AriaNode): NodeRenderer {
   return meaningless ? passThrough : other;
 }
 
+/**
+ * Renders one node in its scope: nothing of what no person perceives (aria-hidden, a box of
+ * no size, a box off the page's side), and a named container's name kept for its controls' targets.
+ */
 export function renderNode(state: RenderState, node: AriaNode, scope: FrameScope): void {
-  rendererOf(node)(state, node, scope);
+  if (isHidden(node) || state.offPage(node, scope)) return;
+  const containers = containersWithin(node, scope.containers);
+  rendererOf(node)(state, node, containers === scope.containers ? scope : { ...scope, containers });
 }

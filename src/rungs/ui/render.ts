@@ -1,14 +1,17 @@
-import type { FramePath, Target } from './locator.js';
+import type { FramePath, SemanticLocator, Target, Within } from './locator.js';
 import type { Redactor } from './redact.js';
 import { renderNode } from './render-nodes.js';
-import { RenderState } from './render-state.js';
+import { type LineKind, RenderState } from './render-state.js';
 import type { AriaNode } from './snapshot.js';
 
 export { ACTIONABLE_ROLES, describeForModel } from './render-state.js';
 
 /** Everything the renderer knows about an element it lists; `target` holds the raw values. */
 export interface ElementRecord {
+  /** The ref the observation shows: the page's own elements carry no frame prefix. */
   ref: string;
+  /** Playwright's aria ref (with its frame prefix), what `aria-ref=` resolves. */
+  ariaRef: string;
   role: string;
   name: string;
   frame: FramePath;
@@ -17,6 +20,14 @@ export interface ElementRecord {
   disabled: boolean;
   /** Whether role + name names more than one element in its frame. */
   ambiguous: boolean;
+  /** The name was rebuilt from content (see AriaNode): the element's own name replaces it before use. */
+  nameFromContent?: true;
+  /** The table cell it sits in (by the row's key and the column), whatever target it got. */
+  cell?: SemanticLocator;
+  /** The text right before it ("From" before the sender's link). */
+  before?: string;
+  /** The innermost named container it sits in. */
+  container?: Within;
 }
 
 export interface FrameFacts {
@@ -45,12 +56,20 @@ export interface RenderOptions {
   /** Tables with more rows than this show only `rowLimit` rows. */
   rowLimit: number;
   find?: { match: string; table?: string };
+  /** The top page's width in CSS pixels: a box wholly beside it is not shown. */
+  pageWidth?: number;
+  /** The main frame's ref prefix (`f2`), left off the refs shown: only an iframe's refs carry one. */
+  mainRefPrefix?: string;
   /** Marks an element line (e.g. "blocked by policy"); undefined for none. */
   mark?: (element: ElementRecord) => string | undefined;
+  /** Colspans of the header cells of tables whose header spans columns, by the table's ref (header-spans.ts). */
+  headerSpans?: Map<string, number[]>;
 }
 
 export interface Rendered {
   lines: string[];
+  /** What each line is (see LineKind). */
+  kinds: LineKind[];
   /** Every actionable element in the snapshot, shown or not, by ref. */
   elements: Map<string, ElementRecord>;
   /** The refs whose lines were shown. */
@@ -69,6 +88,6 @@ export interface Rendered {
  */
 export function renderSnapshot(root: AriaNode, options: RenderOptions): Rendered {
   const state = new RenderState(root, options);
-  renderNode(state, root, { path: [], passwordNames: options.mainPasswordNames, indent: '' });
+  renderNode(state, root, { path: [], passwordNames: options.mainPasswordNames, containers: [], indent: '' });
   return state.result();
 }

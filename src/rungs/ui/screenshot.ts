@@ -1,10 +1,21 @@
 import { writeFileSync } from 'node:fs';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { PRIVATE_FILE_MODE } from '../../contract/paths.js';
+import { tokenPattern } from './redact.js';
+
+/** A bound value as a whole token, in any case, as the observation's redaction finds it. */
+function wholeToken(value: string): RegExp {
+  return new RegExp(tokenPattern(value), 'iu');
+}
 
 export interface MaskRules {
-  /** Values to black out wherever they appear as text or in a field (bound inputs, secrets). */
+  /** Secrets: blacked out wherever they appear as text or in a field, even inside a word. */
   values: string[];
+  /**
+   * Bound input values: blacked out where a text or a field holds one as a whole token
+   * (login=al masks "al", never the "Al" of "All (5)"; admin never masks "wp-admin").
+   */
+  inputs?: string[] | undefined;
   /** Column headers whose cells are blacked out. */
   hiddenColumns: string[];
   /** Whether a text holds a stored secret (the secret store's foundIn): such elements and fields are blacked out. */
@@ -34,18 +45,22 @@ async function secretMasks(frame: Frame, isSecret: (text: string) => boolean): P
   return texts.flatMap((text, index) => (text.trim() && isSecret(text) ? [all.nth(index)] : []));
 }
 
-async function fieldMasks(frame: Frame, values: string[]): Promise<Locator[]> {
+async function fieldMasks(frame: Frame, values: string[], inputs: RegExp[]): Promise<Locator[]> {
   const fields = frame.locator('input:not([type=hidden]):not([type=submit]):not([type=button]), textarea');
   const flags = await fields
     .evaluateAll(
-      (elements, wanted) =>
+      (elements, { wanted, tokens }) =>
         elements.map((element) => {
           const input = element as HTMLInputElement;
           if (input.type === 'password') return true;
           const value = input.value.toLowerCase();
-          return value.length > 0 && wanted.some((text) => value.includes(text.toLowerCase()));
+          if (value.length === 0) return false;
+          return (
+            wanted.some((text) => value.includes(text.toLowerCase())) ||
+            tokens.some((source) => new RegExp(source, 'iu').test(input.value))
+          );
         }),
-      values,
+      { wanted: values, tokens: inputs.map((pattern) => pattern.source) },
     )
     .catch(() => [] as boolean[]);
   return flags.flatMap((masked, index) => (masked ? [fields.nth(index)] : []));
@@ -94,13 +109,15 @@ export async function maskedScreenshot(
   rules: MaskRules,
 ): Promise<{ path: string; masks: number }> {
   const values = rules.values.filter((value) => value.length >= 3);
+  const inputs = (rules.inputs ?? []).filter((value) => value.length > 0).map(wholeToken);
   const masks: Locator[] = [];
   for (const frame of page.frames()) {
-    masks.push(...(await fieldMasks(frame, values)));
+    masks.push(...(await fieldMasks(frame, values, inputs)));
     masks.push(...(await columnMasks(frame, rules.hiddenColumns)));
     if (rules.isSecret) masks.push(...(await secretMasks(frame, rules.isSecret)));
     if (rules.regions?.length) masks.push(frame.locator(rules.regions.join(', ')));
     for (const value of values) masks.push(frame.getByText(value));
+    for (const pattern of inputs) masks.push(frame.getByText(pattern));
   }
   const image = await page.screenshot({
     mask: masks,

@@ -59,6 +59,8 @@ export interface ActResult {
 export interface ObserveOptions {
   /** Show the rows of long tables that contain this value (optionally of one table). */
   find?: { match: string | { input: string }; table?: string };
+  /** Which page of a long observation, 1 for the first. */
+  page?: number;
 }
 
 const FindSchema = z.strictObject({

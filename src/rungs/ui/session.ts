@@ -123,7 +123,7 @@ export class UiSession {
     this.#assertOpen();
     const find = options.find === undefined ? undefined : parseFind(options.find, this.redactor);
     const sequence = ++this.#sequence;
-    const { observation, index } = await this.#harness.observe(sequence, find);
+    const { observation, index } = await this.#harness.observe(sequence, find, options.page);
     if (observation.state !== 'dialog' && observation.state !== 'file_chooser') this.#index = index;
     this.#emit({
       type: 'ui-page-observed',

@@ -63,12 +63,12 @@ export class SignInValues {
   }
 
   /** AUTH_REQUIRED for a form still showing after the recipe ran, naming what to check. */
-  failed(): LiftError {
+  failed(reason = 'the sign-in form is still showing'): LiftError {
     const names = this.recipe ? secretsOf(this.recipe) : [];
-    return new LiftError('AUTH_REQUIRED', 'Signing in failed: the sign-in form is still showing.', {
+    return new LiftError('AUTH_REQUIRED', `Signing in failed: ${this.#redactor.text(reason)}.`, {
       hint: names.length
         ? `Check the stored secret '${names[0]}' (lift secrets set ${names[0]}) or let a person sign in.`
-        : 'Check the sign-in values, or let a person sign in.',
+        : 'Check the sign-in recipe and its values, or let a person sign in.',
     });
   }
 

@@ -1,69 +1,23 @@
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { UiTimings } from './defaults.js';
+import { describeLocator, resolveTarget, type Target } from './locator.js';
 import type { PageTracker } from './page-tracker.js';
 import { pageFingerprint, waitForSettle } from './settle.js';
+import type { SignInField, SignInFieldEntry, SignInRecipe, SignInValue } from './sign-in-recipe.js';
 
-/** Where a value typed while signing in comes from. Nothing typed at sign-in comes from a model. */
-export type SignInValue =
-  /** Typed as written (a user name). */
-  | { literal: string }
-  /** Read from the secret store by name at the moment it is typed. */
-  | { secret: string }
-  /** A value bound to the session's inputs (a tenant, a branch). */
-  | { input: string };
-
-/** The fields of the sign-in form Lift finds itself: the form that holds a password field. */
-export type SignInField = 'user' | 'password';
-
-/**
- * How Lift signs a session in, as data: which field gets which value, how the form is sent
- * and how success shows. Today's recipe (passwordFormSignIn) types a user name and a stored
- * password into the page's password form and presses Enter; a recorded recipe (another
- * route to the form, more fields, a button to click, a page that proves success) adds
- * variants to these unions, and every page user (UI tools, discovery, replay) gets it.
- */
-export interface SignInRecipe {
-  fields: Array<{ field: SignInField; value: SignInValue }>;
-  /** Enter in the last field filled: implicit submission clicks the form's default button. */
-  submit: 'press_enter';
-  /** The sign-in form is gone from every frame once the page settled. */
-  success: 'form_gone';
-  /**
-   * The path the sign-in form lives at (`/wp-login.php`, `/index.php/Special:UserLogin`):
-   * a password field on any other page (an "Add user" form) is not a sign-in. Without it,
-   * any page showing a sign-in password field is taken for one.
-   */
-  page?: string;
-  /**
-   * Where the form is reached (a "Log in" link's page): the session signs in there before
-   * its start page, for applications that show their pages to anyone and ask no sign-in.
-   */
-  open?: string;
-}
-
-/** The `--user USER --secret NAME` sign-in: the user name as typed, the password from the store. */
-export function passwordFormSignIn(user: string, password: SignInValue): SignInRecipe {
-  return {
-    fields: [
-      { field: 'user', value: { literal: user } },
-      { field: 'password', value: password },
-    ],
-    submit: 'press_enter',
-    success: 'form_gone',
-  };
-}
-
-/** The secret names a recipe reads (to mask their values before anything is typed). */
-export function secretsOf(recipe: SignInRecipe): string[] {
-  return recipe.fields.flatMap(({ value }) => ('secret' in value ? [value.secret] : []));
-}
-
-/** Values written into the recipe that go into password fields: masked like secrets. */
-export function literalPasswordsOf(recipe: SignInRecipe): string[] {
-  return recipe.fields.flatMap(({ field, value }) =>
-    field === 'password' && 'literal' in value ? [value.literal] : [],
-  );
-}
+export {
+  literalPasswordsOf,
+  loadSignInRecipe,
+  parseSignInRecipe,
+  passwordFormSignIn,
+  type SignInField,
+  type SignInFieldEntry,
+  type SignInRecipe,
+  type SignInRecipeInput,
+  SignInRecipeSchema,
+  type SignInValue,
+  secretsOf,
+} from './sign-in-recipe.js';
 
 /**
  * A password field a person signs in with: shown, and not one that sets a new password
@@ -71,15 +25,29 @@ export function literalPasswordsOf(recipe: SignInRecipe): string[] {
  */
 const SIGN_IN_PASSWORD = 'input[type=password]:not([autocomplete="new-password"]):visible';
 
+/**
+ * Shown sign-in password fields of a frame that stand alone in their form: a form with two
+ * of them (phpMyAdmin's "Change password": Enter, Re-type) sets a password, it signs nobody in.
+ */
+function signInPasswords(frame: Frame): Promise<number> {
+  return frame
+    .locator(SIGN_IN_PASSWORD)
+    .evaluateAll(
+      (fields) =>
+        fields.filter((field) => {
+          const form = (field as HTMLInputElement).form;
+          const shown = Array.from(form?.querySelectorAll('input[type=password]') ?? []).filter(
+            (other) => other.getClientRects().length > 0,
+          );
+          return shown.length <= 1;
+        }).length,
+    )
+    .catch(() => 0);
+}
+
 /** The first frame of the page that shows a sign-in password field, if any. */
 export async function passwordFrame(page: Page): Promise<Frame | undefined> {
-  for (const frame of page.frames()) {
-    const count = await frame
-      .locator(SIGN_IN_PASSWORD)
-      .count()
-      .catch(() => 0);
-    if (count > 0) return frame;
-  }
+  for (const frame of page.frames()) if ((await signInPasswords(frame)) > 0) return frame;
   return undefined;
 }
 
@@ -94,9 +62,27 @@ export function onSignInPage(page: Page, recipe: SignInRecipe | undefined): bool
   }
 }
 
-/** Whether any frame of the page shows a sign-in form (on the recipe's sign-in page, when it names one). */
+/** The first field the recipe names by a target: its form is the recipe's own page. */
+function firstNamedField(recipe: SignInRecipe | undefined): Target | undefined {
+  for (const entry of recipe?.fields ?? []) if ('target' in entry) return entry.target;
+  return undefined;
+}
+
+/**
+ * Whether the page shows the recipe's sign-in form. A recipe that names its fields is
+ * detected by them (its first named field is shown, on its page); the short form, which
+ * names none, by a sign-in password field on its page. Any other password field (an "Add
+ * user" form) is not a sign-in.
+ */
 export async function showsSignIn(page: Page, recipe?: SignInRecipe): Promise<boolean> {
-  return onSignInPage(page, recipe) && (await passwordFrame(page)) !== undefined;
+  if (!onSignInPage(page, recipe)) return false;
+  const named = firstNamedField(recipe);
+  if (!named) return (await passwordFrame(page)) !== undefined;
+  try {
+    return await (await resolveTarget(page, named)).first().isVisible();
+  } catch {
+    return false;
+  }
 }
 
 /** What signing in needs of the page's harness. */
@@ -108,7 +94,7 @@ export interface SignInContext {
   valueOf(value: SignInValue, field: SignInField): string;
 }
 
-function fieldLocator(frame: Frame, field: SignInField): Locator {
+function foundField(frame: Frame, field: SignInField): Locator {
   const password = frame.locator(SIGN_IN_PASSWORD);
   if (field === 'password') return password.first();
   return frame
@@ -121,27 +107,73 @@ function fieldLocator(frame: Frame, field: SignInField): Locator {
     .first();
 }
 
+/** The one element a recipe's target names, or SignInFailed saying why not. */
+async function only(page: Page, target: Target, what: string): Promise<Locator> {
+  const locator = await resolveTarget(page, target);
+  const count = await locator.count().catch(() => 0);
+  if (count !== 1) {
+    throw new SignInFailed(
+      `the recipe's ${what} (${describeLocator(target.locator)}) matches ${count === 0 ? 'nothing' : `${count} elements`} on the sign-in page`,
+    );
+  }
+  return locator;
+}
+
+/** Types (or chooses) one field's value; returns the field, the last one Enter submits from. */
+async function enter(context: SignInContext, frame: Frame | undefined, entry: SignInFieldEntry) {
+  const timeout = context.timings.signInFieldTimeoutMs;
+  if ('field' in entry) {
+    if (!frame) throw new SignInFailed('no sign-in password field is showing');
+    const locator = foundField(frame, entry.field);
+    // A password-only form has no user field; the recipe's other fields still go in.
+    if (entry.field === 'user' && (await locator.count()) === 0) return undefined;
+    await locator.fill(context.valueOf(entry.value, entry.field), { timeout });
+    return locator;
+  }
+  const locator = await only(context.page, entry.target, 'field');
+  const password = await locator
+    .evaluate((element) => (element as HTMLInputElement).type === 'password')
+    .catch(() => false);
+  const text = context.valueOf(entry.value, password ? 'password' : 'user');
+  if (entry.op === 'select') await locator.selectOption({ label: text }, { timeout });
+  else await locator.fill(text, { timeout });
+  return locator;
+}
+
+/** Whether the recipe's success shows on the settled page. */
+async function succeeded(page: Page, recipe: SignInRecipe, timings: UiTimings): Promise<boolean> {
+  const { success } = recipe;
+  if (success === 'form_gone') return !(await showsSignIn(page, recipe));
+  if ('path' in success) return new URL(page.url()).pathname.startsWith(success.path);
+  const shown = (await resolveTarget(page, success.visible)).first();
+  return shown
+    .waitFor({ state: 'visible', timeout: timings.actionTimeoutMs })
+    .then(() => true)
+    .catch(() => false);
+}
+
 /**
- * Signs the page in by the recipe. Returns false when the page shows no sign-in form (nothing
- * to do); throws when the form is still there afterwards, so the caller can say why.
+ * Signs the page in by the recipe. Returns false when the page shows no sign-in form
+ * (nothing to do); throws SignInFailed when a field cannot be found or success does not
+ * show, so the caller can say why.
  */
 export async function signInWith(recipe: SignInRecipe, context: SignInContext): Promise<boolean> {
   const { page, tracker, timings } = context;
-  const frame = onSignInPage(page, recipe) ? await passwordFrame(page) : undefined;
-  if (!frame) return false;
+  if (!(await showsSignIn(page, recipe))) return false;
+  const frame = await passwordFrame(page);
   const before = await pageFingerprint(page);
   let last: Locator | undefined;
-  for (const { field, value } of recipe.fields) {
-    const locator = fieldLocator(frame, field);
-    // A password-only form has no user field; the recipe's other fields still go in.
-    if (field === 'user' && (await locator.count()) === 0) continue;
-    await locator.fill(context.valueOf(value, field), { timeout: timings.signInFieldTimeoutMs });
-    last = locator;
-  }
+  for (const entry of recipe.fields) last = (await enter(context, frame, entry)) ?? last;
   const startedAt = Date.now();
-  // The key only: the navigation it starts is waited for below, within the action's deadline
-  // (a sign-in that hashes the password on a busy server answers in seconds, not in the field's).
-  await last?.press('Enter', { timeout: timings.signInFieldTimeoutMs, noWaitAfter: true });
+  // The key or click only: the navigation it starts is waited for below, within the action's
+  // deadline (a sign-in that hashes the password on a busy server answers in seconds, not in the field's).
+  if (recipe.submit === 'press_enter')
+    await last?.press('Enter', { timeout: timings.signInFieldTimeoutMs, noWaitAfter: true });
+  else
+    await (await only(page, recipe.submit.click, 'submit button')).click({
+      timeout: timings.signInFieldTimeoutMs,
+      noWaitAfter: true,
+    });
   await waitForSettle(before, {
     deadline: Date.now() + timings.actionTimeoutMs,
     quietMs: timings.quietMs,
@@ -150,14 +182,14 @@ export async function signInWith(recipe: SignInRecipe, context: SignInContext): 
     activity: tracker,
     startedAt,
   });
-  if (await showsSignIn(page, recipe)) throw new SignInFailed();
+  if (!(await succeeded(page, recipe, timings))) throw new SignInFailed();
   return true;
 }
 
-/** The sign-in form is still showing after the recipe ran. */
+/** The sign-in did not succeed: the form is still showing, or a field of the recipe is not there. */
 export class SignInFailed extends Error {
   override readonly name = 'SignInFailed';
-  constructor() {
-    super('The sign-in form is still showing after signing in.');
+  constructor(readonly reason = 'the sign-in form is still showing after signing in') {
+    super(`Signing in failed: ${reason}.`);
   }
 }

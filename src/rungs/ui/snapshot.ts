@@ -14,6 +14,13 @@ export interface AriaNode {
   /** `/url`, `/placeholder`, ... */
   props: Record<string, string>;
   children: AriaNode[];
+  /**
+   * The name was rebuilt from the node's content: the AI snapshot leaves out a name its
+   * content repeats (a link holding an image "Edit" and the text "Edit"). The words are
+   * right; the spaces between them may differ from the accessible name ("Edit Edit" for
+   * "EditEdit"), so a target takes the element's own name before it is stored.
+   */
+  nameFromContent?: true;
 }
 
 function unquote(value: string): string {
@@ -74,6 +81,28 @@ function parseHeader(body: string): AriaNode {
   return node;
 }
 
+/**
+ * A line's body as written without YAML's single quotes: a header holding `: ` is written
+ * `'link "Server: db1" [ref=e5]':` (quote doubled inside), which must read as `link "Server: db1"`.
+ */
+function unquoteLine(body: string): string {
+  if (!body.startsWith("'")) return body;
+  let index = 1;
+  let text = '';
+  while (index < body.length) {
+    const char = body[index];
+    if (char === "'" && body[index + 1] === "'") {
+      text += "'";
+      index += 2;
+    } else if (char === "'") break;
+    else {
+      text += char;
+      index++;
+    }
+  }
+  return `${text}${body.slice(index + 1)}`;
+}
+
 export function parseAriaSnapshot(snapshot: string): AriaNode {
   const root: AriaNode = {
     role: 'root',
@@ -89,7 +118,7 @@ export function parseAriaSnapshot(snapshot: string): AriaNode {
     const match = /^(\s*)- (.*)$/.exec(raw);
     if (!match) continue;
     const indent = match[1]?.length ?? 0;
-    const body = match[2] ?? '';
+    const body = unquoteLine(match[2] ?? '');
     while (stack.length > 1 && (stack[stack.length - 1]?.indent ?? -1) >= indent) stack.pop();
     const parent = stack[stack.length - 1]?.node ?? root;
     if (body.startsWith('/')) {
@@ -113,7 +142,38 @@ export function parseAriaSnapshot(snapshot: string): AriaNode {
     parent.children.push(node);
     stack.push({ indent, node });
   }
+  restoreContentNames(root);
   return root;
+}
+
+/** Roles named by their content that Lift names elements by (ARIA's "name from content"). */
+const NAMED_BY_CONTENT = new Set([
+  'button',
+  'link',
+  'heading',
+  'tab',
+  'option',
+  'treeitem',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'checkbox',
+  'radio',
+  'switch',
+]);
+
+/**
+ * Gives back the names the AI snapshot dropped because the node's content repeats them:
+ * without them, twelve tab and row-action links of phpMyAdmin ("Structure", "Edit", each an
+ * image and its text) read as nameless links nobody can tell apart.
+ */
+function restoreContentNames(node: AriaNode): void {
+  for (const child of node.children) restoreContentNames(child);
+  if (node.name || node.ref === undefined || !NAMED_BY_CONTENT.has(node.role)) return;
+  const content = node.children.map(nodeText).join(' ').replace(/\s+/g, ' ').trim();
+  if (!content) return;
+  node.name = content;
+  node.nameFromContent = true;
 }
 
 /** The text a person would read in a node: its name, its inline text and its children's. */

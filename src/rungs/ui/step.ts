@@ -49,7 +49,13 @@ export interface StepResult {
    * For the caller's code (compiler, replay), never for a model: the semantic target the
    * action resolved to, with raw values, and the input a value came from.
    */
-  resolved?: { target?: Target; input?: string; url?: string };
+  resolved?: {
+    target?: Target;
+    input?: string;
+    url?: string;
+    /** No semantic target named the element alone: `target` matches others on the page too. */
+    notUnique?: true;
+  };
   durationMs: number;
 }
 

@@ -1,6 +1,7 @@
 import type { Verify } from './actions.js';
 import { findElement, textOf } from './checks.js';
 import { type LiveElement, refreshRefs } from './element.js';
+import { fieldValue, readText } from './field-value.js';
 import type { Redactor } from './redact.js';
 import { pageFingerprint, type SettleOutcome, waitForSettle } from './settle.js';
 import type { ActEnvironment, StepResult } from './step.js';
@@ -15,12 +16,12 @@ async function readVerify(env: ActEnvironment, verify: Verify): Promise<string |
 }
 
 export async function currentValue(element: LiveElement): Promise<string> {
-  if (element.editable) return element.locator.inputValue({ timeout: 1_000 });
+  if (element.editable) return fieldValue(element.locator, 1_000);
   if (element.role === 'checkbox' || element.role === 'radio' || element.role === 'switch') {
     return String(await element.locator.isChecked({ timeout: 1_000 }));
   }
   // biome-ignore lint/performance/useDomNodeTextContent: a read returns the text a person sees, not hidden text.
-  return (await element.locator.innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+  return readText(element.target, await element.locator.innerText({ timeout: 1_000 }));
 }
 
 function matches(verify: Verify, value: string, redactor: Redactor): boolean {
@@ -45,7 +46,7 @@ export async function performAndVerify(
   // While a dialog is open the page runs no script, so its state cannot be read.
   const before = knownBefore ?? (await read());
   // Reading state may have reset the page's aria refs; a ref-based target needs them now.
-  if (refBased) await refreshRefs(env.page);
+  if (refBased) await refreshRefs(env.page, env.deadline - Date.now());
   const dialogOpened = (): boolean => env.dialog() !== undefined || env.fileChooser() !== undefined;
   let performError: unknown;
   // The dialog promise lets a click that opened a modal dialog finish instead of waiting on it.

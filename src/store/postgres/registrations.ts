@@ -17,17 +17,16 @@ export class PostgresRegistrations implements RegistrationRecords {
   async register(entry: RegistrationEntry): Promise<Registration> {
     await retrying(() =>
       this.#pool.query(
-        `INSERT INTO lift_capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, registered_at)
-         VALUES ($1, $2, $3, 1, 0, $4, $5, $6)
+        `INSERT INTO lift_capability_tools (name, revision, effect_class, enabled, surface_failures, sign_in_user, sign_in_secret, sign_in_recipe, registered_at)
+         VALUES ($1, $2, $3, 1, 0, NULL, NULL, $4, $5)
          ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, effect_class = excluded.effect_class,
-           enabled = 1, surface_failures = 0, disabled_reason = NULL,
-           sign_in_user = excluded.sign_in_user, sign_in_secret = excluded.sign_in_secret, registered_at = excluded.registered_at`,
+           enabled = 1, surface_failures = 0, disabled_reason = NULL, sign_in_user = NULL, sign_in_secret = NULL,
+           sign_in_recipe = excluded.sign_in_recipe, registered_at = excluded.registered_at`,
         [
           entry.name,
           entry.revision,
           entry.effectClass,
-          entry.signIn?.user ?? null,
-          entry.signIn?.secret ?? null,
+          entry.signIn ? JSON.stringify(entry.signIn) : null,
           new Date().toISOString(),
         ],
       ),

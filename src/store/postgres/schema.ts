@@ -91,6 +91,12 @@ const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string[] }
        )`,
     ],
   },
+  {
+    version: 2,
+    name: 'the whole sign-in recipe a capability was registered with',
+    // JSON of a sign-in recipe, as in the embedded store's version 11.
+    sql: ['ALTER TABLE lift_capability_tools ADD COLUMN sign_in_recipe TEXT'],
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalized, pdfPages } from '../../../src/apps/office/pdf.js';
 import type { Envelope, SuccessEnvelope } from '../../../src/contract/envelope.js';
 import { MARKS_SHEET } from './fixtures/marks-sheet.js';
 import { leftBehind, type OfficeRuntime, officeRuntime } from './office-runtime.js';
@@ -34,6 +35,8 @@ describe('build_workbook', () => {
     expect(envelope.fields.computed_cells).toBeGreaterThanOrEqual(19);
     expect(Object.keys(envelope.files).sort()).toEqual(['pdf', 'xlsx']);
     expect(JSON.stringify(envelope)).not.toContain('PK\u0003\u0004');
+    const pdfText = normalized((await pdfPages(envelope.files.pdf!, AbortSignal.timeout(30_000))).join(' '));
+    expect(pdfText).toContain('class average / total');
 
     // The saved file keeps live formulas, with the values LibreOffice computed.
     const workbook = new ExcelJS.Workbook();
@@ -47,6 +50,41 @@ describe('build_workbook', () => {
     const summary = workbook.getWorksheet('Summary')!;
     expect(summary.getCell('B2').value).toMatchObject({ formula: 'MAX(Marks!$G$2:$G$9)', result: 362 });
     expect(summary.getCell('B3').value).toMatchObject({ result: 215 });
+  });
+
+  it('fits each column to its labels, so the PDF shows the total label and metric labels whole', async () => {
+    const totalLabel = 'Grand total over every region';
+    const metricLabel = 'Average first-quarter sales across all regions of the company';
+    const envelope = success(
+      await office.runtime.invoke('build_workbook', {
+        plan: {
+          title: 'Regions',
+          sheets: [
+            {
+              name: 'Sales',
+              kind: 'table',
+              columns: ['Region', 'Q1', 'Q2'],
+              rows: [
+                ['N', 120, 130],
+                ['S', 80, 95],
+              ],
+              total: { Q1: 'sum', Q2: 'sum' },
+              total_label: totalLabel,
+            },
+            {
+              name: 'Summary',
+              kind: 'summary',
+              metrics: [{ label: metricLabel, aggregate: 'average', column: 'Q1' }],
+            },
+          ],
+        },
+      }),
+    );
+    expect(envelope.ok, JSON.stringify(envelope.checks)).toBe(true);
+    // pdftotext reads only what the office drew: a clipped label comes out cut.
+    const text = normalized((await pdfPages(envelope.files.pdf!, AbortSignal.timeout(30_000))).join(' '));
+    expect(text).toContain(normalized(totalLabel));
+    expect(text).toContain(normalized(metricLabel));
   });
 
   it('names the cell of a division by zero in a failed check', async () => {

@@ -17,6 +17,15 @@ describe('redaction of bound inputs', () => {
     expect(redactor.text('ids 12, 23 and 2')).toBe('ids 12, 23 and ⟦input:id⟧');
   });
 
+  it('leaves a value joined to a word by a hyphen, dot or at sign alone, and masks a whole URL segment', () => {
+    const redactor = new Redactor({ inputs: { login: 'admin' } });
+    expect(redactor.text('/wp-admin/users.php')).toBe('/wp-admin/users.php');
+    expect(redactor.text('admin.php?page=x')).toBe('admin.php?page=x');
+    expect(redactor.text('admin@example.org')).toBe('admin@example.org');
+    expect(redactor.text('Howdy, admin. Log out')).toBe('Howdy, ⟦input:login⟧. Log out');
+    expect(redactor.text('/users/admin/edit')).toBe('/users/⟦input:login⟧/edit');
+  });
+
   it('leaves a placeholder whole when a value equals another input name', () => {
     const redactor = new Redactor({ inputs: { title: 'Tools', name: 'title' } });
     expect(redactor.text('Tools title')).toBe('⟦input:title⟧ ⟦input:name⟧');

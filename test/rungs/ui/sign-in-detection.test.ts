@@ -32,6 +32,11 @@ describe('what counts as a sign-in page', () => {
     expect(await showsSignIn(page)).toBe(false);
     await page.setContent('<form><input type="password" style="display:none"></form>');
     expect(await showsSignIn(page)).toBe(false);
+    // phpMyAdmin's "Change password": Enter and Re-type, two password boxes in one form.
+    await page.setContent(
+      '<form>Enter: <input type="password" name="pw"> Re-type: <input type="password" name="pw2"><button>Go</button></form>',
+    );
+    expect(await showsSignIn(page)).toBe(false);
   });
 
   it("is only the recipe's sign-in page when the recipe names one", async () => {

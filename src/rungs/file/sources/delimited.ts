@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
 import type { Scanner } from './scan.js';
 
-/** CSV (RFC 4180, quoted fields) or TSV (tab-separated, no quoting), parsed by csv-parse. */
+/** CSV (RFC 4180, quoted fields) or TSV (tab-separated, no quoting), parsed by csv-parse (loaded on the first read). */
 export function delimitedScanner(delimiter: ',' | '\t'): Scanner {
-  return (path, handlers, signal) =>
-    new Promise<void>((resolve, reject) => {
+  return async (path, handlers, signal) => {
+    const { parse } = await import('csv-parse');
+    return new Promise<void>((resolve, reject) => {
       const input = createReadStream(path, { highWaterMark: 1 << 20 });
       const parser = parse({
         delimiter,
@@ -52,4 +52,5 @@ export function delimitedScanner(delimiter: ',' | '\t'): Scanner {
       });
       input.pipe(parser);
     });
+  };
 }
