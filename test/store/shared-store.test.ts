@@ -2,6 +2,8 @@ import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredSignIn } from '../../src/replay/sign-ins.js';
+import { parseSignInRecipe } from '../../src/rungs/ui/sign-in.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { thisProcess } from '../../src/store/processes.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -63,6 +65,24 @@ describe.each(['sqlite', 'postgres'] as const)('the %s store, through the one st
     expect(await store.registrations.recordSurfaceChanged('cap', 'moved')).toBe(false);
     expect(await store.registrations.recordSurfaceChanged('cap', 'moved')).toBe(true);
     expect((await store.registrations.get('cap'))?.enabled).toBe(false);
+  });
+
+  it("keeps a registration's whole sign-in recipe, and replaces it when registered again", async () => {
+    const store = await open(kind, `${kind}-sign-in`);
+    const recipe = parseSignInRecipe({
+      fields: [
+        { target: { locator: { by: 'field', label: 'Username' } }, value: { literal: 'shopadmin' } },
+        { target: { locator: { by: 'field', label: 'Password' } }, value: { secret: 'shop_password' } },
+      ],
+      submit: { click: { locator: { by: 'role', role: 'button', name: 'Log in' } } },
+      page: '/index.php',
+    });
+    const entry = { name: 'shop_row_insert', revision: 'b'.repeat(64), effectClass: 'visible' } as const;
+    const registered = await store.registrations.register({ ...entry, signIn: recipe });
+    expect(registeredSignIn(registered)).toEqual(recipe);
+    expect(registeredSignIn((await store.registrations.get(entry.name))!)).toEqual(recipe);
+    await store.registrations.register(entry);
+    expect((await store.registrations.get(entry.name))?.signIn).toBeUndefined();
   });
 
   it('keeps run events and reads them back, scrubbed, after a flush', async () => {
