@@ -233,7 +233,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       effectClass: 'visible',
       signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
     });
-    expect(ladder.due()).toEqual([
+    expect(await ladder.due()).toEqual([
       expect.objectContaining({ operation: 'ticket_close_with_note', trigger: 'rediscovered' }),
     ]);
     const [back] = await ladder.walkDue();
