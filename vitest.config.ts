@@ -4,8 +4,15 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
-    // test:real-apps), the packed package's install (test:package) and the console (test:console).
-    exclude: [...configDefaults.exclude, 'test/real-apps/**', 'test/package/**', 'test/console/**'],
+    // test:real-apps), the packed package's install (test:package), the console (test:console)
+    // and the job queue's workers (test:queue).
+    exclude: [
+      ...configDefaults.exclude,
+      'test/real-apps/**',
+      'test/package/**',
+      'test/console/**',
+      'test/queue/**',
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

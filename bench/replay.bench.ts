@@ -96,7 +96,7 @@ async function discover(fixture: BackofficeServer, browser: Browser, home: strin
     const page = await (await browser.newContext()).newPage();
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page,
       policy: parsePolicy(memberLookupPolicy(fixture.origin)),
       task: memberLookupTask(fixture.origin, 'M-1001'),

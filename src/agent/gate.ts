@@ -51,18 +51,18 @@ export async function settleHeld(
   if (reply === undefined) return leavePending(held, conversation);
   const answer = reply.trim();
   if (NO.test(answer)) {
-    runtime.deny(held.approvalId, by);
+    await runtime.deny(held.approvalId, by);
     return { kind: 'denied' };
   }
   if (!YES.test(answer)) {
-    runtime.deny(held.approvalId, `${by} (asked for a change)`);
+    await runtime.deny(held.approvalId, `${by} (asked for a change)`);
     return { kind: 'change', request: runtime.store.secrets.scrub(answer) };
   }
   if (held.gate === 'signature') {
     const second = await conversation.ask(`${label} cannot be undone. Say 'yes' again to run it.`);
     if (second === undefined) return leavePending(held, conversation);
     if (!YES.test(second.trim())) {
-      runtime.deny(held.approvalId, by);
+      await runtime.deny(held.approvalId, by);
       return NO.test(second.trim())
         ? { kind: 'denied' }
         : { kind: 'change', request: runtime.store.secrets.scrub(second.trim()) };

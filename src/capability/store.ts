@@ -1,58 +1,27 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { LiftError } from '../contract/errors.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { sha256 } from '../runtime/canonical.js';
-import type { Db } from '../store/database.js';
+import { type Awaitable, andThen } from '../store/awaitable.js';
+import type { CapabilityRecords, StoredCapability } from '../store/records.js';
 import { type Capability, canonicalCapability, revisionOf, validateCapability } from './capability.js';
 
-export interface StoredCapability {
-  revision: string;
-  name: string;
-  intent: string;
-  steps: number;
-  createdAt: string;
-  file: string;
-}
-
-interface Row {
-  revision: string;
-  name: string;
-  intent: string;
-  steps: number;
-  created_at: string;
-  file: string;
-}
+export type { StoredCapability } from '../store/records.js';
 
 const REVISION = /^[0-9a-f]{64}$/;
 
-function fromRow(row: Row): StoredCapability {
-  return {
-    revision: row.revision,
-    name: row.name,
-    intent: row.intent,
-    steps: row.steps,
-    createdAt: row.created_at,
-    file: row.file,
-  };
-}
-
 /**
- * Capabilities on disk: one canonical JSON file per revision under `<home>/capabilities`,
- * indexed in a table. A file is only ever written after validation, and every read
- * re-hashes the content, so a tampered file is refused rather than replayed.
+ * Capabilities by content address, kept by the store (files in the home, or rows of the shared
+ * store). Only a validated capability is ever kept, and every read re-hashes the content, so a
+ * tampered one is refused rather than replayed.
  */
 export class CapabilityStore {
-  readonly #db: Db;
-  readonly #folder: string;
+  readonly #records: CapabilityRecords;
 
-  constructor(db: Db, home: string) {
-    this.#db = db;
-    this.#folder = join(home, 'capabilities');
+  constructor(records: CapabilityRecords) {
+    this.#records = records;
   }
 
-  /** Validates and writes a capability; returns its revision. Invalid capabilities are never written. */
-  save(raw: unknown): { revision: string; capability: Capability; file: string } {
+  /** Validates and keeps a capability; returns its revision. Invalid capabilities are never kept. */
+  save(raw: unknown): Awaitable<{ revision: string; capability: Capability; file: string }> {
     const result = validateCapability(raw);
     if (!result.success) {
       throw new LiftError('BAD_INPUT', `The capability is not valid: ${result.issues.join('; ')}`, {
@@ -62,64 +31,41 @@ export class CapabilityStore {
     }
     const capability = result.data;
     const revision = revisionOf(capability);
-    const file = join(this.#folder, `${revision}.json`);
-    mkdirSync(this.#folder, { recursive: true, mode: PRIVATE_DIR_MODE });
-    if (!existsSync(file)) {
-      const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, canonicalCapability(capability), { mode: PRIVATE_FILE_MODE });
-      renameSync(partial, file);
-    }
-    this.#db
-      .prepare(
-        `INSERT OR IGNORE INTO capabilities (revision, name, intent, steps, created_at, file) VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        revision,
-        capability.name,
-        capability.intent,
-        capability.steps.length,
-        new Date().toISOString(),
-        file,
-      );
-    return { revision, capability, file };
+    const kept = this.#records.put({
+      revision,
+      name: capability.name,
+      intent: capability.intent,
+      steps: capability.steps.length,
+      text: canonicalCapability(capability),
+    });
+    return andThen(kept, (file) => ({ revision, capability, file }));
   }
 
-  /** Loads a revision, re-hashing the file first: content that does not match is REVISION_MISMATCH. */
-  load(revision: string): Capability {
+  /** Loads a revision, re-hashing its text first: content that does not match is REVISION_MISMATCH. */
+  load(revision: string): Awaitable<Capability> {
     if (!REVISION.test(revision))
       throw new LiftError('BAD_INPUT', `'${revision}' is not a SHA-256 revision.`);
-    const row = this.#db
-      .prepare<[string], Row>('SELECT * FROM capabilities WHERE revision = ?')
-      .get(revision);
-    const file = row?.file ?? join(this.#folder, `${revision}.json`);
-    if (!existsSync(file)) {
-      throw new LiftError('NOT_FOUND', `No capability has revision ${revision}.`, {
-        hint: 'List the stored capabilities with lift capabilities list.',
-      });
-    }
-    return verifiedCapability(readFileSync(file, 'utf8'), revision);
+    return andThen(this.#records.text(revision), (text) => {
+      if (text === undefined) {
+        throw new LiftError('NOT_FOUND', `No capability has revision ${revision}.`, {
+          hint: 'List the stored capabilities with lift capabilities list.',
+        });
+      }
+      return verifiedCapability(text, revision);
+    });
   }
 
-  /** Finds a stored capability by full revision, revision prefix, or name (its newest revision). */
-  resolve(reference: string): StoredCapability | undefined {
-    const byName = this.#db
-      .prepare<[string], Row>(
-        'SELECT * FROM capabilities WHERE name = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
-      )
-      .get(reference);
-    if (byName) return fromRow(byName);
+  /** Finds a stored capability by name (its newest revision), full revision or revision prefix. */
+  async resolve(reference: string): Promise<StoredCapability | undefined> {
+    const byName = await this.#records.newest(reference);
+    if (byName) return byName;
     if (!/^[0-9a-f]{6,64}$/.test(reference)) return undefined;
-    const rows = this.#db
-      .prepare<[string], Row>('SELECT * FROM capabilities WHERE revision LIKE ? LIMIT 2')
-      .all(`${reference}%`);
-    return rows.length === 1 ? fromRow(rows[0]!) : undefined;
+    const rows = await this.#records.withPrefix(reference, 2);
+    return rows.length === 1 ? rows[0] : undefined;
   }
 
-  list(): StoredCapability[] {
-    return this.#db
-      .prepare<[], Row>('SELECT * FROM capabilities ORDER BY created_at DESC, rowid DESC')
-      .all()
-      .map(fromRow);
+  list(): Awaitable<StoredCapability[]> {
+    return this.#records.list();
   }
 }
 

@@ -41,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   replay: () => import('./commands/replay.js'),
   doctor: () => import('./commands/doctor.js'),
   console: () => import('./commands/console.js'),
+  worker: () => import('./commands/worker.js'),
 };
 
 /** The declarations of every command, for the list in lift --help. */

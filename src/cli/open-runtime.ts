@@ -1,11 +1,14 @@
 import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { loadConfig, loadConfiguredTools } from '../config/load.js';
+import type { JobQueue } from '../queue/queue.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
 import { rootsFromSettings } from '../runtime/roots.js';
-import { Runtime } from '../runtime/runtime.js';
+import { type ApprovedCallRelease, Runtime } from '../runtime/runtime.js';
+import type { Store } from '../store/store.js';
+import { UsageError } from './args.js';
 import { debugLog } from './debug-log.js';
 import type { CliIo } from './io.js';
 
@@ -29,22 +32,63 @@ export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise
   debug(
     `${tools.length} tools: built-in, ${config.tools.length} configured module(s), ${apiTools.length} from API files`,
   );
-  const runtime = new Runtime({
-    home: resolve(io.cwd, config.home ?? '.lift'),
+  const home = resolve(io.cwd, config.home ?? '.lift');
+  const shared = config.store?.postgres;
+  // The PostgreSQL client loads only for a shared store: the embedded default starts as fast as before.
+  const store = shared
+    ? await (await import('../store/postgres/store.js')).openPostgresStore(home, shared, io.env)
+    : undefined;
+  const runtime: Runtime = new Runtime({
+    home,
+    ...(store ? { store, releaseApproved: lazyRelease(() => jobQueue(runtime), store) } : {}),
     env: io.env,
     tools,
     workingDir: io.cwd,
     roots: rootsFromSettings(config.settings, config.root),
   });
+  if (shared) void runtime.service(SHARED_STORE_URL, () => shared);
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
   if (config.settings.backoffice !== undefined) {
     // The back-office app reads its OpenAPI description: loaded only when lift.config enables it.
     const { addBackofficeTools } = await import('../apps/backoffice/tools.js');
-    addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
+    await addBackofficeTools(runtime, config.settings.backoffice, (spec) => resolve(config.root, spec));
   }
-  addDesktopSkillTools(addCapabilityTools(runtime, { attended: options.attended ?? false }));
+  addDesktopSkillTools(await addCapabilityTools(runtime, { attended: options.attended ?? false }));
   debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
   return runtime;
+}
+
+/**
+ * The job queue in the shared database (lift call --queue, lift serve --queue, approvals of
+ * queued calls), opened once per command on first use and closed with the runtime.
+ */
+/** The shared store's URL, or undefined on the embedded store. */
+export function sharedStoreUrl(runtime: Runtime): Promise<string | undefined> {
+  return runtime.service<string | undefined>(SHARED_STORE_URL, () => undefined);
+}
+
+export async function jobQueue(runtime: Runtime): Promise<JobQueue> {
+  const url = await sharedStoreUrl(runtime);
+  if (!url) {
+    throw new UsageError(
+      'The job queue needs the shared store: set store.postgres in lift.config (or LIFT_POSTGRES_URL) to a postgres:// URL.',
+    );
+  }
+  return runtime.service('job-queue', async () => (await import('../queue/queue.js')).JobQueue.open(url));
+}
+
+/** The runtime service naming the shared store's URL (absent on the embedded store). */
+const SHARED_STORE_URL = 'settings:store.postgres';
+
+/** Held calls that came from the queue go back to it once approved (queue/release.ts). */
+function lazyRelease(queue: () => Promise<JobQueue>, store: Store): ApprovedCallRelease {
+  let release: Promise<ApprovedCallRelease> | undefined;
+  return async (approvalId, options) => {
+    release ??= import('../queue/release.js').then(async ({ releaseToQueue }) =>
+      releaseToQueue(await queue(), store.approvals),
+    );
+    return (await release)(approvalId, options);
+  };
 }

@@ -19,6 +19,19 @@ export const ConfigSchema = z.strictObject({
   home: z.string().optional(),
   /** Shortlist groups and signals for the agent (see agent/shortlist). */
   shortlist: z.unknown().optional(),
+  /**
+   * Where the shared records live: absent for the embedded SQLite store in the home, or
+   * `{ "postgres": "postgres://USER:PASSWORD@HOST:PORT/DB" }` for many workers on many hosts
+   * (lift worker, lift call --queue). LIFT_POSTGRES_URL overrides it.
+   */
+  store: z
+    .strictObject({
+      postgres: z
+        .string()
+        .regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// URL')
+        .max(2_000),
+    })
+    .optional(),
   /** Gate overrides by tool name, decided by the operator, never by the model. */
   gates: z.record(z.string(), z.enum(['none', 'log', 'review', 'signature'])).default({}),
 });
@@ -36,6 +49,7 @@ export async function loadConfig(cwd: string, env: Record<string, string | undef
   if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
   const config = { ...parsed.data, file, root: cwd };
   if (env.LIFT_HOME) config.home = env.LIFT_HOME;
+  if (env.LIFT_POSTGRES_URL) config.store = { postgres: env.LIFT_POSTGRES_URL };
   return config;
 }
 

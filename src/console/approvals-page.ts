@@ -78,16 +78,16 @@ function outcomeOf(approval: Approval): string {
  * The held calls as a list (of one tool's calls when `tool` names one); the page's script swaps
  * it in when the set of held calls changes.
  */
-export function heldList(runtime: Runtime, session: ConsoleSession, tool = ''): Html {
-  const held = runtime.store.approvals
-    .list(['pending'])
-    .filter((approval) => tool === '' || approval.tool === tool);
+export async function heldList(runtime: Runtime, session: ConsoleSession, tool = ''): Promise<Html> {
+  const held = (await runtime.store.approvals.list(['pending'])).filter(
+    (approval) => tool === '' || approval.tool === tool,
+  );
   return html`<ol id="held" class="cards" data-count="${held.length}">${held.map((approval) => heldCard(runtime, approval, session))}</ol>
 ${held.length === 0 ? html`<p id="none-held" class="empty">Nothing is held. Calls that need a person appear here as they arrive.</p>` : ''}`;
 }
 
-function recentTable(runtime: Runtime): Html {
-  const recent = runtime.store.approvals.recent(20);
+async function recentTable(runtime: Runtime): Promise<Html> {
+  const recent = await runtime.store.approvals.recent(20);
   if (recent.length === 0) return html`<p class="empty">No answers yet.</p>`;
   return html`<div class="scroll"><table>
 <caption class="visually-hidden">Recently answered held calls</caption>
@@ -100,8 +100,8 @@ function recentTable(runtime: Runtime): Html {
 }
 
 /** `tool` (from `?tool=`) shows only that tool's held calls: a person with many waiting can take one tool's in turn. */
-export function approvalsPage(runtime: Runtime, session: ConsoleSession, tool = ''): Html {
-  const count = runtime.store.approvals.list(['pending']).length;
+export async function approvalsPage(runtime: Runtime, session: ConsoleSession, tool = ''): Promise<Html> {
+  const count = (await runtime.store.approvals.list(['pending'])).length;
   const only = tool === '' ? '' : `?tool=${encodeURIComponent(tool)}`;
   return page({
     title: count > 0 ? `(${count}) Approvals` : 'Approvals',
@@ -111,11 +111,11 @@ export function approvalsPage(runtime: Runtime, session: ConsoleSession, tool = 
 <section aria-labelledby="held-title" data-live="${BASE}/approvals/held${only}">
 <h2 id="held-title">${tool === '' ? 'Held calls' : `Held calls of ${tool}`}</h2>
 <p id="live-note" class="visually-hidden" role="status" aria-live="polite" aria-label="New held calls"></p>
-${heldList(runtime, session, tool)}
+${await heldList(runtime, session, tool)}
 </section>
 <section aria-labelledby="recent-title">
 <h2 id="recent-title">Recently answered</h2>
-${recentTable(runtime)}
+${await recentTable(runtime)}
 </section>`,
   });
 }
@@ -134,9 +134,9 @@ export async function approveHeld(runtime: Runtime, id: string, phrase: string |
   }
 }
 
-export function denyHeld(runtime: Runtime, id: string): string {
-  if (runtime.deny(id, 'console')) return `${id} denied; it will not run.`;
-  const approval = runtime.store.approvals.get(id);
+export async function denyHeld(runtime: Runtime, id: string): Promise<string> {
+  if (await runtime.deny(id, 'console')) return `${id} denied; it will not run.`;
+  const approval = await runtime.store.approvals.get(id);
   return approval ? `${id} was already ${approval.state}.` : `No held call has approval id ${id}.`;
 }
 
@@ -159,7 +159,7 @@ function withRequestId(value: unknown, requestId: string | undefined): unknown {
  * needs its own yes. The input is checked first, so a typo does not drop the call.
  */
 export async function changeHeld(runtime: Runtime, id: string, text: string): Promise<string> {
-  const approval = runtime.store.approvals.get(id);
+  const approval = await runtime.store.approvals.get(id);
   if (approval?.state !== 'pending') return `${id} is no longer held; nothing was changed.`;
   const parsed = parseInput(text);
   if (!parsed.ok) return `The new input is not JSON (${parsed.message}); ${id} is still held.`;
@@ -171,14 +171,17 @@ export async function changeHeld(runtime: Runtime, id: string, text: string): Pr
     );
     return `The new input does not fit ${approval.tool} (${problem}); ${id} is still held.`;
   }
-  if (!runtime.store.approvals.denyForChange(id, 'console (changed the input)'))
+  if (!(await runtime.store.approvals.denyForChange(id, 'console (changed the input)')))
     return `${id} was answered meanwhile.`;
   const envelope = await runtime.invoke(
     approval.tool,
     parsed.value,
     approval.requestId ? { requestId: approval.requestId } : {},
   );
-  runtime.store.approvals.linkReplacement(id, isPending(envelope) ? envelope.pending.approval_id : undefined);
+  await runtime.store.approvals.linkReplacement(
+    id,
+    isPending(envelope) ? envelope.pending.approval_id : undefined,
+  );
   if (isPending(envelope))
     return `${id} denied; the changed call is held as ${envelope.pending.approval_id} and needs its own yes.`;
   return runtime.store.secrets.scrub(

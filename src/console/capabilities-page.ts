@@ -2,7 +2,7 @@ import type { Capability } from '../capability/capability.js';
 import { diffValues, formatDifference } from '../capability/diff.js';
 import { CapabilityStore, type StoredCapability } from '../capability/store.js';
 import { isLiftError } from '../contract/errors.js';
-import { type Registration, Registrations } from '../replay/registrations.js';
+import type { Registration } from '../replay/registrations.js';
 import { describeTarget } from '../replay/targets.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ConsoleSession } from './auth.js';
@@ -12,8 +12,8 @@ import { Missing } from './missing.js';
 
 function stores(runtime: Runtime) {
   return {
-    capabilities: new CapabilityStore(runtime.store.db, runtime.home),
-    registrations: new Registrations(runtime.store.db),
+    capabilities: new CapabilityStore(runtime.store.capabilities),
+    registrations: runtime.store.registrations,
   };
 }
 
@@ -51,13 +51,16 @@ function diffForm(all: StoredCapability[], a = '', b = ''): Html {
 </form>`;
 }
 
-export function capabilitiesPage(runtime: Runtime, session: ConsoleSession): Html {
+export async function capabilitiesPage(runtime: Runtime, session: ConsoleSession): Promise<Html> {
   const { capabilities, registrations } = stores(runtime);
-  const all = capabilities.list();
+  const all = await capabilities.list();
+  const registered = new Map(
+    (await registrations.list()).map((registration) => [registration.name, registration]),
+  );
   const rows = all.map(
     (stored) => html`<tr>
 <td><a href="${BASE}/capabilities/${stored.revision}">${stored.name}</a></td><td><code class="nowrap">${short(stored.revision)}</code></td>
-<td>${stored.intent}</td><td>${stored.steps}</td><td>${stateOf(stored, registrations.get(stored.name), session)}</td>
+<td>${stored.intent}</td><td>${stored.steps}</td><td>${stateOf(stored, registered.get(stored.name), session)}</td>
 <td><time datetime="${stored.createdAt}">${stored.createdAt.replace('T', ' ').slice(0, 19)}</time></td></tr>`,
   );
   return page({
@@ -111,9 +114,9 @@ function missingRevision(reference: string): Missing {
 }
 
 /** The stored capability, or Missing when its file is gone from the store. */
-function loadStored(capabilities: CapabilityStore, stored: StoredCapability): Capability {
+async function loadStored(capabilities: CapabilityStore, stored: StoredCapability): Promise<Capability> {
   try {
-    return capabilities.load(stored.revision);
+    return await capabilities.load(stored.revision);
   } catch (error) {
     if (isLiftError(error) && error.code === 'NOT_FOUND')
       throw new Missing(
@@ -125,19 +128,24 @@ function loadStored(capabilities: CapabilityStore, stored: StoredCapability): Ca
   }
 }
 
-export function capabilityPage(runtime: Runtime, session: ConsoleSession, reference: string): Html {
+export async function capabilityPage(
+  runtime: Runtime,
+  session: ConsoleSession,
+  reference: string,
+): Promise<Html> {
   const { capabilities, registrations } = stores(runtime);
-  const stored = capabilities.resolve(reference);
+  const stored = await capabilities.resolve(reference);
   if (!stored) throw missingRevision(reference);
-  const capability = loadStored(capabilities, stored);
-  const others = capabilities.list().filter((other) => other.name === stored.name);
+  const capability = await loadStored(capabilities, stored);
+  const others = (await capabilities.list()).filter((other) => other.name === stored.name);
+  const registration = await registrations.get(stored.name);
   return page({
     title: capability.name,
     section: 'capabilities',
     session,
     body: html`<p><a href="${BASE}/capabilities">← All capabilities</a></p>
 <h1>${capability.name}</h1>
-<div class="state">${stateOf(stored, registrations.get(stored.name), session)}</div>
+<div class="state">${stateOf(stored, registration, session)}</div>
 ${cardBody(capability, stored.revision)}
 ${others.length > 1 ? html`<h2>Other revisions</h2>${diffForm(others, others.find((o) => o.revision !== stored.revision)?.revision, stored.revision)}` : ''}`,
   });
@@ -147,20 +155,29 @@ function differenceClass(kind: string): string {
   return kind === 'added' ? 'diff-add' : kind === 'removed' ? 'diff-remove' : 'diff-change';
 }
 
-export function diffPage(runtime: Runtime, session: ConsoleSession, a: string, b: string): Html {
+export async function diffPage(
+  runtime: Runtime,
+  session: ConsoleSession,
+  a: string,
+  b: string,
+): Promise<Html> {
   const { capabilities } = stores(runtime);
-  const before = capabilities.resolve(a);
-  const after = capabilities.resolve(b);
+  const before = await capabilities.resolve(a);
+  const after = await capabilities.resolve(b);
   if (!before) throw missingRevision(a);
   if (!after) throw missingRevision(b);
-  const differences = diffValues(loadStored(capabilities, before), loadStored(capabilities, after));
+  const differences = diffValues(
+    await loadStored(capabilities, before),
+    await loadStored(capabilities, after),
+  );
+  const all = await capabilities.list();
   return page({
     title: `Diff ${before.name}`,
     section: 'capabilities',
     session,
     body: html`<p><a href="${BASE}/capabilities">← All capabilities</a></p>
 <h1>${before.name} <code>${short(before.revision)}</code> → ${after.name} <code>${short(after.revision)}</code></h1>
-${diffForm(capabilities.list(), before.revision, after.revision)}
+${diffForm(all, before.revision, after.revision)}
 ${
   differences.length === 0
     ? html`<p>The two revisions are identical.</p>`
@@ -170,8 +187,8 @@ ${
   });
 }
 
-export function enableCapability(runtime: Runtime, name: string): string {
-  return stores(runtime).registrations.enable(name)
+export async function enableCapability(runtime: Runtime, name: string): Promise<string> {
+  return (await runtime.store.registrations.enable(name))
     ? `${name} is enabled again.`
     : `No registered capability is named ${name}.`;
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Awaitable } from '../store/awaitable.js';
 import { sseHeaders } from './respond.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -9,7 +10,7 @@ const HEARTBEAT_MS = 15_000;
  * read on a short timer while pages listen; each change is one event with the set's ids.
  */
 export class StoreWatch {
-  readonly #read: () => string[];
+  readonly #read: () => Awaitable<string[]>;
   readonly #event: string;
   readonly #pollMs: number;
   readonly #clients = new Set<ServerResponse>();
@@ -17,15 +18,15 @@ export class StoreWatch {
   #heartbeat: NodeJS.Timeout | undefined;
   #last = '';
 
-  constructor(read: () => string[], event: string, pollMs = 300) {
+  constructor(read: () => Awaitable<string[]>, event: string, pollMs = 300) {
     this.#read = read;
     this.#event = event;
     this.#pollMs = pollMs;
   }
 
-  subscribe(response: ServerResponse): void {
+  async subscribe(response: ServerResponse): Promise<void> {
     sseHeaders(response);
-    const now = this.#signature();
+    const now = await this.#signature();
     if (!this.#timer) this.#last = now;
     response.write(`retry: 2000\nevent: ${this.#event}\ndata: ${now}\n\n`);
     this.#clients.add(response);
@@ -42,13 +43,13 @@ export class StoreWatch {
     this.#clients.clear();
   }
 
-  #signature(): string {
-    return this.#read().join(' ');
+  async #signature(): Promise<string> {
+    return (await this.#read()).join(' ');
   }
 
   #start(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(() => this.#check(), this.#pollMs);
+    this.#timer = setInterval(() => void this.#check(), this.#pollMs);
     this.#heartbeat = setInterval(() => {
       for (const client of this.#clients) client.write(': still here\n\n');
     }, HEARTBEAT_MS);
@@ -61,8 +62,9 @@ export class StoreWatch {
     this.#heartbeat = undefined;
   }
 
-  #check(): void {
-    const now = this.#signature();
+  async #check(): Promise<void> {
+    // A read that fails (the shared store restarting) is tried again at the next tick.
+    const now = await this.#signature().catch(() => this.#last);
     if (now === this.#last) return;
     this.#last = now;
     for (const client of this.#clients) client.write(`event: ${this.#event}\ndata: ${now}\n\n`);

@@ -32,14 +32,18 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: path('/approvals'),
-    run: (c) =>
-      sendHtml(c.response, 200, approvalsPage(c.runtime, c.session, c.url.searchParams.get('tool') ?? '')),
+    run: async (c) =>
+      sendHtml(
+        c.response,
+        200,
+        await approvalsPage(c.runtime, c.session, c.url.searchParams.get('tool') ?? ''),
+      ),
   },
   {
     method: 'GET',
     path: path('/approvals/held'),
-    run: (c) =>
-      sendHtml(c.response, 200, heldList(c.runtime, c.session, c.url.searchParams.get('tool') ?? '')),
+    run: async (c) =>
+      sendHtml(c.response, 200, await heldList(c.runtime, c.session, c.url.searchParams.get('tool') ?? '')),
   },
   { method: 'GET', path: path('/approvals/events'), run: (c) => c.watch.subscribe(c.response) },
   {
@@ -53,7 +57,7 @@ export const ROUTES: Route[] = [
   {
     method: 'POST',
     path: path('/approvals/:id/deny'),
-    run: (c) => answered(c, denyHeld(c.runtime, c.params[0] ?? ''), APPROVALS),
+    run: async (c) => answered(c, await denyHeld(c.runtime, c.params[0] ?? ''), APPROVALS),
   },
   {
     method: 'POST',
@@ -64,43 +68,54 @@ export const ROUTES: Route[] = [
   {
     method: 'GET',
     path: path('/runs'),
-    run: (c) => sendHtml(c.response, 200, runsPage(c.runtime, c.session, filterFrom(c.url))),
+    run: async (c) => sendHtml(c.response, 200, await runsPage(c.runtime, c.session, filterFrom(c.url))),
   },
   {
     method: 'GET',
     path: path('/runs/:id'),
-    run: (c) => sendHtml(c.response, 200, runPage(c.runtime, c.session, c.params[0] ?? '')),
+    run: async (c) => sendHtml(c.response, 200, await runPage(c.runtime, c.session, c.params[0] ?? '')),
   },
   {
     method: 'GET',
     path: path('/runs/:id/screenshots/(\\d{1,4})'),
-    run: (c) =>
-      sendBytes(c.response, screenshotBytes(c.runtime, c.params[0] ?? '', Number(c.params[1])), 'image/png'),
+    run: async (c) =>
+      sendBytes(
+        c.response,
+        await screenshotBytes(c.runtime, c.params[0] ?? '', Number(c.params[1])),
+        'image/png',
+      ),
   },
   {
     method: 'GET',
     path: path('/capabilities'),
-    run: (c) => sendHtml(c.response, 200, capabilitiesPage(c.runtime, c.session)),
+    run: async (c) => sendHtml(c.response, 200, await capabilitiesPage(c.runtime, c.session)),
   },
   {
     method: 'GET',
     path: path('/capabilities/diff'),
-    run: (c) =>
+    run: async (c) =>
       sendHtml(
         c.response,
         200,
-        diffPage(c.runtime, c.session, c.url.searchParams.get('a') ?? '', c.url.searchParams.get('b') ?? ''),
+        await diffPage(
+          c.runtime,
+          c.session,
+          c.url.searchParams.get('a') ?? '',
+          c.url.searchParams.get('b') ?? '',
+        ),
       ),
   },
   {
     method: 'GET',
     path: path('/capabilities/:id'),
-    run: (c) => sendHtml(c.response, 200, capabilityPage(c.runtime, c.session, c.params[0] ?? '')),
+    run: async (c) =>
+      sendHtml(c.response, 200, await capabilityPage(c.runtime, c.session, c.params[0] ?? '')),
   },
   {
     method: 'POST',
     path: path('/capabilities/:id/enable'),
-    run: (c) => answered(c, enableCapability(c.runtime, c.params[0] ?? ''), `${BASE}/capabilities`),
+    run: async (c) =>
+      answered(c, await enableCapability(c.runtime, c.params[0] ?? ''), `${BASE}/capabilities`),
   },
   {
     method: 'GET',

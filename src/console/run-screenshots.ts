@@ -43,9 +43,9 @@ function inside(folder: string, file: string): boolean {
  * The PNG bytes of a run's nth screenshot. Only a file the run's own log names, inside Lift's
  * home or output folder, ending in .png: a log line cannot make the console read anything else.
  */
-export function screenshotBytes(runtime: Runtime, runId: string, number: number): Buffer {
+export async function screenshotBytes(runtime: Runtime, runId: string, number: number): Promise<Buffer> {
   const back = { href: `${BASE}/runs/${runId}`, label: `Run ${runId}` };
-  const shot = screenshotsOf(runtime.store.runs.events(runId)).find((each) => each.number === number);
+  const shot = screenshotsOf(await runtime.store.runs.events(runId)).find((each) => each.number === number);
   if (!shot) throw new Missing(`Run ${runId} has no screenshot ${number}.`, 'runs', back);
   const gone = new Missing(`Screenshot ${number} of run ${runId} is no longer on disk.`, 'runs', back);
   if (!shot.path.endsWith('.png') || !existsSync(shot.path)) throw gone;

@@ -79,10 +79,9 @@ function badge(record: RunRecord): Html {
   return html`<span class="badge ${outcome}">${outcome}</span>`;
 }
 
-export function runsPage(runtime: Runtime, session: ConsoleSession, filter: RunFilter): Html {
+export async function runsPage(runtime: Runtime, session: ConsoleSession, filter: RunFilter): Promise<Html> {
   const now = Date.now();
-  const runs = runtime.store.runs
-    .list(SCAN)
+  const runs = (await runtime.store.runs.list(SCAN))
     .filter((record) => matches(record, filter, now))
     .slice(0, 200);
   const table = html`<div class="scroll"><table>
@@ -127,10 +126,10 @@ function screenshotList(runId: string, shots: RunScreenshot[]): Html {
 }
 
 /** One run: its record and every event, as the run log holds them (already scrubbed). */
-export function runPage(runtime: Runtime, session: ConsoleSession, id: string): Html {
-  const record = runtime.store.runs.get(id);
+export async function runPage(runtime: Runtime, session: ConsoleSession, id: string): Promise<Html> {
+  const record = await runtime.store.runs.get(id);
   if (!record) throw new Missing(`No run has id ${id}.`, 'runs', { href: `${BASE}/runs`, label: 'All runs' });
-  const events = runtime.store.runs.events(id);
+  const events = await runtime.store.runs.events(id);
   const model = events.filter(isModelEvent).length;
   return page({
     title: `Run ${id}`,

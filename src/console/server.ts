@@ -57,7 +57,7 @@ function find(method: string, path: string): { route: Route; params: string[] } 
 export function createConsole(runtime: Runtime, options: ConsoleOptions): ConsoleHandler {
   const auth = new ConsoleAuth(options.token);
   const watch = new StoreWatch(
-    () => runtime.store.approvals.list(['pending']).map((approval) => approval.id),
+    async () => (await runtime.store.approvals.list(['pending'])).map((approval) => approval.id),
     'held',
   );
   const handoffs = new HandoffBoard(runtime);

@@ -35,7 +35,7 @@ export async function replayOnBothLayouts(stage: DemoStage, tool: string): Promi
     const started = performance.now();
     const envelope = await runtime.invoke(tool, { memberId });
     const ms = Math.round(performance.now() - started);
-    const events = runtime.store.runs.events(envelope.run_id);
+    const events = await runtime.store.runs.events(envelope.run_id);
     const fields = isSuccess(envelope) ? envelope.fields : {};
     const expected = members.get(memberId)?.accounts.find((account) => account.type === 'Savings');
     const outcome = isError(envelope) ? envelope.error.code : String(fields.outcome);

@@ -28,7 +28,7 @@ export async function heldWrite(stage: DemoStage): Promise<WriteReport> {
   );
   if (!discovery.capability || !discovery.revision)
     throw new Error(`Write discovery did not complete: ${discovery.status.reason}`);
-  const registration = deps.registrations.register({
+  const registration = await deps.registrations.register({
     name: discovery.capability.name,
     revision: discovery.revision,
     effectClass: 'visible',
@@ -51,7 +51,7 @@ export async function heldWrite(stage: DemoStage): Promise<WriteReport> {
       .members()
       .find((member) => member.id === 'M-1001')
       ?.notes.some((entry) => entry.text === note) ?? false;
-  const events = runtime.store.runs.events(approved.run_id);
+  const events = await runtime.store.runs.events(approved.run_id);
   stage.say(
     `[demo] approved write: ${isSuccess(approved) ? approved.summary : JSON.stringify(approved)}; note in the fixture's data: ${landed ? 'yes' : 'NO'}`,
   );

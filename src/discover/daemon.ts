@@ -118,7 +118,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     for (const name of config.signIn ? secretsOf(config.signIn) : []) runtime.store.secrets.get(name);
     const opened = await openDiscovery({
       store: runtime.store,
-      capabilities: new CapabilityStore(runtime.store.db, home),
+      capabilities: new CapabilityStore(runtime.store.capabilities),
       page: lease.page,
       policy: config.policy,
       task: config.task,

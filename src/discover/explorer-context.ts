@@ -71,5 +71,5 @@ export interface ExplorerContext {
   provenance(): Capability['provenance'];
   /** Saves the compiled capability, ends the session as completed, and returns its revision. */
   /** Saves the capability: its revision and the file it is in. */
-  complete(capability: Capability): { revision: string; file?: string };
+  complete(capability: Capability): Promise<{ revision: string; file?: string }>;
 }

@@ -72,8 +72,8 @@ export async function openDiscovery(
     runId,
     liftVersion: options.liftVersion,
     emit,
-    save: (capability) => {
-      const saved = options.capabilities.save(capability);
+    save: async (capability) => {
+      const saved = await options.capabilities.save(capability);
       return { revision: saved.revision, file: saved.file };
     },
     ...(options.handoff ? { handoff: options.handoff } : {}),

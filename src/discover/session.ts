@@ -4,6 +4,7 @@ import type { ToolEvent } from '../contract/context.js';
 import { type ErrorCode, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import { UI_DEFAULTS } from '../rungs/ui/defaults.js';
+import type { Awaitable } from '../store/awaitable.js';
 import { parameteriseText } from './compile.js';
 import { DiscoveryRecord, type ExplorerContext, type StartPage } from './explorer-context.js';
 import {
@@ -27,7 +28,7 @@ export interface SessionOptions {
   liftVersion: string;
   emit: (event: ToolEvent) => void;
   /** Saves the compiled capability; returns its revision. */
-  save: (capability: Capability) => { revision: string; file: string };
+  save: (capability: Capability) => Awaitable<{ revision: string; file: string }>;
   /** A person takes over; resolves when they say done. Absent in unattended runs. */
   handoff?: (reason: string, deadlineMs: number) => Promise<void>;
   handoffDeadlineMs?: number;
@@ -222,8 +223,8 @@ export class DiscoverySession {
     };
   }
 
-  #complete(capability: Capability): { revision: string; file: string } {
-    const { revision, file } = this.#options.save(capability);
+  async #complete(capability: Capability): Promise<{ revision: string; file: string }> {
+    const { revision, file } = await this.#options.save(capability);
     this.#capability = capability;
     this.#revision = revision;
     this.#outcome = 'completed';

@@ -5,7 +5,6 @@ import type { AnyTool } from '../contract/define-tool.js';
 import { type Rung, rungNumber } from '../contract/effects.js';
 import { isSuccess } from '../contract/envelope.js';
 import { outputSchemaOf } from '../contract/json-schema.js';
-import { Registrations } from '../replay/registrations.js';
 import { importOpenApi } from '../rungs/api/import.js';
 import { apiOriginOf, loadApiTools, toolsFromApiFile } from '../rungs/api/loader.js';
 import { listOperations, readSpec } from '../rungs/api/openapi.js';
@@ -91,13 +90,13 @@ function apiDoor(candidate: ApiCandidate, operation: DeclaredOperation): Door {
   }
 }
 
-function capabilityDoor(
+async function capabilityDoor(
   candidate: CapabilityCandidate,
   operation: DeclaredOperation,
   context: DoorContext,
-): Door {
+): Promise<Door> {
   const tool = candidate.tool ?? operation.name;
-  const stored = context.capabilities.resolve(candidate.capability);
+  const stored = await context.capabilities.resolve(candidate.capability);
   if (!stored) {
     return {
       tool,
@@ -106,7 +105,7 @@ function capabilityDoor(
     };
   }
   const fingerprint = `rev:${stored.revision.slice(0, 16)}`;
-  const registration = new Registrations(context.runtime.store.db).get(candidate.capability);
+  const registration = await context.runtime.store.registrations.get(candidate.capability);
   if (registration && !registration.enabled) {
     return {
       tool,
@@ -217,7 +216,7 @@ export async function testDoor(
     'operation_id' in candidate
       ? apiDoor(candidate, operation)
       : 'capability' in candidate
-        ? capabilityDoor(candidate, operation, context)
+        ? await capabilityDoor(candidate, operation, context)
         : toolDoor(candidate as Candidate & { tool: string }, context);
   const tests: Partial<Record<TestName, TestResult>> = { present: door.present };
   const result = (passed: boolean): CandidateResult => ({
@@ -236,10 +235,13 @@ export async function testDoor(
 }
 
 /** The fingerprint of a door right now, without running its tests (for due walks). */
-export function currentFingerprint(candidate: Candidate, context: DoorContext): string | undefined {
+export async function currentFingerprint(
+  candidate: Candidate,
+  context: DoorContext,
+): Promise<string | undefined> {
   if ('operation_id' in candidate) return fileHash(candidate.tool_file ?? candidate.spec);
   if ('capability' in candidate) {
-    const stored = context.capabilities.resolve(candidate.capability);
+    const stored = await context.capabilities.resolve(candidate.capability);
     return stored ? `rev:${stored.revision.slice(0, 16)}` : undefined;
   }
   const tool = context.runtime.registry.get(candidate.tool);

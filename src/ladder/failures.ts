@@ -9,11 +9,15 @@ export type FailureCounts = Record<string, Record<string, number>>;
  * Counts failed calls by tool and error code from the run log (the `call-end` event of every
  * call, nested calls included), optionally only since a time.
  */
-export function failureCounts(runtime: Runtime, tools: string[], since?: string): FailureCounts {
+export async function failureCounts(
+  runtime: Runtime,
+  tools: string[],
+  since?: string,
+): Promise<FailureCounts> {
   const counts: FailureCounts = Object.fromEntries(tools.map((tool) => [tool, {}]));
   const wanted = new Set(tools);
-  for (const id of runtime.store.runs.ids(since ?? '')) {
-    for (const event of runtime.store.runs.events(id)) {
+  for (const id of await runtime.store.runs.ids(since ?? '')) {
+    for (const event of await runtime.store.runs.events(id)) {
       if (event.type !== 'call-end' || event.ok !== false || typeof event.tool !== 'string') continue;
       if (!wanted.has(event.tool) || typeof event.code !== 'string') continue;
       const byCode = counts[event.tool]!;

@@ -53,7 +53,7 @@ export class Ladder {
     this.store = new LadderStore(runtime.store.db);
     this.#context = {
       runtime,
-      capabilities: new CapabilityStore(runtime.store.db, runtime.home),
+      capabilities: new CapabilityStore(runtime.store.capabilities),
       rungOf: (name) => this.#rungOf(name),
     };
   }
@@ -96,7 +96,7 @@ export class Ladder {
    * A door stepped down from stays ruled out while it is unchanged (same description hash,
    * same capability revision); a new release or a rediscovery makes it eligible again.
    */
-  #heldOut(operation: string, candidate: Candidate): CandidateResult | undefined {
+  async #heldOut(operation: string, candidate: Candidate): Promise<CandidateResult | undefined> {
     const label = candidateLabel(candidate);
     const stepDowns = this.store
       .walks(operation)
@@ -105,7 +105,7 @@ export class Ladder {
     const held = stepDowns
       .flatMap((walk) => walk.results)
       .find((result) => result.label === label && result.tests.present?.evidence.startsWith('stepped down'));
-    if (!held || held.fingerprint !== currentFingerprint(candidate, this.#context)) return undefined;
+    if (!held || held.fingerprint !== (await currentFingerprint(candidate, this.#context))) return undefined;
     return held;
   }
 
@@ -127,7 +127,7 @@ export class Ladder {
             results.push(options.heldOut);
           continue;
         }
-        const held = this.#heldOut(name, candidate);
+        const held = await this.#heldOut(name, candidate);
         if (held) {
           results.push(held);
           continue;
@@ -168,7 +168,7 @@ export class Ladder {
     const latest = this.store.latest(name);
     const tool = this.currentTool(name);
     if (!latest?.rung || !tool) return undefined;
-    const counts = failureCounts(this.runtime, [tool], latest.at)[tool] ?? {};
+    const counts = (await failureCounts(this.runtime, [tool], latest.at))[tool] ?? {};
     const worst = STEP_DOWN_CODES.map((code) => ({ code, count: counts[code] ?? 0 })).sort(
       (a, b) => b.count - a.count,
     )[0]!;
@@ -220,7 +220,7 @@ export class Ladder {
   }
 
   /** Operations due for a walk: a schedule that came round, or a door that changed since the last walk. */
-  due(now = Date.now()): Array<{ operation: string; trigger: WalkTrigger; reason: string }> {
+  async due(now = Date.now()): Promise<Array<{ operation: string; trigger: WalkTrigger; reason: string }>> {
     const due: Array<{ operation: string; trigger: WalkTrigger; reason: string }> = [];
     for (const operation of this.store.operations()) {
       const latest = this.store.latest(operation.name);
@@ -240,7 +240,7 @@ export class Ladder {
       for (const result of latest.results) {
         const candidate = operation.candidates.find((each) => candidateLabel(each) === result.label);
         if (!candidate) continue;
-        const now = currentFingerprint(candidate, this.#context);
+        const now = await currentFingerprint(candidate, this.#context);
         if (now !== result.fingerprint) {
           const trigger: WalkTrigger = 'capability' in candidate ? 'rediscovered' : 'released';
           due.push({
@@ -257,7 +257,7 @@ export class Ladder {
 
   async walkDue(now = Date.now()): Promise<Walk[]> {
     const walks: Walk[] = [];
-    for (const { operation, trigger, reason } of this.due(now))
+    for (const { operation, trigger, reason } of await this.due(now))
       walks.push(await this.walk(operation, trigger, { note: reason }));
     return walks;
   }

@@ -121,8 +121,8 @@ export async function ladderReport(ladder: Ladder): Promise<OperationReport[]> {
           }))
         : [],
       failures: {
-        total: failureCounts(ladder.runtime, uniqueTools),
-        since_walk: latest ? failureCounts(ladder.runtime, uniqueTools, latest.at) : {},
+        total: await failureCounts(ladder.runtime, uniqueTools),
+        since_walk: latest ? await failureCounts(ladder.runtime, uniqueTools, latest.at) : {},
       },
       proposal: await ladder.check(operation.name),
       schedule: schedule ? { every_ms: schedule.everyMs, next_at: schedule.nextAt } : undefined,

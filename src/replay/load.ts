@@ -1,7 +1,6 @@
 import { CapabilityStore } from '../capability/store.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { Registrations } from './registrations.js';
 import { ReplaySignIns } from './sign-ins.js';
 import {
   type CapabilityToolDeps,
@@ -21,8 +20,8 @@ export interface CapabilityToolOptions {
 /** The stores a runtime keeps capabilities and their registrations in, and who may be asked. */
 export function capabilityDeps(runtime: Runtime, options: CapabilityToolOptions = {}): CapabilityToolDeps {
   return {
-    capabilities: new CapabilityStore(runtime.store.db, runtime.home),
-    registrations: new Registrations(runtime.store.db),
+    capabilities: new CapabilityStore(runtime.store.capabilities),
+    registrations: runtime.store.registrations,
     signIns: new ReplaySignIns(runtime.store.db),
     home: runtime.home,
     // Loaded on the first handoff: a command that never hands a page over never loads it.
@@ -40,19 +39,20 @@ export function capabilityDeps(runtime: Runtime, options: CapabilityToolOptions 
  * write), so that `lift approve` finds the tool the call was held for. They are not
  * offered otherwise: nobody reviewed them.
  */
-function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): AnyTool[] {
+async function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): Promise<AnyTool[]> {
   const names = new Set(
-    runtime.store.approvals
-      .list(['pending', 'approved'])
+    (await runtime.store.approvals.list(['pending', 'approved']))
       .map((approval) => approval.tool)
       .filter((name) => name.startsWith(UNREGISTERED_PREFIX)),
   );
   const tools: AnyTool[] = [];
   for (const name of names) {
-    const stored = deps.capabilities.resolve(name.slice(UNREGISTERED_PREFIX.length));
+    const stored = await deps.capabilities.resolve(name.slice(UNREGISTERED_PREFIX.length));
     if (!stored) continue;
     try {
-      tools.push(unregisteredCapabilityTool(deps.capabilities.load(stored.revision), stored.revision, deps));
+      tools.push(
+        unregisteredCapabilityTool(await deps.capabilities.load(stored.revision), stored.revision, deps),
+      );
     } catch {
       // Tampered since it was held: approving it says UNKNOWN_TOOL, nothing runs.
     }
@@ -61,9 +61,12 @@ function heldUnregisteredTools(runtime: Runtime, deps: CapabilityToolDeps): AnyT
 }
 
 /** Adds every registered capability to the runtime's tools (lift tools list, lift call, MCP, the agent). */
-export function addCapabilityTools(runtime: Runtime, options: CapabilityToolOptions = {}): Runtime {
+export async function addCapabilityTools(
+  runtime: Runtime,
+  options: CapabilityToolOptions = {},
+): Promise<Runtime> {
   const deps = capabilityDeps(runtime, options);
-  for (const tool of registeredCapabilityTools(deps)) runtime.registry.add(tool);
-  for (const tool of heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
+  for (const tool of await registeredCapabilityTools(deps)) runtime.registry.add(tool);
+  for (const tool of await heldUnregisteredTools(runtime, deps)) runtime.registry.add(tool);
   return runtime;
 }

@@ -10,12 +10,12 @@ export interface ReplayTarget {
   registration: Registration | undefined;
 }
 
-function registrationOf(
+async function registrationOf(
   deps: CapabilityToolDeps,
   capability: Capability,
   revision: string,
-): Registration | undefined {
-  const registration = deps.registrations.get(capability.name);
+): Promise<Registration | undefined> {
+  const registration = await deps.registrations.get(capability.name);
   return registration?.revision === revision ? registration : undefined;
 }
 
@@ -25,37 +25,34 @@ function registrationOf(
  * what a held call runs once approved is exactly what was asked for. `file` reads and
  * parses the reference as a file, or answers undefined when there is no such file.
  */
-export function resolveReplayTarget(
+export async function resolveReplayTarget(
   deps: CapabilityToolDeps,
   reference: string,
   file: (path: string) => unknown | undefined,
-): ReplayTarget {
-  const registered = deps.registrations.get(reference);
+): Promise<ReplayTarget> {
+  const registered = await deps.registrations.get(reference);
   if (registered) {
-    const capability = deps.capabilities.load(registered.revision);
+    const capability = await deps.capabilities.load(registered.revision);
     return { capability, revision: registered.revision, registration: registered };
   }
-  const stored = deps.capabilities.resolve(reference);
+  const stored = await deps.capabilities.resolve(reference);
   if (stored) {
-    const capability = deps.capabilities.load(stored.revision);
+    const capability = await deps.capabilities.load(stored.revision);
     return {
       capability,
       revision: stored.revision,
-      registration: registrationOf(deps, capability, stored.revision),
+      registration: await registrationOf(deps, capability, stored.revision),
     };
   }
   const raw = file(reference);
   if (raw === undefined) {
-    const names = deps.registrations
-      .list()
-      .map((entry) => entry.name)
-      .sort();
+    const names = (await deps.registrations.list()).map((entry) => entry.name).sort();
     throw new LiftError('NOT_FOUND', `No stored capability or capability file matches '${reference}'.`, {
       hint: `Give a registered name (${names.length > 0 ? names.join(', ') : 'none is registered yet'}), a revision (or a unique prefix of one), or a capability JSON file (lift capabilities list).`,
       outcome: 'not_started',
       details: { capabilities: names },
     });
   }
-  const { capability, revision } = deps.capabilities.save(raw);
-  return { capability, revision, registration: registrationOf(deps, capability, revision) };
+  const { capability, revision } = await deps.capabilities.save(raw);
+  return { capability, revision, registration: await registrationOf(deps, capability, revision) };
 }

@@ -7,12 +7,13 @@ import { LiftError } from '../contract/errors.js';
 import { PAGE_POOL_SERVICE, type PagePool, startPagePool } from '../rungs/ui/page-pool.js';
 import { secretsOf } from '../rungs/ui/sign-in.js';
 import { type ReplayOptions, type ReplayResult, replayCapability } from './engine.js';
+import { registeredSignIn } from './sign-ins.js';
 import type { CapabilityToolDeps, ReplayOverrides, ReplayPlan } from './tool.js';
 
 /** What runs: the registration as it is now (it may have been switched off or re-pointed). */
-function currentPlan(plan: ReplayPlan, deps: CapabilityToolDeps): ReplayPlan {
+async function currentPlan(plan: ReplayPlan, deps: CapabilityToolDeps): Promise<ReplayPlan> {
   if (!plan.registered) return plan;
-  const current = deps.registrations.get(plan.name);
+  const current = await deps.registrations.get(plan.name);
   if (!current?.enabled) {
     throw new LiftError(
       'CAPABILITY_DISABLED',
@@ -20,7 +21,12 @@ function currentPlan(plan: ReplayPlan, deps: CapabilityToolDeps): ReplayPlan {
       { outcome: 'not_started' },
     );
   }
-  return { ...plan, revision: current.revision, effectClass: current.effectClass, signIn: current.signIn };
+  return {
+    ...plan,
+    revision: current.revision,
+    effectClass: current.effectClass,
+    signIn: registeredSignIn(current),
+  };
 }
 
 /** The sign-in a replay may do itself: the recipe, when every secret it reads is stored. */
@@ -93,10 +99,10 @@ export async function runReplayTool(
   ctx: ToolContext,
   options: { verifiedBy: string; overrides: ReplayOverrides },
 ): Promise<ToolResult<Record<string, unknown>>> {
-  const plan = currentPlan(planned, deps);
+  const plan = await currentPlan(planned, deps);
   const { overrides } = options;
   // Pin: what runs is what the plan names, re-hashed from disk now.
-  const capability = deps.capabilities.load(plan.revision);
+  const capability = await deps.capabilities.load(plan.revision);
   const { request_id: _requestId, ...inputs } = raw;
   const pool = await ctx.service<PagePool>(PAGE_POOL_SERVICE, () => startPagePool(deps.home));
   const lease = await pool.page(capability.preconditions.origin);
@@ -113,12 +119,12 @@ export async function runReplayTool(
       ...(deps.handoff ? { handoff: handOver(deps.handoff, lease.page, plan, ctx) } : {}),
       ...signInOptions(overrides.signIn ?? plan.signIn, ctx, () => lease.save()),
     });
-    if (plan.registered) deps.registrations.recordSurfaceOk(plan.name);
+    if (plan.registered) await deps.registrations.recordSurfaceOk(plan.name);
     overrides.onResult?.(result);
     return resultOf(capability, plan, result, options.verifiedBy);
   } catch (error) {
     if (plan.registered && error instanceof LiftError && error.code === 'SURFACE_CHANGED') {
-      const disabled = deps.registrations.recordSurfaceChanged(plan.name, error.message);
+      const disabled = await deps.registrations.recordSurfaceChanged(plan.name, error.message);
       if (disabled) ctx.emit({ type: 'capability-disabled', name: plan.name });
     }
     throw error;

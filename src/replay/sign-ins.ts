@@ -1,5 +1,6 @@
 import { parseSignInRecipe, passwordFormSignIn, type SignInRecipe } from '../rungs/ui/sign-in.js';
 import type { Db } from '../store/database.js';
+import type { Registration } from '../store/records.js';
 
 /** The columns a sign-in is stored in: the whole recipe as JSON, or (stored before) a user and a secret name. */
 export interface SignInColumns {
@@ -47,4 +48,11 @@ export class ReplaySignIns {
       .get(revision);
     return row ? recipeFromColumns(row) : undefined;
   }
+}
+
+/** A registration's sign-in as a recipe, checked as it is read (the store keeps it as JSON it does not interpret). */
+export function registeredSignIn(registration: Registration): SignInRecipe | undefined {
+  return registration.signIn
+    ? parseSignInRecipe(registration.signIn, 'The stored sign-in recipe')
+    : undefined;
 }

@@ -8,9 +8,10 @@ import { RequestIdSchema } from '../contract/request-id.js';
 import type { HandoffEnd, PageHandoff } from '../rungs/ui/handoff/desk.js';
 import { describeLocator } from '../rungs/ui/locator.js';
 import { type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
+import type { RegistrationRecords } from '../store/records.js';
 import type { ReplayResult } from './engine.js';
-import type { Registration, Registrations } from './registrations.js';
-import type { ReplaySignIns } from './sign-ins.js';
+import type { Registration } from './registrations.js';
+import { type ReplaySignIns, registeredSignIn } from './sign-ins.js';
 import { inputSchemaOf } from './values.js';
 
 const OUTPUT_TYPES = {
@@ -35,7 +36,7 @@ function exampleInput(capability: Capability): Record<string, unknown> {
 
 export interface CapabilityToolDeps {
   capabilities: CapabilityStore;
-  registrations: Registrations;
+  registrations: RegistrationRecords;
   /** Sign-ins given for unregistered capabilities, so a held call of one runs with it once approved. */
   signIns?: ReplaySignIns;
   home: string;
@@ -87,7 +88,7 @@ export function capabilityTool(
     name: registration.name,
     revision: registration.revision,
     effectClass: registration.effectClass,
-    signIn: registration.signIn,
+    signIn: registeredSignIn(registration),
     registered: true,
   };
   return declare(capability, plan, deps, overrides);
@@ -198,11 +199,11 @@ const REPLAY_ERRORS = {
 };
 
 /** Every registered capability as a tool, each loaded and re-hashed from the store. */
-export function registeredCapabilityTools(deps: CapabilityToolDeps): AnyTool[] {
+export async function registeredCapabilityTools(deps: CapabilityToolDeps): Promise<AnyTool[]> {
   const tools: AnyTool[] = [];
-  for (const registration of deps.registrations.list()) {
+  for (const registration of await deps.registrations.list()) {
     try {
-      tools.push(capabilityTool(deps.capabilities.load(registration.revision), registration, deps));
+      tools.push(capabilityTool(await deps.capabilities.load(registration.revision), registration, deps));
     } catch {
       // A tampered or missing capability is not offered; calling it by name says UNKNOWN_TOOL.
     }

@@ -22,7 +22,7 @@ export async function approveHeld(
   options: { by?: string; phrase?: string },
 ): Promise<Envelope> {
   const { approvals } = runtime.store;
-  const approval = approvals.get(approvalId);
+  const approval = await approvals.get(approvalId);
   if (!approval) throw new LiftError('APPROVAL_NOT_FOUND', `No held call has approval id '${approvalId}'.`);
   if (approval.gate === 'signature' && approval.state === 'pending' && options.phrase !== approval.phrase) {
     throw new LiftError('CONFIRMATION_MISMATCH', 'The confirmation phrase does not match.', {
@@ -34,7 +34,7 @@ export async function approveHeld(
   const open = approval.state === 'pending' || approval.state === 'approved';
   const input = open ? unmaskInput(approval, runtime.store.secrets) : undefined;
   const owner = thisProcess();
-  if (approvals.take(approvalId, options.by ?? 'person', owner))
+  if (await approvals.take(approvalId, options.by ?? 'person', owner))
     return execute(runtime, approval, input, owner, false);
   return settled(runtime, approval, input, owner);
 }
@@ -50,11 +50,11 @@ async function settled(
   const approvalId = approval.id;
   let current: Approval | undefined;
   for (const until = Date.now() + WAIT_MS; Date.now() < until; ) {
-    current = approvals.get(approvalId);
+    current = await approvals.get(approvalId);
     if (current?.state === 'executed' && current.envelope) return JSON.parse(current.envelope) as Envelope;
     if (current?.state === 'denied')
       throw new LiftError('APPROVAL_DENIED', `Approval '${approvalId}' was denied.`);
-    if (current && approverIsGone(current) && approvals.takeOver(approvalId, owner))
+    if (current && approverIsGone(current) && (await approvals.takeOver(approvalId, owner)))
       return execute(runtime, current, input, owner, true);
     await new Promise((resolveWait) => setTimeout(resolveWait, POLL_MS));
   }
@@ -76,7 +76,11 @@ async function execute(
   takingOver: boolean,
 ): Promise<Envelope> {
   const { approvals } = runtime.store;
-  const heartbeat = setInterval(() => approvals.heartbeat(approval.id, owner), HEARTBEAT_MS);
+  // A lease renewal that fails (the shared store restarting) is retried at the next beat.
+  const heartbeat = setInterval(
+    () => Promise.resolve(approvals.heartbeat(approval.id, owner)).catch(() => undefined),
+    HEARTBEAT_MS,
+  );
   heartbeat.unref();
   let envelope: Envelope;
   try {
@@ -90,7 +94,7 @@ async function execute(
   }
   // A claim still held by a live process (a Lift that approved it before leases) is its to finish.
   if (!envelope.ok && 'error' in envelope && envelope.error.code === 'IN_FLIGHT') return envelope;
-  approvals.recordExecution(approval.id, JSON.stringify(envelope));
+  await approvals.recordExecution(approval.id, JSON.stringify(envelope));
   return envelope;
 }
 

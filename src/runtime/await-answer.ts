@@ -53,7 +53,7 @@ export async function awaitAnswer(
   let approvalId = pending.pending.approval_id;
   let current = pending;
   while (!options.signal?.aborted) {
-    const approval = runtime.store.approvals.get(approvalId);
+    const approval = await runtime.store.approvals.get(approvalId);
     if (!approval) return denied(current, approvalId, undefined);
     if (approval.state === 'executed' && approval.envelope) return JSON.parse(approval.envelope) as Envelope;
     if (approval.state === 'denied' && approval.replacedBy === CHANGING) {

@@ -3,6 +3,7 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, ErrorEnvelope } from '../contract/envelope.js';
 import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
+import type { Awaitable } from '../store/awaitable.js';
 import { hashValue } from '../store/canonical.js';
 import type { RunEvent } from '../store/runs.js';
 import { type CallParts, Stop } from './call-context.js';
@@ -53,7 +54,8 @@ function now(): string {
   return lastIso;
 }
 
-function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
+/** The call's request id: the option, else the input's own request_id field. */
+export function requestIdOf(input: unknown, options: InvokeOptions): string | undefined {
   if (options.requestId) return options.requestId;
   if (input && typeof input === 'object' && 'request_id' in input) {
     const value = (input as { request_id: unknown }).request_id;
@@ -155,12 +157,13 @@ export class Call implements CallParts {
   }
 
   /** Ends the ledger's claim of a call that failed: forgotten if nothing was sent, else unknown. */
-  releaseClaim(outcome: LiftError['outcome']): void {
+  releaseClaim(outcome: LiftError['outcome']): Awaitable<void> {
     if (!this.claimed || !this.requestId) return;
     const { ledger } = this.runtime.store;
-    if (outcome === 'unknown') ledger.markUnknown(this.toolName, this.requestId);
-    else ledger.forget(this.toolName, this.requestId);
     this.claimed = false;
+    return outcome === 'unknown'
+      ? ledger.markUnknown(this.toolName, this.requestId)
+      : ledger.forget(this.toolName, this.requestId);
   }
 }
 

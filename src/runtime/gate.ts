@@ -3,6 +3,7 @@ import { type Gate, gateHoldsCall } from '../contract/effects.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { Approval } from '../store/approvals.js';
+import { type Awaitable, andThen } from '../store/awaitable.js';
 import { maskInput } from '../store/held-input.js';
 import { asLiftError, type Call } from './call.js';
 import { previewOf } from './preview.js';
@@ -12,28 +13,32 @@ import { previewOf } from './preview.js';
  * call itself, which passes with the approval it carries. A held call keeps no claim on the
  * ledger; a repeat of it gets the same approval back instead of a second one.
  */
-export function holdAtGate(call: Call, tool: AnyTool): Envelope | Promise<Envelope> | undefined {
+export function holdAtGate(call: Call, tool: AnyTool): Awaitable<Envelope | undefined> {
   const gate = gateOf(tool);
   const approvalId = call.options.approvalId;
   if (!gateHoldsCall(gate) || approvalId !== undefined) {
-    const approval = approvalId ? call.runtime.store.approvals.get(approvalId) : undefined;
-    if (approval) {
-      call.approval = {
-        id: approval.id,
-        gate: approval.gate,
-        by: approval.decidedBy ?? 'person',
-        preview: approval.preview,
-        digest: approval.digest,
-      };
-    }
-    call.event(
-      'gate-passed',
-      approval ? { gate, approval_id: approval.id, approved_by: approval.decidedBy } : { gate },
-    );
-    return undefined;
+    if (!approvalId) return pass(call, gate, undefined);
+    return andThen(call.runtime.store.approvals.get(approvalId), (approval) => pass(call, gate, approval));
   }
-  call.releaseClaim('not_started');
-  return hold(call, tool, gate);
+  return andThen(call.releaseClaim('not_started'), () => hold(call, tool, gate));
+}
+
+/** The call goes on: ungated, or the approved call itself with the approval it carries. */
+function pass(call: Call, gate: Gate, approval: Approval | undefined): undefined {
+  if (approval) {
+    call.approval = {
+      id: approval.id,
+      gate: approval.gate,
+      by: approval.decidedBy ?? 'person',
+      preview: approval.preview,
+      digest: approval.digest,
+    };
+  }
+  call.event(
+    'gate-passed',
+    approval ? { gate, approval_id: approval.id, approved_by: approval.decidedBy } : { gate },
+  );
+  return undefined;
 }
 
 async function hold(call: Call, tool: AnyTool, gate: Gate): Promise<Envelope> {
@@ -75,7 +80,7 @@ async function hold(call: Call, tool: AnyTool, gate: Gate): Promise<Envelope> {
  */
 async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): Promise<Approval> {
   const { approvals, secrets } = call.runtime.store;
-  const earlier = call.requestId ? approvals.findByRequest(tool.name, call.requestId) : undefined;
+  const earlier = call.requestId ? await approvals.findByRequest(tool.name, call.requestId) : undefined;
   if (earlier?.state === 'pending') return earlier;
   const preview = await previewOf(call.runtime, tool, call.input, {
     runId: call.runId,

@@ -3,6 +3,7 @@ import type { Check, Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
 import { REQUEST_ID_PATTERN } from '../contract/request-id.js';
+import { type Awaitable, andThen, isPromise } from '../store/awaitable.js';
 import { validateInput } from './bad-input.js';
 import { asLiftError, Call, type InvokeOptions } from './call.js';
 import { CallContext } from './call-context.js';
@@ -36,8 +37,12 @@ export function invoke(
     );
     const tool = call.tool;
     if (!tool) return Promise.resolve(call.fail(unknownTool(runtime, call.toolName)));
-    // Not an async function itself: a call that runs makes one promise, execute's, as before.
-    const answered = validate(call, tool) ?? claimLedger(call, tool) ?? holdAtGate(call, tool);
+    // Not an async function itself: on the embedded store, whose answers are synchronous, a
+    // call that runs makes one promise, execute's; the shared store's answers are awaited.
+    const invalid = validate(call, tool);
+    if (invalid) return Promise.resolve(invalid);
+    const answered = andThen(claimLedger(call, tool), (claimed) => claimed ?? holdAtGate(call, tool));
+    if (isPromise(answered)) return answered.then((held) => held ?? execute(call, tool));
     return answered === undefined ? execute(call, tool) : Promise.resolve(answered);
   } catch (error) {
     return Promise.reject(error);
@@ -137,7 +142,7 @@ async function settleThenRun(call: Call, tool: AnyTool, context: CallContext): P
 }
 
 /** A run or verify that threw: the error with its outcome, and the ledger told what is known. */
-function failed(call: Call, tool: AnyTool, error: unknown): Envelope {
+async function failed(call: Call, tool: AnyTool, error: unknown): Promise<Envelope> {
   let liftError = asLiftError(error, call.started);
   if ((liftError.code === 'TIMEOUT' || liftError.code === 'CANCELLED') && liftError.outcome === undefined) {
     const outcome = call.started ? 'unknown' : 'not_started';
@@ -147,17 +152,17 @@ function failed(call: Call, tool: AnyTool, error: unknown): Envelope {
       ...(outcome === 'unknown' && tool.timeout.settle ? { settle: tool.timeout.settle } : {}),
     });
   }
-  call.releaseClaim(liftError.outcome);
+  await call.releaseClaim(liftError.outcome);
   return call.fail(liftError);
 }
 
 /** Check: fields read back that do not match the output schema mean the surface has changed. */
-function surfaceChanged(
+async function surfaceChanged(
   call: Call,
   tool: AnyTool,
   issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
-): Envelope {
-  call.releaseClaim('unknown');
+): Promise<Envelope> {
+  await call.releaseClaim('unknown');
   return call.fail(
     new LiftError('SURFACE_CHANGED', `${tool.name} read back fields that do not match its output schema.`, {
       outcome: call.started ? 'unknown' : 'not_started',
@@ -173,7 +178,7 @@ function finish(
   result: Result,
   fields: Record<string, unknown>,
   checks: Check[],
-): SuccessEnvelope {
+): Awaitable<SuccessEnvelope> {
   const capped = capFields(fields, {
     chars: tool.cap?.chars,
     rows: tool.cap?.rows,
@@ -203,7 +208,9 @@ function finish(
     duration_ms: call.elapsed(),
   };
   const clean = call.finish(envelope);
-  if (call.claimed && call.requestId)
-    call.runtime.store.ledger.finish(tool.name, call.requestId, JSON.stringify(clean));
-  return clean;
+  if (!call.claimed || !call.requestId) return clean;
+  return andThen(
+    call.runtime.store.ledger.finish(tool.name, call.requestId, JSON.stringify(clean)),
+    () => clean,
+  );
 }

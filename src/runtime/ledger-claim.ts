@@ -1,6 +1,8 @@
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
+import { type Awaitable, andThen } from '../store/awaitable.js';
+import type { LedgerClaim } from '../store/ledger.js';
 import type { Call } from './call.js';
 
 /**
@@ -8,13 +10,22 @@ import type { Call } from './call.js';
  * call answers with the first result; the same id with other input, a call still running
  * or one that ended unknown answer with their error. Reads and calls without an id pass.
  */
-export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
+export function claimLedger(call: Call, tool: AnyTool): Awaitable<Envelope | undefined> {
   const requestId = call.requestId;
   if (tool.effect.class === 'read' || requestId === undefined) return undefined;
   const { ledger } = call.runtime.store;
   const claim = call.options.settleFirst
     ? ledger.reclaim(tool.name, requestId, call.inputHash())
     : ledger.claim(tool.name, requestId, call.inputHash());
+  return andThen(claim, (answer) => answerClaim(call, tool, requestId, answer));
+}
+
+function answerClaim(
+  call: Call,
+  tool: AnyTool,
+  requestId: string,
+  claim: LedgerClaim,
+): Awaitable<Envelope | undefined> {
   switch (claim.kind) {
     case 'claimed':
       call.claimed = true;
@@ -55,19 +66,20 @@ export function claimLedger(call: Call, tool: AnyTool): Envelope | undefined {
  * A call that takes over from a run that died mid-call holds the claim now; its settle read
  * runs before anything is sent. A tool without one cannot know whether the write landed.
  */
-function settleFirst(call: Call, tool: AnyTool, requestId: string): Envelope | undefined {
+function settleFirst(call: Call, tool: AnyTool, requestId: string): Awaitable<Envelope | undefined> {
   call.claimed = true;
   call.event('ledger-reclaimed');
   if (tool.settleRead) {
     call.settling = true;
     return undefined;
   }
-  call.releaseClaim('unknown');
-  return call.fail(
-    new LiftError(
-      'OUTCOME_UNKNOWN',
-      `The call with request_id '${requestId}' was cut off mid-call, and ${tool.name} has no settle read that could tell whether it landed.`,
-      { outcome: 'unknown', ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}) },
+  return andThen(call.releaseClaim('unknown'), () =>
+    call.fail(
+      new LiftError(
+        'OUTCOME_UNKNOWN',
+        `The call with request_id '${requestId}' was cut off mid-call, and ${tool.name} has no settle read that could tell whether it landed.`,
+        { outcome: 'unknown', ...(tool.timeout.settle ? { settle: tool.timeout.settle } : {}) },
+      ),
     ),
   );
 }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
+import type { Awaitable } from '../store/awaitable.js';
 import { openStore, type Store } from '../store/store.js';
 import { approveHeld } from './approve.js';
 import { type InvokeOptions, invoke } from './invoke.js';
@@ -12,6 +13,17 @@ export interface RuntimeOptions {
   home?: string;
   /** Environment to read LIFT_SECRET_* from; passed in, never read inside tools. */
   env?: Record<string, string | undefined>;
+  /**
+   * A store opened already (the shared PostgreSQL store, postgres/store.ts); by default the
+   * embedded SQLite store in `home` is opened.
+   */
+  store?: Store;
+  /**
+   * Where an approved call runs. By default in the process that approves it; a runtime whose
+   * held calls came from the job queue hands them back to a worker (queue/), which answers
+   * undefined for a call that did not come from the queue.
+   */
+  releaseApproved?: ApprovedCallRelease;
   tools?: Iterable<AnyTool>;
   /** Folder tools write their files to (default `<home>/out`). */
   outputDir?: string;
@@ -20,6 +32,16 @@ export interface RuntimeOptions {
   /** Folders tools of a family may reach, by family (lift.config `settings.<family>.roots`). */
   roots?: Readonly<Record<string, readonly string[]>>;
 }
+
+export interface ApproveOptions {
+  by?: string;
+  phrase?: string;
+}
+
+export type ApprovedCallRelease = (
+  approvalId: string,
+  options: ApproveOptions,
+) => Promise<Envelope | undefined>;
 
 interface Closable {
   close?: () => unknown;
@@ -35,10 +57,12 @@ export class Runtime {
   /** Where tools may reach with the paths they are given (see runtime/roots). */
   readonly paths: PathPolicy;
   readonly #services = new Map<string, Promise<unknown>>();
+  readonly #releaseApproved: ApprovedCallRelease | undefined;
 
   constructor(options: RuntimeOptions = {}) {
-    const home = resolve(options.home ?? '.lift');
-    this.store = openStore(home, options.env ?? {});
+    const home = resolve(options.store?.home ?? options.home ?? '.lift');
+    this.store = options.store ?? openStore(home, options.env ?? {});
+    this.#releaseApproved = options.releaseApproved;
     this.registry = new Registry(options.tools ?? []);
     this.outputDir = resolve(options.outputDir ?? join(home, 'out'));
     this.overflowDir = join(this.store.home, 'overflow');
@@ -74,11 +98,11 @@ export class Runtime {
    * Runs a held call exactly once, even when an earlier approver died mid-call (approve.ts).
    * A second approver gets the first execution's envelope, or APPROVAL_DENIED.
    */
-  approve(approvalId: string, options: { by?: string; phrase?: string } = {}): Promise<Envelope> {
-    return approveHeld(this, approvalId, options);
+  async approve(approvalId: string, options: ApproveOptions = {}): Promise<Envelope> {
+    return (await this.#releaseApproved?.(approvalId, options)) ?? approveHeld(this, approvalId, options);
   }
 
-  deny(approvalId: string, by = 'person'): boolean {
+  deny(approvalId: string, by = 'person'): Awaitable<boolean> {
     return this.store.approvals.deny(approvalId, by);
   }
 
@@ -93,6 +117,7 @@ export class Runtime {
         // A service that failed to start has nothing to close.
       }
     }
-    this.store.close();
+    await this.store.runs.flush();
+    await this.store.close();
   }
 }

@@ -4,7 +4,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Approvals } from '../store/approvals.js';
+import type { ApprovalRecords } from '../store/records.js';
 import { APPROVAL_URI_TEMPLATE, approvalIdOf, approvalStatus, approvalUri } from './approval-status.js';
 import { ProtocolError } from './protocol-error.js';
 
@@ -16,9 +16,9 @@ const LISTED = 50;
  * for clients that read resources rather than call tools. The waiting ones are listed.
  */
 export class ApprovalResources {
-  readonly #approvals: Pick<Approvals, 'get' | 'list'>;
+  readonly #approvals: Pick<ApprovalRecords, 'get' | 'list'>;
 
-  constructor(approvals: Pick<Approvals, 'get' | 'list'>) {
+  constructor(approvals: Pick<ApprovalRecords, 'get' | 'list'>) {
     this.#approvals = approvals;
   }
 
@@ -31,22 +31,19 @@ export class ApprovalResources {
     mimeType: 'application/json',
   };
 
-  list(): Resource[] {
-    return this.#approvals
-      .list(['pending'])
-      .slice(-LISTED)
-      .map((approval) => ({
-        uri: approvalUri(approval.id),
-        name: `approval ${approval.id}: ${approval.tool} waits for ${approval.gate}`,
-        mimeType: 'application/json',
-      }));
+  async list(): Promise<Resource[]> {
+    return (await this.#approvals.list(['pending'])).slice(-LISTED).map((approval) => ({
+      uri: approvalUri(approval.id),
+      name: `approval ${approval.id}: ${approval.tool} waits for ${approval.gate}`,
+      mimeType: 'application/json',
+    }));
   }
 
   /** The approval's state, or undefined when the URI is not an approval's. */
-  read(uri: string): ReadResourceResult | undefined {
+  async read(uri: string): Promise<ReadResourceResult | undefined> {
     const id = approvalIdOf(uri);
     if (!id) return undefined;
-    const approval = this.#approvals.get(id);
+    const approval = await this.#approvals.get(id);
     if (!approval) {
       throw new ProtocolError(ErrorCode.InvalidParams, `No held call has approval id '${id}'.`);
     }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
 import type { Approval } from '../store/approvals.js';
+import type { Awaitable } from '../store/awaitable.js';
 
 /** Where a client reads one approval as a resource (the same fields as the tool). */
 export const APPROVAL_URI_TEMPLATE = 'lift://approvals/{approval_id}';
@@ -64,7 +65,7 @@ export function approvalStatus(approval: Approval): ApprovalStatus {
  * pending asks here instead of calling again). Served by `lift serve` next to the registry's
  * tools and called through `invoke` like them.
  */
-export function approvalStatusTool(find: (approvalId: string) => Approval | undefined) {
+export function approvalStatusTool(find: (approvalId: string) => Awaitable<Approval | undefined>) {
   return defineTool({
     name: 'approval_status',
     title: 'Approval status',
@@ -87,7 +88,7 @@ export function approvalStatusTool(find: (approvalId: string) => Approval | unde
     timeout: { deadlineMs: 5_000 },
     example: { approval_id: 'ap_0123456789ab' },
     run: async ({ approval_id }) => {
-      const approval = find(approval_id);
+      const approval = await find(approval_id);
       if (!approval) {
         throw new LiftError('APPROVAL_NOT_FOUND', `No held call has approval id '${approval_id}'.`, {
           outcome: 'not_started',

@@ -106,7 +106,7 @@ export async function askApproval(
   }
   const content = answer.content ?? {};
   const change = answer.action === 'accept' ? changeIn(content) : undefined;
-  if (change !== undefined && runtime.deny(id, 'mcp client (asked for a change)')) {
+  if (change !== undefined && (await runtime.deny(id, 'mcp client (asked for a change)'))) {
     const words = runtime.store.secrets.scrub(change);
     return errorFrom(
       pending,
@@ -118,7 +118,7 @@ export async function askApproval(
     );
   }
   const declined = answer.action === 'decline' || (answer.action === 'accept' && content.approve === false);
-  if (declined && runtime.deny(id, 'mcp client')) {
+  if (declined && (await runtime.deny(id, 'mcp client'))) {
     return errorFrom(
       pending,
       new LiftError('APPROVAL_DENIED', `The person declined ${pending.tool} (approval ${id}).`),

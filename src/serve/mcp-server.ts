@@ -132,14 +132,14 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     return toCallToolResult(envelope);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: [...files.list(), ...scrub(approvals.list())],
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [...files.list(), ...scrub(await approvals.list())],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [ApprovalResources.template],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const approval = approvals.read(request.params.uri);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const approval = await approvals.read(request.params.uri);
     return approval ? scrub(approval) : files.read(request.params.uri);
   });
 

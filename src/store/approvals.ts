@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from './database.js';
 import type { MaskedInput, SecretMask } from './held-input.js';
 import { LEASE_MS, type LeaseOwner, ownerIsGone } from './processes.js';
+import type { ApprovalRecords, HeldCall } from './records.js';
 
 /** replaced_by of a call whose changed call is being held right now. */
 export const CHANGING = 'changing';
@@ -33,7 +34,8 @@ export interface Approval {
   replacedBy: string | undefined;
 }
 
-interface ApprovalRow {
+/** An approval as both stores keep it (the columns of migrations.ts). */
+export interface ApprovalRow {
   id: string;
   tool: string;
   input: string;
@@ -56,7 +58,7 @@ interface ApprovalRow {
   replaced_by: string | null;
 }
 
-function fromRow(row: ApprovalRow): Approval {
+export function approvalFromRow(row: ApprovalRow): Approval {
   return {
     id: row.id,
     tool: row.tool,
@@ -97,23 +99,14 @@ export function approverIsGone(approval: Approval, now = Date.now()): boolean {
 }
 
 /** Held calls waiting for a person, and what became of them. */
-export class Approvals {
+export class Approvals implements ApprovalRecords {
   readonly #db: Db;
 
   constructor(db: Db) {
     this.#db = db;
   }
 
-  hold(entry: {
-    tool: string;
-    input: MaskedInput;
-    inputHash: string;
-    requestId: string | undefined;
-    gate: 'review' | 'signature';
-    preview: string;
-    digest?: string | undefined;
-    phrase: string | undefined;
-  }): Approval {
+  hold(entry: HeldCall): Approval {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     this.#db
       .prepare(
@@ -163,7 +156,7 @@ export class Approvals {
 
   get(id: string): Approval | undefined {
     const row = this.#db.prepare<[string], ApprovalRow>('SELECT * FROM approvals WHERE id = ?').get(id);
-    return row ? fromRow(row) : undefined;
+    return row ? approvalFromRow(row) : undefined;
   }
 
   /** The open or settled approval of an earlier identical call, so a repeat is not held twice. */
@@ -173,7 +166,7 @@ export class Approvals {
         `SELECT * FROM approvals WHERE tool = ? AND request_id = ? AND state != 'denied' ORDER BY created_at DESC LIMIT 1`,
       )
       .get(tool, requestId);
-    return row ? fromRow(row) : undefined;
+    return row ? approvalFromRow(row) : undefined;
   }
 
   list(states: ApprovalState[] = ['pending']): Approval[] {
@@ -181,7 +174,7 @@ export class Approvals {
     return this.#db
       .prepare<string[], ApprovalRow>(`SELECT * FROM approvals WHERE state IN (${marks}) ORDER BY created_at`)
       .all(...states)
-      .map(fromRow);
+      .map(approvalFromRow);
   }
 
   /**
@@ -262,7 +255,7 @@ export class Approvals {
         `SELECT * FROM approvals WHERE state != 'pending' ORDER BY COALESCE(decided_at, created_at) DESC LIMIT ?`,
       )
       .all(limit)
-      .map(fromRow);
+      .map(approvalFromRow);
   }
 
   recordExecution(id: string, envelope: string): void {
@@ -270,6 +263,6 @@ export class Approvals {
   }
 }
 
-function ownerValues(owner: LeaseOwner): [number, string, string | null, string] {
+export function ownerValues(owner: LeaseOwner): [number, string, string | null, string] {
   return [owner.pid, owner.host, owner.started ?? null, owner.heartbeatAt];
 }

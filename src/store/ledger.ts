@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
 import { processIsAlive } from './processes.js';
+import type { LedgerRecords, LedgerState } from './records.js';
 
 export type LedgerClaim =
   | { kind: 'claimed' }
@@ -10,7 +11,7 @@ export type LedgerClaim =
   | { kind: 'unknown' };
 
 interface LedgerRow {
-  state: 'in_flight' | 'done' | 'unknown';
+  state: LedgerState;
   input_hash: string;
   envelope: string | null;
   pid: number | null;
@@ -20,7 +21,7 @@ interface LedgerRow {
  * The idempotency ledger: tool + request id -> what happened. Old programs remember no
  * request, so the wrapper remembers for them.
  */
-export class Ledger {
+export class Ledger implements LedgerRecords {
   readonly #db: Db;
   readonly #select;
   readonly #insert;
@@ -109,7 +110,7 @@ export class Ledger {
     this.#forget.run(tool, requestId);
   }
 
-  state(tool: string, requestId: string): LedgerRow['state'] | undefined {
+  state(tool: string, requestId: string): LedgerState | undefined {
     return this.#select.get(tool, requestId)?.state;
   }
 }

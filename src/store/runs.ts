@@ -4,22 +4,12 @@ import { basename, join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
+import type { RunRecord, RunRecords } from './records.js';
 import { isModelEvent, type RunEvent, readEvent } from './run-event.js';
 import type { Scrubber } from './secrets.js';
 
+export type { RunRecord } from './records.js';
 export { isModelEvent, type RunEvent, readEvent } from './run-event.js';
-
-export interface RunRecord {
-  id: string;
-  kind: string;
-  title: string;
-  startedAt: string;
-  endedAt: string | undefined;
-  ok: boolean | undefined;
-  events: number;
-  modelEvents: number;
-  file: string;
-}
 
 interface RunRow {
   id: string;
@@ -57,6 +47,17 @@ let idCounter = 0;
 let idMs = 0;
 let idTime = '';
 
+/** A fresh run id: the time, this process's random prefix and a counter, so ids sort by start. */
+export function newRunId(): string {
+  idCounter = (idCounter + 1) % 0x1000000;
+  const ms = Date.now();
+  if (ms !== idMs) {
+    idMs = ms;
+    idTime = `run_${ms.toString(36)}_${ID_PREFIX}`;
+  }
+  return `${idTime}${idCounter.toString(16).padStart(6, '0')}`;
+}
+
 /** Open logs, flushed when the process exits without closing them. */
 const openLogs = new Set<RunLog>();
 process.once('exit', () => {
@@ -80,7 +81,7 @@ interface FinishedCall {
  * close and at exit. The ledger and approvals, which decide whether a write may happen,
  * are never batched; a kill -9 can lose at most the last 50 milliseconds of events.
  */
-export class RunLog {
+export class RunLog implements RunRecords {
   readonly #db: Db;
   readonly #folder: string;
   readonly #secrets: Scrubber;
@@ -138,13 +139,7 @@ export class RunLog {
 
   /** A fresh run id, not yet recorded (see `record` for one-shot runs). */
   newId(): string {
-    idCounter = (idCounter + 1) % 0x1000000;
-    const ms = Date.now();
-    if (ms !== idMs) {
-      idMs = ms;
-      idTime = `run_${ms.toString(36)}_${ID_PREFIX}`;
-    }
-    return `${idTime}${idCounter.toString(16).padStart(6, '0')}`;
+    return newRunId();
   }
 
   start(kind: string, title: string): string {
@@ -226,6 +221,10 @@ export class RunLog {
       .split('\n')
       .filter((line) => line.length > 0)
       .map((line) => readEvent(JSON.parse(line) as RunEvent));
+  }
+
+  flush(): void {
+    this.flushSync();
   }
 
   /** Writes everything queued, now, on this thread. */

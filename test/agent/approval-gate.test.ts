@@ -27,7 +27,7 @@ describe('the approval gate in conversation', () => {
     expect(harness.lines).toContain('held   post_message for review: Post summary.txt to #team');
     expect(harness.asked).toHaveLength(1);
     expect(posted(harness)).toEqual(['#team /tmp/summary.txt']);
-    const [approval] = harness.runtime.store.approvals.list(['executed']);
+    const [approval] = await harness.runtime.store.approvals.list(['executed']);
     expect(approval?.tool).toBe('post_message');
     expect(harness.server.requests[1]!.rawBody).toContain('ran exactly once');
     expect(result.row).toMatchObject({ toolCalls: 1, checksPassed: 1, checksTotal: 1 });
@@ -40,7 +40,7 @@ describe('the approval gate in conversation', () => {
 
     expect(result.outcome).toBe('answered');
     expect(posted(harness)).toEqual([]);
-    expect(harness.runtime.store.approvals.list(['denied'])).toHaveLength(1);
+    expect(await harness.runtime.store.approvals.list(['denied'])).toHaveLength(1);
     expect(harness.server.requests[1]!.rawBody).toContain('A person said no');
   });
 
@@ -68,7 +68,7 @@ describe('the approval gate in conversation', () => {
 
     expect(result.outcome).toBe('pending');
     expect(posted(harness)).toEqual([]);
-    const [approval] = harness.runtime.store.approvals.list(['pending']);
+    const [approval] = await harness.runtime.store.approvals.list(['pending']);
     expect(approval?.tool).toBe('post_message');
     expect(result.pending[0]?.approvalId).toBe(approval?.id);
     expect(harness.lines.some((line) => line.startsWith(`left pending: lift approve ${approval?.id}`))).toBe(
@@ -110,7 +110,7 @@ describe('the approval gate in conversation', () => {
     const result = await harness.run('delete the note drop.txt', { replies: ['yes', 'yes'] });
     expect(existsSync(drop)).toBe(false);
     expect(result.row.toolCalls).toBe(1);
-    expect(runtime.store.approvals.list(['executed']).map((approval) => approval.tool)).toEqual([
+    expect((await runtime.store.approvals.list(['executed'])).map((approval) => approval.tool)).toEqual([
       'delete_note',
     ]);
   });

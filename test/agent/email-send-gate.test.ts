@@ -98,10 +98,10 @@ describe('the email send gate on the agent path', () => {
     expect(held[1]).toContain('Attachments: report.pdf (30,000 bytes)');
     expect(harness.asked).toHaveLength(3);
     expect(harness.asked[2]).toMatch(/cannot be undone/);
-    expect(runtime.store.approvals.list(['denied']).map((approval) => approval.tool)).toEqual([
+    expect((await runtime.store.approvals.list(['denied'])).map((approval) => approval.tool)).toEqual([
       'email_draft_send',
     ]);
-    const [sent] = runtime.store.approvals.list(['executed']);
+    const [sent] = await runtime.store.approvals.list(['executed']);
     const envelope = JSON.parse(sent!.envelope!) as {
       ok: boolean;
       fields: { subject: string; message_id: string };

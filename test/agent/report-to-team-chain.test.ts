@@ -84,9 +84,9 @@ describe('build a report, post it to #team, held, approved, read back, undone', 
     ).toBe(true);
     expect(harness.lines.some((line) => /File: weekly-report\.pdf \([\d,]+ bytes/.test(line))).toBe(true);
 
-    const [post, undo] = runtime.store.approvals
-      .list(['executed'])
-      .map((approval) => JSON.parse(approval.envelope!));
+    const [post, undo] = (await runtime.store.approvals.list(['executed'])).map((approval) =>
+      JSON.parse(approval.envelope!),
+    );
     expect(post).toMatchObject({ ok: true, tool: 'chat_post', fields: { to: world.team, kind: 'room' } });
     expect(post.checks.every((check: { passed: boolean }) => check.passed)).toBe(true);
     expect(post.checks).toHaveLength(3);

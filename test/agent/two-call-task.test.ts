@@ -64,10 +64,10 @@ describe.each(['openai', 'anthropic'] as const)('a two-call task (%s-shaped serv
       checksTotal: 1,
       outcome: 'answered',
     });
-    const events = runtime.store.runs.events(result.runId);
+    const events = await runtime.store.runs.events(result.runId);
     const modelCalls = events.filter((event) => event.type === 'model-called');
     expect(modelCalls).toHaveLength(2);
     expect(modelCalls[0]).toMatchObject({ provider: shape, input_tokens: 1384, output_tokens: 40 });
-    expect(runtime.store.runs.get(result.runId)?.modelEvents).toBeGreaterThanOrEqual(2);
+    expect((await runtime.store.runs.get(result.runId))?.modelEvents).toBeGreaterThanOrEqual(2);
   });
 });

@@ -25,7 +25,7 @@ interface Rule {
 const RULES: Record<string, Rule> = {
   contract: { folders: [], packages: ['re2js', 'zod', NODE] },
   // The store hashes held inputs in canonical JSON (RFC 8785), in its migrations too.
-  store: { folders: ['contract'], packages: ['better-sqlite3', 'canonicalize', NODE] },
+  store: { folders: ['contract'], packages: ['better-sqlite3', 'canonicalize', 'pg', NODE] },
   runtime: { folders: ['contract', 'store'], packages: ['canonicalize', 'zod', NODE] },
   config: { folders: ['contract'], packages: ['tsx', 'zod', NODE] },
   lint: { folders: ['contract', 'config'], packages: ['@modelcontextprotocol/sdk', 'yaml', NODE] },
@@ -66,6 +66,9 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'store', 'runtime', 'model'],
     packages: ['ai', '@ai-sdk/provider-utils', 'zod', NODE],
   },
+  // The job queue on the shared database (pg-boss), and the workers that take its jobs.
+  queue: { folders: ['contract', 'store', 'runtime'], packages: ['pg-boss', NODE] },
+  worker: { folders: ['contract', 'store', 'runtime', 'queue'], packages: [NODE] },
   serve: {
     folders: ['contract', 'store', 'runtime'],
     packages: ['@modelcontextprotocol/sdk', 'ai', '@ai-sdk/*', 'zod', NODE],

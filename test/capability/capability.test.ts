@@ -97,8 +97,8 @@ describe('capabilities', () => {
     expect(() => compileCapability({ ...baseInput(), checkpoint: undefined })).toThrow(/checkpoint/);
   });
 
-  it('are never written when they fail validation, and re-hash on every load', () => {
-    const capabilities = new CapabilityStore(store.db, store.home);
+  it('are never written when they fail validation, and re-hash on every load', async () => {
+    const capabilities = new CapabilityStore(store.capabilities);
     const broken = {
       ...base(),
       steps: [{ version: 1, op: 'evaluate', script: 'alert(1)', expect: { kind: 'none' } }],
@@ -108,8 +108,8 @@ describe('capabilities', () => {
     expect(
       existsSync(join(store.home, 'capabilities')) ? readdirSync(join(store.home, 'capabilities')) : [],
     ).toEqual([]);
-    const { revision } = capabilities.save(base());
-    expect(capabilities.load(revision).name).toBe('member_lookup_savings');
+    const { revision } = await capabilities.save(base());
+    expect((await capabilities.load(revision)).name).toBe('member_lookup_savings');
   });
 });
 

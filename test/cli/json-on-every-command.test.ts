@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../src/cli/spec.js';
 
 /** Commands that serve until stopped: what they print is an address or a log, not a result. */
-const SERVING = new Set(['serve', 'console', 'fixture']);
+const SERVING = new Set(['serve', 'console', 'fixture', 'worker']);
 
 const COMMANDS = join(import.meta.dirname, '..', '..', 'src', 'cli', 'commands');
 

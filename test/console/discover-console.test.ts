@@ -20,7 +20,7 @@ beforeAll(async () => {
   store = openStore(join(world.dir, 'home'));
 });
 afterAll(async () => {
-  store?.close();
+  await store?.close();
   await world?.close();
 });
 
@@ -107,7 +107,7 @@ describe("the console is a page Lift's own UI rung drives", () => {
     const explorer = new ApproveFirstHeld(`${world.url}approvals`);
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page,
       policy: policy(),
       task: {

@@ -31,10 +31,10 @@ beforeAll(async () => {
   await lift(['call', 'record_create', '--input', '{"name":7}'], { cwd: world.dir, env: world.env });
   const runtime = new Runtime({ home: join(world.dir, 'home') });
   try {
-    const store = new CapabilityStore(runtime.store.db, runtime.home);
+    const store = new CapabilityStore(runtime.store.capabilities);
     const first = memberLookupDefinition('http://127.0.0.1:1', 'a'.repeat(64));
     const second = { ...first, intent: 'Look a member up by ID and read the savings balance' };
-    revisions = [store.save(first).revision, store.save(second).revision];
+    revisions = [(await store.save(first)).revision, (await store.save(second)).revision];
     const registrations = new Registrations(runtime.store.db);
     registrations.register({ name: first.name, revision: revisions[1] ?? '', effectClass: 'read' });
     registrations.recordSurfaceChanged(first.name, 'the Look up button is gone');
@@ -122,9 +122,9 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     const runtime = new Runtime({ home: join(world.dir, 'home') });
     let revision = '';
     try {
-      const store = new CapabilityStore(runtime.store.db, runtime.home);
+      const store = new CapabilityStore(runtime.store.capabilities);
       const gone = memberLookupDefinition('http://127.0.0.1:2', 'b'.repeat(64));
-      revision = store.save({ ...gone, name: 'file_gone' }).revision;
+      revision = (await store.save({ ...gone, name: 'file_gone' })).revision;
       rmSync(join(runtime.home, 'capabilities', `${revision}.json`));
     } finally {
       await runtime.close();

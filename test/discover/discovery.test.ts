@@ -33,12 +33,12 @@ beforeAll(async () => {
   fixture = await startBackoffice({ password: CANARY });
   browser = await launchChromium();
   store = openStore(home.home, { LIFT_SECRET_BACKOFFICE_PASSWORD: CANARY });
-  capabilities = new CapabilityStore(store.db, store.home);
+  capabilities = new CapabilityStore(store.capabilities);
 });
 afterAll(async () => {
   await browser?.close();
   await fixture?.close();
-  store?.close();
+  await store?.close();
   home.cleanup();
 });
 
@@ -95,7 +95,7 @@ describe('discovery with the scripted explorer', () => {
       'read',
       'read',
     ]);
-    const text = readFileSync(capabilities.resolve(result.revision!)!.file, 'utf8');
+    const text = readFileSync((await capabilities.resolve(result.revision!))!.file, 'utf8');
     for (const leaked of [CANARY, 'M-1001', '12840.55', 'nth', 'xpath', 'css='])
       expect(text).not.toContain(leaked);
     expect(text).toContain('{{input.memberId}}');

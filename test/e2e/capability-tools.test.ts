@@ -127,7 +127,7 @@ it('switches itself off after two SURFACE_CHANGED in a row until a person re-ena
 
 it('refuses a tampered capability before touching the page', { timeout: 120_000 }, async () => {
   const store = openStore(env.LIFT_HOME!);
-  const stored = new CapabilityStore(store.db, store.home).resolve('member_lookup_savings')!;
+  const stored = (await new CapabilityStore(store.capabilities).resolve('member_lookup_savings'))!;
   store.close();
   const text = readFileSync(stored.file, 'utf8');
   writeFileSync(stored.file, text.replace('"Look up"', '"Transfer"'));

@@ -101,7 +101,9 @@ describe('stepping down on evidence from the run log', () => {
 
   it('climbs back when the vendor publishes a new description', async () => {
     writeTicketSpec(spec, { withClose: true });
-    expect(ladder.due()).toEqual([expect.objectContaining({ operation: 'ticket_get', trigger: 'released' })]);
+    expect(await ladder.due()).toEqual([
+      expect.objectContaining({ operation: 'ticket_get', trigger: 'released' }),
+    ]);
     const [walk] = await ladder.walkDue();
     expect(walk).toMatchObject({ rung: 'api', direction: 'up', trigger: 'released' });
     const [report] = await ladderReport(ladder);

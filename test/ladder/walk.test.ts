@@ -96,7 +96,7 @@ describe('ladder walk on the back office tickets', () => {
 
   it('climbs to rung 1 when the vendor ships the call, and steps down again when it is removed', async () => {
     writeTicketSpec(spec, { withClose: true });
-    expect(ladder.due().map((due) => [due.operation, due.trigger])).toEqual(
+    expect((await ladder.due()).map((due) => [due.operation, due.trigger])).toEqual(
       expect.arrayContaining([['ticket_close_with_note', 'released']]),
     );
     const walks = await ladder.walkDue();
@@ -117,11 +117,11 @@ describe('ladder walk on the back office tickets', () => {
 
   it('re-walks on the schedule the user sets', async () => {
     ladder.store.schedule('ticket_get', 60_000, Date.now() - 120_000);
-    expect(ladder.due().find((due) => due.operation === 'ticket_get')?.trigger).toBe('schedule');
+    expect((await ladder.due()).find((due) => due.operation === 'ticket_get')?.trigger).toBe('schedule');
     const [walk] = (await ladder.walkDue()).filter((each) => each.operation === 'ticket_get');
     expect(walk).toMatchObject({ trigger: 'schedule', rung: 'api', direction: 'same' });
     expect(Date.parse(ladder.store.scheduleOf('ticket_get')!.nextAt)).toBeGreaterThan(Date.now());
-    expect(ladder.due().find((due) => due.operation === 'ticket_get')).toBeUndefined();
+    expect((await ladder.due()).find((due) => due.operation === 'ticket_get')).toBeUndefined();
   });
 
   it('reports each operation with its rung, why rung 1 was ruled out, and no stop flags for a vendor system', async () => {

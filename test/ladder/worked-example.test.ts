@@ -50,7 +50,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
     const context = await browser.newContext();
     const discovered = await runDiscovery({
       store: runtime.store,
-      capabilities: new CapabilityStore(runtime.store.db, runtime.home),
+      capabilities: new CapabilityStore(runtime.store.capabilities),
       page: await context.newPage(),
       policy: parsePolicy(ticketClosePolicy(fixture.origin)),
       task: ticketCloseTask(fixture.origin, {
@@ -69,7 +69,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       effectClass: 'visible',
       signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
     });
-    runtime.registry.add(ticketCloseWithNoteTool(capabilityDeps(runtime)));
+    runtime.registry.add(await ticketCloseWithNoteTool(capabilityDeps(runtime)));
 
     ladder = new Ladder(runtime);
     ladder.declare(
@@ -129,7 +129,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
     const paths = fixture.requests().map((request) => `${request.method} ${request.path}`);
     expect(paths.filter((path) => path === 'POST /app/tickets/T-000102/close')).toHaveLength(1);
     expect(paths.filter((path) => path === 'GET /api/tickets/T-000102')).toHaveLength(2);
-    const events = runtime.store.runs.events(done.run_id);
+    const events = await runtime.store.runs.events(done.run_id);
     expect(events.filter((event) => event.type.startsWith('model'))).toEqual([]);
   });
 
@@ -221,9 +221,9 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
     ).toEqual([expect.objectContaining({ flag: 'no_rung' })]);
 
     // A rediscovery stores a new revision and registers it again, which switches it back on.
-    const capabilities = new CapabilityStore(runtime.store.db, runtime.home);
-    const current = capabilities.load(registrations.get(TICKET_CLOSE_CAPABILITY)!.revision);
-    const rediscovered = capabilities.save({
+    const capabilities = new CapabilityStore(runtime.store.capabilities);
+    const current = await capabilities.load(registrations.get(TICKET_CLOSE_CAPABILITY)!.revision);
+    const rediscovered = await capabilities.save({
       ...current,
       provenance: { ...current.provenance, createdAt: new Date().toISOString() },
     });
@@ -233,7 +233,7 @@ describe('worked example: ticket_get on rung 1, ticket_close_with_note on the sc
       effectClass: 'visible',
       signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
     });
-    expect(ladder.due()).toEqual([
+    expect(await ladder.due()).toEqual([
       expect.objectContaining({ operation: 'ticket_close_with_note', trigger: 'rediscovered' }),
     ]);
     const [back] = await ladder.walkDue();

@@ -28,7 +28,7 @@ describe.each(['openai', 'anthropic'] as const)('the model client (%s-shaped ser
     expect(server.requests[1]?.completed).toBe(true);
     expect(server.requests[1]?.rawBody).toBe(server.requests[0]?.rawBody);
     expect(result.row).toMatchObject({ modelCalls: 1, modelRequests: 2 });
-    const events = runtime.store.runs.events(result.runId);
+    const events = await runtime.store.runs.events(result.runId);
     expect(events.filter((event) => event.type === 'model-hedged')).toHaveLength(1);
     expect(events.find((event) => event.type === 'model-called')).toMatchObject({
       requests: 2,

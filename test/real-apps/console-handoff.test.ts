@@ -64,7 +64,7 @@ async function discoverUserEmail(): Promise<string> {
     });
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page: await context.newPage(),
       policy: parsePolicy({ version: 1, origins: [app.origin] }),
       task: {

@@ -10,6 +10,7 @@ import { LIFT_VERSION } from '../../src/contract/version.js';
 import { runDiscovery } from '../../src/discover/run.js';
 import { type ReplayResult, replayCapability } from '../../src/replay/engine.js';
 import { Registrations } from '../../src/replay/registrations.js';
+import { registeredSignIn } from '../../src/replay/sign-ins.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
 import { passwordFormSignIn, type SignInRecipe } from '../../src/rungs/ui/sign-in.js';
 import { openStore } from '../../src/store/store.js';
@@ -100,7 +101,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     const startUrl = `${app.origin}${operation.startPath}`;
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page: await context.newPage(),
       policy: parsePolicy({ version: 1, origins: [app.origin] }),
       task: { ...operation, startUrl },
@@ -130,10 +131,10 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     if (added.code !== 0) throw new Error(`lift capabilities add failed: ${added.stderr}`);
     const registration = new Registrations(store.db).get(operation.name);
     // The registration keeps the whole recipe, and every replay signs in by it alone.
-    if (!registration?.signIn || JSON.stringify(registration.signIn) !== JSON.stringify(signIn))
+    const replaySignIn = registration && registeredSignIn(registration);
+    if (!replaySignIn || JSON.stringify(replaySignIn) !== JSON.stringify(signIn))
       throw new Error(`the registration kept another sign-in: ${JSON.stringify(registration?.signIn)}`);
-    const registeredSignIn = registration.signIn;
-    const registered = new CapabilityStore(store.db, store.home).load(registration.revision);
+    const registered = await new CapabilityStore(store.capabilities).load(registration.revision);
     for (const [index, test] of operation.cases.entries()) {
       record.tried++;
       await app.reset();
@@ -144,7 +145,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
           revision: registration.revision,
           effectClass: registration.effectClass,
           evidenceDir: join(home, 'evidence'),
-          signIn: registeredSignIn,
+          signIn: replaySignIn,
           secret,
         });
         console.log(`${operation.name} case ${index}: ${replayed.outcome} in ${replayed.durationMs} ms`);

@@ -130,11 +130,11 @@ const messageDate: Operation<RoundcubeApp> = {
 
 /**
  * Saves a draft with a subject and a body (a write every client of the mailbox sees).
- * Open, so skipped below: replayed 2/3. The replay clicks the Drafts folder and then
- * the row link named by the subject before the folder's list has loaded over XHR, so for a
- * subject the inbox also holds ("Re: 2") it opens the inbox's message and the body check
- * fails. Replay needs to know the list it waits for is the new one, not one that already
- * carried the name.
+ * Open, so skipped below: replayed 2/3. The replay clicked the Drafts folder and then
+ * the row link named by the subject before the folder's list had loaded over XHR, so for a
+ * subject the inbox also holds ("Re: 2") it opened the inbox's message. A click now waits for
+ * the script requests it started (test/rungs/ui/script-loaded-list.test.ts), and "Re: 2"
+ * replays; the last case ("Cannot log in") then read the preview's body as '' once.
  */
 const saveDraft: Operation<RoundcubeApp> = {
   name: 'roundcube_draft_save',

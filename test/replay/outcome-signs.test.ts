@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await fixture?.close();
-  store?.close();
+  await store?.close();
   home.cleanup();
 });
 
@@ -51,7 +51,7 @@ async function discover(script: Script) {
     const explorer = new ScriptedExplorer(script);
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page: await context.newPage(),
       policy: parsePolicy(memberLookupPolicy(fixture.origin)),
       task: memberLookupTask(fixture.origin, 'M-1001'),

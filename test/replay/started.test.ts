@@ -32,8 +32,8 @@ beforeAll(async () => {
   }
   runtime = new Runtime({ home: home.home, env: { LIFT_SECRET_BACKOFFICE_PASSWORD: 'backoffice-demo' } });
   const deps = capabilityDeps(runtime);
-  deps.capabilities.save(capability);
-  const registration = deps.registrations.register({
+  await deps.capabilities.save(capability);
+  const registration = await deps.registrations.register({
     name: capability.name,
     revision: revisionOf(capability),
     effectClass: 'reversible',

@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await fixture?.close();
-  store?.close();
+  await store?.close();
   home.cleanup();
 });
 
@@ -88,7 +88,7 @@ describe('steps that follow each other across documents', () => {
     const explorer = new ScriptedExplorer(SCRIPT);
     const result = await runDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page: await context.newPage(),
       policy: parsePolicy(memberLookupPolicy(fixture.origin)),
       task: {

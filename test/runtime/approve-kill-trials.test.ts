@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { inventoryTools } from '../../src/apps/inventory/tools.js';
 import { type Envelope, isPending, type PendingEnvelope } from '../../src/contract/envelope.js';
 import { Runtime } from '../../src/runtime/runtime.js';
+import type { Awaitable } from '../../src/store/awaitable.js';
 import { startLift } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -41,8 +42,8 @@ function items(reference: string): number {
   return data.items.filter((item) => item.reference === reference).length;
 }
 
-async function until(what: string, done: () => boolean, ms = 60_000): Promise<void> {
-  for (const end = Date.now() + ms; !done(); await sleep(5)) {
+async function until(what: string, done: () => Awaitable<boolean>, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !(await done()); await sleep(5)) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
   }
 }
@@ -114,13 +115,13 @@ describe('kill -9 of lift approve while the approved create runs', () => {
           );
           await until(
             'the approver to take the approval',
-            () => exited || runtime.store.approvals.get(id)?.state !== 'pending',
+            async () => exited || (await runtime.store.approvals.get(id))?.state !== 'pending',
           );
           const running = Date.now();
           if (trial === 0) {
             await until(
               'the approved create to finish',
-              () => runtime.store.approvals.get(id)?.state === 'executed',
+              async () => (await runtime.store.approvals.get(id))?.state === 'executed',
             );
             windowMs = Math.max(300, Date.now() - running);
             await gone;
@@ -129,7 +130,8 @@ describe('kill -9 of lift approve while the approved create runs', () => {
           }
           await sleep(Math.random() * windowMs);
           tally.trials += 1;
-          if (exited || runtime.store.approvals.get(id)?.state === 'executed') tally.finishedBeforeKill += 1;
+          if (exited || (await runtime.store.approvals.get(id))?.state === 'executed')
+            tally.finishedBeforeKill += 1;
           else if (items(reference) > 0) tally.killedAfterWrite += 1;
           else tally.killedBeforeWrite += 1;
           approver.kill('SIGKILL');
@@ -138,7 +140,8 @@ describe('kill -9 of lift approve while the approved create runs', () => {
           const answer = await approveOrStuck(runtime, id);
           const count = items(reference);
           if (count > 1) tally.duplicates += 1;
-          if (answer === 'stuck' || runtime.store.approvals.get(id)?.state !== 'executed') tally.stuck += 1;
+          if (answer === 'stuck' || (await runtime.store.approvals.get(id))?.state !== 'executed')
+            tally.stuck += 1;
           else if (!answer.ok) tally.failed.push(JSON.stringify(answer));
           else if (count === 0) tally.missing += 1;
           else if ('effect' in answer && answer.effect === 'existing') tally.existing += 1;

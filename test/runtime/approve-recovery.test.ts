@@ -68,21 +68,21 @@ describe('an approved call whose approver was killed', () => {
     try {
       const id = await hold(runtime, 'board_post', { text: 'landed', request_id: 'post-landed-1' });
       await killApproverWhen(home, file, id, { waitMs: 0, holdMs: 30_000 }, () => posts(file).length > 0);
-      const approval = runtime.store.approvals.get(id);
+      const approval = await runtime.store.approvals.get(id);
       expect(approval?.state).toBe('approved');
       expect(approval?.owner?.pid).toBeGreaterThan(0);
 
       const envelope = await runtime.approve(id);
       expect(envelope).toMatchObject({ ok: true, effect: 'existing', fields: { number: 1 } });
       expect(posts(file)).toEqual(['post-landed-1 landed']);
-      const types = runtime.store.runs.events(envelope.run_id).map((event) => event.type);
+      const types = (await runtime.store.runs.events(envelope.run_id)).map((event) => event.type);
       expect(types).toContain('ledger-reclaimed');
       expect(
-        runtime.store.runs.events(envelope.run_id).find((event) => event.type === 'settle-read-end'),
+        (await runtime.store.runs.events(envelope.run_id)).find((event) => event.type === 'settle-read-end'),
       ).toMatchObject({
         landed: true,
       });
-      expect(runtime.store.approvals.get(id)?.state).toBe('executed');
+      expect((await runtime.store.approvals.get(id))?.state).toBe('executed');
       expect(await runtime.approve(id)).toEqual(envelope);
     } finally {
       await runtime.close();
@@ -106,7 +106,7 @@ describe('an approved call whose approver was killed', () => {
       expect(envelope).toMatchObject({ ok: true, effect: 'changed', fields: { number: 1 } });
       expect(posts(file)).toEqual(['post-late-1 late']);
       expect(
-        runtime.store.runs.events(envelope.run_id).find((event) => event.type === 'settle-read-end'),
+        (await runtime.store.runs.events(envelope.run_id)).find((event) => event.type === 'settle-read-end'),
       ).toMatchObject({
         landed: false,
       });
@@ -123,7 +123,7 @@ describe('an approved call whose approver was killed', () => {
       const envelope = await runtime.approve(id);
       expect(envelope).toMatchObject({ ok: false, error: { code: 'OUTCOME_UNKNOWN', outcome: 'unknown' } });
       expect(JSON.stringify(envelope)).toContain('settle read');
-      expect(runtime.store.approvals.get(id)?.state).toBe('executed');
+      expect((await runtime.store.approvals.get(id))?.state).toBe('executed');
       expect(await runtime.approve(id)).toEqual(envelope);
       expect(posts(file)).toHaveLength(1);
     } finally {

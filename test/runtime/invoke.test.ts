@@ -217,7 +217,7 @@ describe('the gate', () => {
     expect(other.error).toMatchObject({ code: 'REQUEST_ID_REUSED', retry: 'no', outcome: 'not_started' });
     expect(other.error.message).toContain(held.pending.approval_id);
     expect(
-      runtime.store.approvals.list().filter((approval) => approval.requestId === 'gate-reused'),
+      (await runtime.store.approvals.list()).filter((approval) => approval.requestId === 'gate-reused'),
     ).toHaveLength(1);
     const done = (await runtime.approve(held.pending.approval_id)) as SuccessEnvelope;
     expect(done.ok).toBe(true);
@@ -362,7 +362,7 @@ describe('the run log', () => {
       name: 'logged',
       request_id: 'log-1',
     })) as SuccessEnvelope;
-    const types = runtime.store.runs.events(envelope.run_id).map((event) => event.type);
+    const types = (await runtime.store.runs.events(envelope.run_id)).map((event) => event.type);
     expect(types).toEqual([
       'call-start',
       'input-validated',
@@ -372,7 +372,7 @@ describe('the run log', () => {
       'check-passed',
       'call-end',
     ]);
-    expect(runtime.store.runs.get(envelope.run_id)?.ok).toBe(true);
+    expect((await runtime.store.runs.get(envelope.run_id))?.ok).toBe(true);
   });
 });
 

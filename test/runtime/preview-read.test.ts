@@ -59,7 +59,7 @@ describe('a preview read from the system', () => {
     const held = await runtime.invoke('note_publish', { path: note, request_id: 'publish-0001' });
     if (!isPending(held)) throw new Error(JSON.stringify(held));
     expect(held.pending.preview).toBe('Publish: first text');
-    const approval = runtime.store.approvals.get(held.pending.approval_id);
+    const approval = await runtime.store.approvals.get(held.pending.approval_id);
     expect(approval?.digest).toBe(digestOf('first text'));
 
     const done = await runtime.approve(held.pending.approval_id, {
@@ -93,6 +93,6 @@ describe('a preview read from the system', () => {
       outcome: 'not_started',
       hint: 'Write the note first.',
     });
-    expect(runtime.store.approvals.list(['pending'])).toHaveLength(0);
+    expect(await runtime.store.approvals.list(['pending'])).toHaveLength(0);
   });
 });

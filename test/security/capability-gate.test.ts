@@ -158,11 +158,11 @@ describe('lift replay', () => {
 
 describe('MCP, the agent and run_chain', () => {
   /** The note capability registered as irreversible; its fingerprint is made up: nothing may replay it. */
-  function register(runtime: Runtime): string {
+  async function register(runtime: Runtime): Promise<string> {
     const deps = capabilityDeps(runtime);
     const capability = memberNoteDefinition(fixture.origin, '0'.repeat(64));
-    deps.capabilities.save(capability);
-    const registration = deps.registrations.register({
+    await deps.capabilities.save(capability);
+    const registration = await deps.registrations.register({
       name: capability.name,
       revision: revisionOf(capability),
       effectClass: 'irreversible',
@@ -175,7 +175,7 @@ describe('MCP, the agent and run_chain', () => {
   it('an MCP client gets the held approval, not a replay', async () => {
     const harness = await startHarness({ tools: [] });
     try {
-      const name = register(harness.runtime);
+      const name = await register(harness.runtime);
       fixture.clearRequests();
       const server = createLiftServer(harness.runtime);
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -186,9 +186,9 @@ describe('MCP, the agent and run_chain', () => {
       await client.close();
       server.dispose();
       expect(result.structuredContent).toMatchObject({ ok: true, pending: { gate: 'signature' } });
-      expect(harness.runtime.store.approvals.list(['pending']).map((approval) => approval.tool)).toEqual([
-        name,
-      ]);
+      expect(
+        (await harness.runtime.store.approvals.list(['pending'])).map((approval) => approval.tool),
+      ).toEqual([name]);
       expect(fixture.requests()).toEqual([]);
     } finally {
       await harness.close();
@@ -198,14 +198,14 @@ describe('MCP, the agent and run_chain', () => {
   it('the agent leaves the call pending for a person', async () => {
     const harness = await startHarness({ tools: [] });
     try {
-      const name = register(harness.runtime);
+      const name = await register(harness.runtime);
       fixture.clearRequests();
       harness.server.enqueue({ kind: 'answer', toolCalls: [{ name, args }] });
       const result = await harness.run('add the note to member M-1005', { shortlist: false });
       expect(result.outcome).toBe('pending');
-      expect(harness.runtime.store.approvals.list(['pending']).map((approval) => approval.tool)).toEqual([
-        name,
-      ]);
+      expect(
+        (await harness.runtime.store.approvals.list(['pending'])).map((approval) => approval.tool),
+      ).toEqual([name]);
       expect(fixture.requests()).toEqual([]);
     } finally {
       await harness.close();
@@ -215,7 +215,7 @@ describe('MCP, the agent and run_chain', () => {
   it('run_chain holds the step at its gate', async () => {
     const harness = await startHarness({ tools: [] });
     try {
-      const name = register(harness.runtime);
+      const name = await register(harness.runtime);
       fixture.clearRequests();
       harness.server.enqueue(
         {
@@ -225,9 +225,9 @@ describe('MCP, the agent and run_chain', () => {
         { kind: 'answer', text: 'The note waits for approval.' },
       );
       await harness.run('add the note to member M-1005', { shortlist: false });
-      expect(harness.runtime.store.approvals.list(['pending']).map((approval) => approval.tool)).toEqual([
-        name,
-      ]);
+      expect(
+        (await harness.runtime.store.approvals.list(['pending'])).map((approval) => approval.tool),
+      ).toEqual([name]);
       expect(fixture.requests()).toEqual([]);
     } finally {
       await harness.close();

@@ -113,7 +113,7 @@ describe('held inputs at rest', () => {
     const without = new Runtime({ home, tools });
     try {
       await expect(without.approve(approvalId)).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
-      expect(without.store.approvals.get(approvalId)?.state).toBe('pending');
+      expect((await without.store.approvals.get(approvalId))?.state).toBe('pending');
       expect(notes(system)).toEqual([]);
     } finally {
       await without.close();

@@ -92,7 +92,7 @@ describe('discovery sessions (any page, even of a context Lift did not make)', (
   });
   afterAll(async () => {
     await browser?.close();
-    store?.close();
+    await store?.close();
     home.cleanup();
   });
 
@@ -102,7 +102,7 @@ describe('discovery sessions (any page, even of a context Lift did not make)', (
     const page = await context.newPage();
     const { session, runId, driver } = await openDiscovery({
       store,
-      capabilities: new CapabilityStore(store.db, store.home),
+      capabilities: new CapabilityStore(store.capabilities),
       page,
       policy: parsePolicy({
         origins: [server.origin],

@@ -31,7 +31,7 @@ describe('lift run refuses a call to a tool the shortlist did not offer', () => 
       `Model tried to call unavailable tool 'write_note'. Available tools: ${offered.join(', ')}.`,
     );
     expect(result.row).toMatchObject({ toolCalls: 0 });
-    const events = harness.runtime.store.runs.events(result.runId).map((event) => event.type);
+    const events = (await harness.runtime.store.runs.events(result.runId)).map((event) => event.type);
     expect(events).toContain('tool-call-refused');
   });
 

@@ -68,7 +68,9 @@ describe('toAiSdkTools: the AI SDK calling Lift tools through invoke', () => {
     });
     const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output));
     expect(outputs[0]).toMatchObject({ ok: true, pending: { approval_id: expect.any(String) } });
-    expect(runtime.store.approvals.list().some((approval) => approval.tool === 'note_publish')).toBe(true);
+    expect((await runtime.store.approvals.list()).some((approval) => approval.tool === 'note_publish')).toBe(
+      true,
+    );
     expect(outputs[1]).toMatchObject({ ok: true, effect: 'changed' });
     expect(outputs[2]).toMatchObject({ ok: true, effect: 'existing' });
   });

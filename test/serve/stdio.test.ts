@@ -122,7 +122,8 @@ describe('lift serve --stdio with the SDK client', () => {
     const marker = join(ws.home, 'out', 'note_wait', 'cancel-1.aborted');
     setTimeout(() => controller.abort('the person pressed stop'), 150);
     await expect(pending).rejects.toThrow();
-    await waitFor(() => existsSync(marker));
+    // The server writes the reason after it creates the file: wait for the reason, not the file.
+    await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').length > 0);
     expect(readFileSync(marker, 'utf8')).toBe('CANCELLED');
   });
 

@@ -71,7 +71,7 @@ describe('the store schema', () => {
       });
       expect(repeat).toMatchObject({ ok: true, effect: 'existing' });
       expect(board(old.system)).toHaveLength(1);
-      expect(runtime.store.approvals.get(old.held)?.state).toBe('pending');
+      expect((await runtime.store.approvals.get(old.held))?.state).toBe('pending');
       // The call 0.1.0 held is recognised by the hash the migration computed for it.
       const text = `token ${old.canary} for the partner`;
       const same = await runtime.invoke('fixture_notice_publish', { text, request_id: 'fixture-notice-1' });

@@ -4,6 +4,7 @@ import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { isError, isPending } from '../../contract/envelope.js';
 import { type ErrorCode, LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
+import { registeredSignIn } from '../../replay/sign-ins.js';
 import { type CapabilityToolDeps, capabilityTool } from '../../replay/tool.js';
 import { secretsOf } from '../../rungs/ui/sign-in.js';
 import { TICKET_CLOSE_CAPABILITY } from './ticket-close-script.js';
@@ -51,11 +52,27 @@ async function readTicket(ctx: ToolContext, readTool: string, id: string): Promi
  * no close call, so the close replays a compiled capability on the back office's pages
  * (rung 4, no model), while the read that decides and verifies stays on the API (rung 1).
  */
-export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
+export async function ticketCloseWithNoteTool(options: TicketCloseOptions): Promise<AnyTool> {
   const capabilityName = options.capability ?? TICKET_CLOSE_CAPABILITY;
   const readTool = options.readTool ?? 'ticket_get';
-  const registration = options.registrations.get(capabilityName);
-  const signInSecret = registration?.signIn ? secretsOf(registration.signIn)[0] : undefined;
+  const registration = await options.registrations.get(capabilityName);
+  /** Where the ticket pages are: the origin of the registered close. */
+  const pageOrigin = async (): Promise<string> => {
+    const current = await options.registrations.get(capabilityName);
+    return current ? (await options.capabilities.load(current.revision)).preconditions.origin : '';
+  };
+  /** The ticket as ticket_get reads it, when it is closed with this note already. */
+  const closedWithNote = async (
+    input: { ticket_id: string; resolution_note: string },
+    ctx: ToolContext,
+  ): Promise<Ticket | undefined> => {
+    const ticket = await readTicket(ctx, readTool, input.ticket_id);
+    return ticket.status === 'closed' && ticket.resolution_note === input.resolution_note
+      ? ticket
+      : undefined;
+  };
+  const signIn = registration ? registeredSignIn(registration) : undefined;
+  const signInSecret = signIn ? secretsOf(signIn)[0] : undefined;
   return defineTool({
     name: 'ticket_close_with_note',
     title: 'Close a ticket with a resolution note',
@@ -123,11 +140,27 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
       resolution_note: 'Card unblocked after the customer called.',
       request_id: 'close-T-000101-1',
     },
+    // A close cut off mid-call (its worker killed) landed when the ticket is closed with this note.
+    settleRead: async (input, ctx) => {
+      const landed = await closedWithNote(input, ctx);
+      if (!landed) return undefined;
+      return {
+        fields: {
+          ticket_id: landed.id,
+          status: landed.status,
+          closed_at: landed.closed_at,
+          url: `${await pageOrigin()}/app/tickets/${input.ticket_id}`,
+        },
+        summary: `Ticket ${input.ticket_id} is closed with this note: the earlier call landed.`,
+        effect: 'existing',
+        verifiedBy: `${readTool} on rung 1 (settle read of status and resolution_note)`,
+      };
+    },
     run: async (input, ctx) => {
       const url = (origin: string) => `${origin}/app/tickets/${input.ticket_id}`;
       const before = await readTicket(ctx, readTool, input.ticket_id);
-      const current = options.registrations.get(capabilityName);
-      const origin = current ? options.capabilities.load(current.revision).preconditions.origin : '';
+      const current = await options.registrations.get(capabilityName);
+      const origin = await pageOrigin();
       if (before.status === 'closed') {
         if (before.resolution_note !== input.resolution_note) {
           throw new LiftError(
@@ -157,7 +190,7 @@ export function ticketCloseWithNoteTool(options: TicketCloseOptions): AnyTool {
           outcome: 'not_started',
         });
       }
-      const capability = options.capabilities.load(current.revision);
+      const capability = await options.capabilities.load(current.revision);
       const replay = capabilityTool(capability, current, options);
       const replayInput = replay.input.parse({ ticketId: input.ticket_id, note: input.resolution_note });
       const replayed = await replay.run(replayInput, ctx);

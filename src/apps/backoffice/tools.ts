@@ -19,25 +19,28 @@ const TICKET_READ = 'getTicket';
  * ticket_close_with_note on the script rung (the compiled ticket_close_page capability,
  * read back through ticket_get). Nothing connects until a tool runs.
  */
-export function backofficeTools(runtime: Runtime, settings: ResolvedBackofficeSettings): AnyTool[] {
+export async function backofficeTools(
+  runtime: Runtime,
+  settings: ResolvedBackofficeSettings,
+): Promise<AnyTool[]> {
   const read = toolsFromApiFile(importOpenApi(readSpec(settings.spec), { only: [TICKET_READ] }).file, {
     baseUrl: settings.url,
   });
-  return [...read, ticketCloseWithNoteTool(capabilityDeps(runtime))];
+  return [...read, await ticketCloseWithNoteTool(capabilityDeps(runtime))];
 }
 
 /**
  * Registers the app's tools when lift.config has `settings.backoffice`, and offers its ladder
  * declaration (lift ladder declare backoffice) under the name `backoffice`.
  */
-export function addBackofficeTools(
+export async function addBackofficeTools(
   runtime: Runtime,
   raw: unknown,
   resolveSpec: (spec: string) => string,
-): Runtime {
+): Promise<Runtime> {
   if (raw === undefined) return runtime;
   const settings = backofficeSettings(raw, resolveSpec);
-  for (const tool of backofficeTools(runtime, settings)) runtime.registry.add(tool);
+  for (const tool of await backofficeTools(runtime, settings)) runtime.registry.add(tool);
   return runtime;
 }
 

@@ -40,7 +40,7 @@ export const run: Command = async (args, io) => {
     const states = values.all
       ? (['pending', 'approved', 'executed', 'denied'] as const)
       : (['pending', 'approved'] as const);
-    const approvals = runtime.store.approvals.list([...states]);
+    const approvals = await runtime.store.approvals.list([...states]);
     if (values.json) {
       printJson(
         io,

@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { type Envelope, isPending, type PendingEnvelope } from '../../contract/envelope.js';
 import { awaitAnswer } from '../../runtime/await-answer.js';
+import { requestIdOf } from '../../runtime/call.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { RunEvent } from '../../store/runs.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
-import { openRuntime } from '../open-runtime.js';
+import { jobQueue, openRuntime } from '../open-runtime.js';
 import { callProgress } from '../progress.js';
 import { defineCommand } from '../spec.js';
 
@@ -27,10 +29,17 @@ export const spec = defineCommand({
       description:
         'when the call is held, wait for the answer (lift approve, lift deny or the console); a replay that meets an expired session waits for a person to sign in through the console',
     },
+    queue: {
+      type: 'boolean',
+      default: false,
+      description:
+        'send the call to the shared job queue and wait for a worker to run it (needs store.postgres)',
+    },
   },
   examples: [
     `lift call inventory_find_items --input '{"sku":"A-100"}'`,
     `lift call inventory_create_item --input '{"sku":"B-5678","name":"Gadget","qty":2,"location":"Shelf 2","request_id":"add-1"}'`,
+    `lift call inventory_find_items --input '{"sku":"A-100"}' --queue`,
   ],
   notes: 'Exit status: 0 when the envelope is ok, 1 otherwise (held calls print a pending envelope).',
 });
@@ -55,11 +64,11 @@ async function waitForPerson(runtime: Runtime, pending: PendingEnvelope, io: Cli
   }
 }
 
-/** lift call NAME --input JSON [--request-id ID] [--wait]: the envelope on stdout, exit 0 when ok. */
+/** lift call NAME --input JSON [--request-id ID] [--wait] [--queue]: the envelope on stdout, exit 0 when ok. */
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, spec);
   const name = positionals[0];
-  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait]');
+  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait] [--queue]');
   const input = parseJsonArgument(values.input, '--input');
   const runtime = await openRuntime(io, { attended: values.wait });
   try {
@@ -72,9 +81,18 @@ export const run: Command = async (args, io) => {
         );
       progress.onEvent?.(event);
     };
-    let envelope = await runtime
-      .invoke(name, input, { ...(requestId ? { requestId } : {}), onEvent })
-      .finally(() => progress.end());
+    const answer = values.queue
+      ? (await jobQueue(runtime)).call({
+          kind: 'call',
+          // The job is named by the call's request id (the flag or the input's own, as the
+          // ledger names it); a call without one gets a fresh id.
+          request_id:
+            requestIdOf(input, requestId ? { requestId } : {}) ?? `q-${randomBytes(8).toString('hex')}`,
+          tool: name,
+          input,
+        })
+      : runtime.invoke(name, input, { ...(requestId ? { requestId } : {}), onEvent });
+    let envelope = await answer.finally(() => progress.end());
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
     return envelope.ok ? 0 : 1;

@@ -3,7 +3,6 @@ import { diffValues, formatDifference } from '../../capability/diff.js';
 import { CapabilityStore } from '../../capability/store.js';
 import { EFFECT_CLASSES, type EffectClass } from '../../contract/effects.js';
 import { LiftError } from '../../contract/errors.js';
-import { Registrations } from '../../replay/registrations.js';
 import { describeTarget } from '../../replay/targets.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
@@ -17,9 +16,9 @@ const USAGE =
   'Usage: lift capabilities list | show REF | diff REF1 REF2 | add FILE --effect read|reversible|visible|irreversible [--user USER --secret NAME | --sign-in FILE] | enable NAME\n' +
   'REF is a revision (or a unique prefix of one) or a capability name (its newest revision).';
 
-function resolveRef(store: CapabilityStore, ref: string | undefined): string {
+async function resolveRef(store: CapabilityStore, ref: string | undefined): Promise<string> {
   if (!ref) throw new UsageError(USAGE);
-  const found = store.resolve(ref);
+  const found = await store.resolve(ref);
   if (!found)
     throw new LiftError('NOT_FOUND', `No stored capability matches '${ref}'.`, {
       hint: 'lift capabilities list',
@@ -121,12 +120,13 @@ async function dispatch(
     secret?: string | undefined;
   },
 ): Promise<number> {
-  const store = new CapabilityStore(runtime.store.db, runtime.home);
-  const registrations = new Registrations(runtime.store.db);
+  const store = new CapabilityStore(runtime.store.capabilities);
+  const { registrations } = runtime.store;
   switch (action) {
     case 'list': {
-      const rows = store.list().map((stored) => {
-        const registration = registrations.get(stored.name);
+      const registered = new Map((await registrations.list()).map((entry) => [entry.name, entry]));
+      const rows = (await store.list()).map((stored) => {
+        const registration = registered.get(stored.name);
         const tool = registration?.revision === stored.revision ? registration : undefined;
         return { ...stored, tool: tool ? { effect: tool.effectClass, enabled: tool.enabled } : undefined };
       });
@@ -144,9 +144,9 @@ async function dispatch(
       return 0;
     }
     case 'show': {
-      const revision = resolveRef(store, first);
-      const capability = store.load(revision);
-      const file = store.resolve(revision)?.file;
+      const revision = await resolveRef(store, first);
+      const capability = await store.load(revision);
+      const file = (await store.resolve(revision))?.file;
       if (values.json) {
         printJson(io, { revision, ...(file ? { file } : {}), capability });
         return 0;
@@ -174,8 +174,8 @@ async function dispatch(
       return 0;
     }
     case 'diff': {
-      const before = store.load(resolveRef(store, first));
-      const after = store.load(resolveRef(store, second));
+      const before = await store.load(await resolveRef(store, first));
+      const after = await store.load(await resolveRef(store, second));
       const differences = diffValues(before, after);
       if (values.json) printJson(io, differences);
       else if (differences.length === 0) io.out('The two revisions are identical.');
@@ -191,8 +191,10 @@ async function dispatch(
         );
       }
       const signIn = recipeFromFlags(values, io.cwd);
-      const { revision, capability } = store.save(parseJsonArgument(readFileSync(first, 'utf8'), first));
-      const registration = registrations.register({
+      const { revision, capability } = await store.save(
+        parseJsonArgument(readFileSync(first, 'utf8'), first),
+      );
+      const registration = await registrations.register({
         name: capability.name,
         revision,
         effectClass: effect as EffectClass,
@@ -208,7 +210,7 @@ async function dispatch(
     }
     case 'enable': {
       if (!first) throw new UsageError(USAGE);
-      if (!registrations.enable(first))
+      if (!(await registrations.enable(first)))
         throw new LiftError('NOT_FOUND', `No registered capability is named '${first}'.`);
       if (values.json) printJson(io, { ok: true, name: first, enabled: true });
       else io.out(`${first} is enabled again.`);

@@ -82,7 +82,7 @@ export const run: Command = async (args, io) => {
       `[demo] discovery ${lookup.status.outcome} in ${lookup.durationMs} ms: ${lookup.status.steps} tool calls, ${lookup.status.rejected} rejected, observations of ${lookup.observationTokens.join(', ')} tokens`,
     );
     for (const line of card(lookup.capability, lookup.revision)) say(`  ${line}`);
-    const registration = stage.deps.registrations.register({
+    const registration = await stage.deps.registrations.register({
       name: lookup.capability.name,
       revision: lookup.revision,
       effectClass: 'read',

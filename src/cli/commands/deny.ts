@@ -32,12 +32,12 @@ export const run: Command = async (args, io) => {
   if (!id) throw new UsageError('Usage: lift deny ID');
   const runtime = await openRuntime(io);
   try {
-    if (runtime.deny(id, values.by ?? io.env.USER ?? 'person')) {
+    if (await runtime.deny(id, values.by ?? io.env.USER ?? 'person')) {
       if (values.json) printJson(io, { ok: true, approval_id: id, state: 'denied' });
       else io.out(`${id}: denied; the held call will not run.`);
       return 0;
     }
-    const approval = runtime.store.approvals.get(id);
+    const approval = await runtime.store.approvals.get(id);
     const message = approval ? notPending(approval) : `No held call has approval id '${id}'.`;
     if (values.json)
       printJson(io, {

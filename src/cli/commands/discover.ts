@@ -179,7 +179,7 @@ export const run: Command = async (args, io) => {
       const signIn = signInFrom(values, io.cwd, runtime.store.secrets);
       const result = await runDiscovery({
         store: runtime.store,
-        capabilities: new CapabilityStore(runtime.store.db, runtime.home),
+        capabilities: new CapabilityStore(runtime.store.capabilities),
         page: lease.page,
         policy,
         task,

@@ -29,7 +29,7 @@ async function checks(io: CliIo): Promise<Check[]> {
       ...found,
       ...(await modelChecks(io.env, runtime)),
       serveTokenCheck(runtime),
-      ...capabilityChecks(runtime),
+      ...(await capabilityChecks(runtime)),
     ];
   } finally {
     await runtime.close();

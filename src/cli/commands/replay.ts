@@ -114,7 +114,7 @@ export const run: Command = async (args, io) => {
   const runtime = await openRuntime(io);
   try {
     const deps = capabilityDeps(runtime);
-    const target = resolveReplayTarget(deps, reference, readCapabilityFile);
+    const target = await resolveReplayTarget(deps, reference, readCapabilityFile);
     if (values.revision !== undefined && values.revision !== target.revision) {
       throw new LiftError(
         'REVISION_MISMATCH',

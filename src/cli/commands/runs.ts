@@ -39,7 +39,7 @@ export const run: Command = async (args, io) => {
     const runs = runtime.store.runs;
     if (action === 'list') {
       const limit = numberFlag(values.limit, '--limit', { min: 1, max: 10_000, unit: 'runs', integer: true });
-      const records = runs.list(limit);
+      const records = await runs.list(limit);
       if (values.json) printJson(io, records);
       else {
         for (const record of records) {
@@ -53,12 +53,12 @@ export const run: Command = async (args, io) => {
     }
     if (action === 'show') {
       if (!id) throw new UsageError('Usage: lift runs show ID');
-      const record = runs.get(id);
+      const record = await runs.get(id);
       if (!record) {
         io.err(`No run has id '${id}'.`);
         return 1;
       }
-      const events = runs.events(id);
+      const events = await runs.events(id);
       const modelEvents = events.filter(isModelEvent).length;
       if (values.json) {
         printJson(io, { ...record, model_events: modelEvents, events });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CapabilityStore } from '../../capability/store.js';
 import { LiftError } from '../../contract/errors.js';
 import { apiKeySecretName, parseModelSpec } from '../../model/model-provider.js';
-import { Registrations } from '../../replay/registrations.js';
+import type { Registration } from '../../replay/registrations.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { HomeNotWritable, prepareHome } from '../../store/home.js';
 import type { Check } from './check.js';
@@ -123,23 +123,27 @@ export function serveTokenCheck(runtime: Runtime): Check {
 }
 
 /** Every registered capability's file still hashes to its revision. */
-export function capabilityChecks(runtime: Runtime): Check[] {
-  const store = new CapabilityStore(runtime.store.db, runtime.home);
-  const registered = new Registrations(runtime.store.db).list();
+export async function capabilityChecks(runtime: Runtime): Promise<Check[]> {
+  const store = new CapabilityStore(runtime.store.capabilities);
+  const registered = await runtime.store.registrations.list();
   if (registered.length === 0) return [{ name: 'capabilities', status: 'ok', detail: 'none registered' }];
-  return registered.map((entry) => {
-    const name = `capability ${entry.name}`;
-    try {
-      store.load(entry.revision);
-      return { name, status: 'ok', detail: `revision ${entry.revision.slice(0, 12)} verified` };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        name,
-        status: 'fail',
-        detail: message,
-        fix: `lift capabilities add FILE --effect CLASS   (store it again), or lift capabilities show ${entry.name}`,
-      };
-    }
-  });
+  const checks: Check[] = [];
+  for (const entry of registered) checks.push(await capabilityCheck(store, entry));
+  return checks;
+}
+
+async function capabilityCheck(store: CapabilityStore, entry: Registration): Promise<Check> {
+  const name = `capability ${entry.name}`;
+  try {
+    await store.load(entry.revision);
+    return { name, status: 'ok', detail: `revision ${entry.revision.slice(0, 12)} verified` };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      name,
+      status: 'fail',
+      detail: message,
+      fix: `lift capabilities add FILE --effect CLASS   (store it again), or lift capabilities show ${entry.name}`,
+    };
+  }
 }

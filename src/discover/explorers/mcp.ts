@@ -80,7 +80,7 @@ export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promi
   try {
     const { session, runId } = await openDiscovery({
       store: runtime.store,
-      capabilities: new CapabilityStore(runtime.store.db, runtime.home),
+      capabilities: new CapabilityStore(runtime.store.capabilities),
       page: lease.page,
       policy: options.policy,
       task,

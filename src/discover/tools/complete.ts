@@ -208,7 +208,7 @@ export const completeTool = defineExplorerTool({
         });
         capability = compileCapability({ ...input, signs });
       }
-      const { revision, file } = context.complete(capability);
+      const { revision, file } = await context.complete(capability);
       // Nothing is dropped in silence: every action not in the capability, and why.
       return {
         revision,

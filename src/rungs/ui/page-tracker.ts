@@ -45,6 +45,8 @@ export class PageTracker {
   readonly #status = new WeakMap<Frame, number>();
   readonly #frameLoads = new WeakMap<Frame, number>();
   readonly #documents = new Set<Request>();
+  /** Script requests (XHR, fetch) in flight, with when each started. */
+  readonly #fetches = new Map<Request, number>();
   readonly #idle: Array<() => void> = [];
   readonly #serverErrors: Array<{ at: number; status: number }> = [];
   readonly #blocked: BlockedRequest[] = [];
@@ -123,6 +125,12 @@ export class PageTracker {
     return this.#documents.size > 0;
   }
 
+  /** Whether a script request (XHR, fetch) that started at or after `since` is still in flight. */
+  fetchingSince(since: number): boolean {
+    for (const started of this.#fetches.values()) if (started >= since) return true;
+    return false;
+  }
+
   /** When a document last started, finished or committed. */
   get lastActivity(): number {
     return this.#lastActivity;
@@ -198,12 +206,15 @@ export class PageTracker {
   }
 
   #requestStarted(request: Request): void {
-    if (request.resourceType() !== 'document') return;
+    const type = request.resourceType();
+    if (type === 'xhr' || type === 'fetch') this.#fetches.set(request, Date.now());
+    if (type !== 'document') return;
     this.#documents.add(request);
     this.#lastActivity = Date.now();
   }
 
   #requestDone(request: Request): void {
+    this.#fetches.delete(request);
     if (!this.#documents.delete(request)) return;
     this.#lastActivity = Date.now();
     if (this.#documents.size > 0) return;

@@ -10,6 +10,8 @@ export interface Activity {
   readonly loading: boolean;
   /** When a document last started, finished or committed. */
   readonly lastActivity: number;
+  /** Whether a script request (XHR, fetch) that started at or after `since` is still in flight. */
+  fetchingSince(since: number): boolean;
 }
 
 /**
@@ -103,6 +105,7 @@ export type SettleOutcome =
   | { kind: 'timeout'; state: string | undefined };
 
 const POLL_MS = 40;
+const FETCH_WAIT_MS = 5_000;
 const STABLE_READS = 2;
 
 /**
@@ -125,7 +128,12 @@ export async function waitForSettle(
       stable = state === last ? stable + 1 : 0;
       last = state;
       const expectedNow = options.expected?.(state) ?? false;
-      if (!options.activity.loading && (stable >= STABLE_READS || expectedNow)) {
+      // A page that answers a click with "Loading..." and fills itself from a script request
+      // has changed but not settled: its new content is still on the way (Roundcube's folder
+      // list). A request that never ends (a long poll) is waited on only so long.
+      const fetching =
+        now - options.startedAt < FETCH_WAIT_MS && options.activity.fetchingSince(options.startedAt);
+      if (!options.activity.loading && (expectedNow || (!fetching && stable >= STABLE_READS))) {
         return { kind: 'changed', state, settled: true };
       }
     } else if (state !== undefined) {

@@ -170,10 +170,18 @@ const NAMED_BY_CONTENT = new Set([
 function restoreContentNames(node: AriaNode): void {
   for (const child of node.children) restoreContentNames(child);
   if (node.name || node.ref === undefined || !NAMED_BY_CONTENT.has(node.role)) return;
+  // A menu item holding its link is a wrapper: the link is the control and carries the name.
+  if (holdsNamedControl(node)) return;
   const content = node.children.map(nodeText).join(' ').replace(/\s+/g, ' ').trim();
   if (!content) return;
   node.name = content;
   node.nameFromContent = true;
+}
+
+function holdsNamedControl(node: AriaNode): boolean {
+  return node.children.some(
+    (child) => (child.ref !== undefined && NAMED_BY_CONTENT.has(child.role)) || holdsNamedControl(child),
+  );
 }
 
 /** The text a person would read in a node: its name, its inline text and its children's. */

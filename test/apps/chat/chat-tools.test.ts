@@ -91,7 +91,7 @@ describe('team chat on Prosody', () => {
       retracted: false,
     });
 
-    const audit = me.store.runs.events(done.run_id).find((event) => event.type === 'audit-recorded');
+    const audit = (await me.store.runs.events(done.run_id)).find((event) => event.type === 'audit-recorded');
     expect(audit).toMatchObject({
       effect: 'chat_posted',
       approved_by: 'ana (reviewer)',
@@ -173,7 +173,7 @@ describe('team chat on Prosody', () => {
       request_id: 'post-missing-0001',
     });
     expect(isError(missing) && missing.error).toMatchObject({ code: 'NOT_FOUND', outcome: 'not_started' });
-    expect(me.store.approvals.list(['pending'])).toHaveLength(0);
+    expect(await me.store.approvals.list(['pending'])).toHaveLength(0);
     const last = success(await me.invoke('chat_history', { to: '#team', limit: 2 }));
     expect((last.fields.messages as unknown[]).length).toBe(2);
   });

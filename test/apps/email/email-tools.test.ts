@@ -104,7 +104,7 @@ describe('email drafts on Dovecot and Postfix', () => {
     expect(held.pending.preview).toContain('Subject: Weekly report');
     expect(held.pending.preview).toContain(`report.pdf (${report.length.toLocaleString('en-US')} bytes)`);
     expect(held.pending.preview).toContain('  | Hello ops,');
-    expect(runtime.store.approvals.get(held.pending.approval_id)?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect((await runtime.store.approvals.get(held.pending.approval_id))?.digest).toMatch(/^[0-9a-f]{64}$/);
 
     const wrong = runtime.approve(held.pending.approval_id, { phrase: 'yes' });
     await expect(wrong).rejects.toMatchObject({ code: 'CONFIRMATION_MISMATCH' });
@@ -128,9 +128,9 @@ describe('email drafts on Dovecot and Postfix', () => {
     expect(await world.uidsWith(ME, 'Drafts', messageId)).toEqual([]);
     expect(await world.uidsWith(ME, 'Sent', messageId)).toHaveLength(1);
 
-    const audit = runtime.store.runs
-      .events(sent.run_id)
-      .find((event) => event.type === 'audit-recorded' && event.effect === 'email_sent');
+    const audit = (await runtime.store.runs.events(sent.run_id)).find(
+      (event) => event.type === 'audit-recorded' && event.effect === 'email_sent',
+    );
     expect(audit).toMatchObject({
       approved_by: 'ana (test)',
       approval_id: held.pending.approval_id,

@@ -31,7 +31,7 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
     home.remove();
   });
 
-  it('draws a 10 marla house with 17 passing checks and writes four private files', () => {
+  it('draws a 10 marla house with 17 passing checks and writes four private files', async () => {
     expect(drawn.ok, JSON.stringify(drawn.checks.filter((check) => !check.passed))).toBe(true);
     expect(drawn.checks).toHaveLength(17);
     expect(drawn.fields).toMatchObject({
@@ -43,7 +43,7 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
     expect(readFileSync(drawn.files.pdf!).subarray(0, 5).toString()).toBe('%PDF-');
     expect(drawn.summary).toMatch(/1:125 on A3.*3 attached bath\(s\).*\(checked 17\/17\)/);
     expect(plan.storeys[0]!.rooms.filter((room) => room.kind === 'bedroom')).toHaveLength(3);
-    const events = runtime.store.runs.events(drawn.run_id).map((event) => event.type);
+    const events = (await runtime.store.runs.events(drawn.run_id)).map((event) => event.type);
     expect(events).toContain('progress-reported');
   });
 

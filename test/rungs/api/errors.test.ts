@@ -58,7 +58,7 @@ describe('API errors map to the catalogue', () => {
     const envelope = await runtime.invoke('widget_get', { id: 'W-001' });
     expect(envelope).toMatchObject({ ok: true, fields: { id: 'W-001' } });
     expect(server.seen).toHaveLength(2);
-    const events = runtime.store.runs.events((envelope as { run_id: string }).run_id);
+    const events = await runtime.store.runs.events((envelope as { run_id: string }).run_id);
     const wait = events.find((event) => event.type === 'rate-limit-waited');
     expect(wait?.ms).toBe(1000);
     const times = events

@@ -114,7 +114,7 @@ describe('apt-get asking to continue', () => {
     if (!isSuccess(envelope)) throw new Error(JSON.stringify(envelope));
     const history = String(envelope.fields.history);
     expect(history.match(/Remove: lift-demo/g)).toHaveLength(1);
-    const events = lift.store.runs.events(envelope.run_id);
+    const events = await lift.store.runs.events(envelope.run_id);
     expect(events.find((event) => event.type === 'action-performed')?.questions).toEqual([
       'Do you want to continue? [Y/n]',
     ]);

@@ -103,7 +103,7 @@ describe('GNOME Calculator through its accessibility tree', () => {
     ] as const) {
       const envelope = success(await desktop.runtime.invoke('calculate_sum', { a, b }));
       expect(envelope.fields.result).toBe(String(a + b));
-      const events = desktop.runtime.store.runs.events(envelope.run_id);
+      const events = await desktop.runtime.store.runs.events(envelope.run_id);
       expect(events.filter(isModelEvent)).toEqual([]);
     }
     // The window and read of the last replay are checked by the bridge in the first step's own

@@ -162,9 +162,9 @@ describe('an unattended desktop session', () => {
     await new Promise((done) => setTimeout(done, 100));
     const again = success(await desktop.runtime.invoke('save_note', { note: 'after restart' }));
     expect(again.fields.result).toBe('saved: after restart');
-    const windowReads = desktop.runtime.store.runs
-      .events(again.run_id)
-      .filter((event) => event.type === 'skill-window-read');
+    const windowReads = (await desktop.runtime.store.runs.events(again.run_id)).filter(
+      (event) => event.type === 'skill-window-read',
+    );
     expect(windowReads.at(-1)).toMatchObject({ fresh: true });
     // The last read Lift kept shows another structure, but the window has changed back since:
     // the replay looks again rather than refusing on the out-of-date read.

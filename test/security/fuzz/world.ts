@@ -13,7 +13,6 @@ import { CapabilityStore } from '../../../src/capability/store.js';
 import type { AnyTool } from '../../../src/contract/define-tool.js';
 import { LIFT_VERSION } from '../../../src/contract/version.js';
 import { addCapabilityTools } from '../../../src/replay/load.js';
-import { Registrations } from '../../../src/replay/registrations.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
 import { testTools } from '../../agent/tools.js';
 import { widgetTools } from '../../rungs/api/widgets.js';
@@ -105,13 +104,13 @@ export async function openWorld(): Promise<World> {
   runtime.store.secrets.set('backoffice_password', SECRET_CANARY);
   void runtime.service('settings:payroll', () => ({ root: payroll }));
   void runtime.service('settings:hledger', () => ({ journal: join(work, 'books.journal') }));
-  const saved = new CapabilityStore(runtime.store.db, runtime.home).save(capability());
-  new Registrations(runtime.store.db).register({
+  const saved = await new CapabilityStore(runtime.store.capabilities).save(capability());
+  await runtime.store.registrations.register({
     name: saved.capability.name,
     revision: saved.revision,
     effectClass: 'reversible',
   });
-  addCapabilityTools(runtime);
+  await addCapabilityTools(runtime);
 
   const db = runtime.store.db;
   const tables = () =>

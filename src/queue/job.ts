@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { Envelope } from '../contract/envelope.js';
+
+/** The one queue every Lift job goes through. */
+export const QUEUE = 'lift-jobs';
+
+/** A tool call (a capability replay is a tool call too) or the run of an approved held call. */
+export type JobData =
+  | { kind: 'call'; request_id: string; tool: string; input: unknown }
+  | { kind: 'approve'; request_id: string; approval_id: string; by: string; phrase?: string };
+
+/** What a finished job holds: the call's envelope, or the error an approval was refused with. */
+export type JobOutput =
+  | { envelope: Envelope }
+  | { refused: { code: string; message: string; hint?: string | undefined } };
+
+/**
+ * The job's id is its request id: the queue (pg-boss) names jobs by UUID, so the UUID is
+ * derived from the request id alone. Sending one request id twice is one job.
+ */
+export function jobIdOf(requestId: string): string {
+  const hex = createHash('sha256').update(`lift-job\0${requestId}`).digest('hex');
+  // A version-8 (custom) UUID with the RFC 4122 variant.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The request id of the job that runs approval `approvalId` once a person said yes. */
+export function approvalRequestId(approvalId: string): string {
+  return `approve.${approvalId}`;
+}

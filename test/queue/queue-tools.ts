@@ -1,0 +1,65 @@
+/**
+ * A ledger of posts that several worker processes write to at once (one line appended per
+ * post, O_APPEND, so concurrent writers never lose a line), for the queue tests: a post
+ * waits `wait_ms`, appends its line, then holds `hold_ms` before it answers, so a test can
+ * kill a worker after the write landed and before the job completed. The settle read looks
+ * for the request id's line.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define-tool.js';
+import { RequestIdSchema } from '../../src/contract/request-id.js';
+
+function postsFile(): string {
+  const path = process.env.LIFT_TEST_POSTS;
+  if (!path) throw new Error('LIFT_TEST_POSTS must name the posts file');
+  return path;
+}
+
+/** Every post's request id, in the order the lines landed. */
+export function postedIds(path = postsFile()): string[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' ')[0] ?? '');
+}
+
+export const postWrite = defineTool({
+  name: 'post_write',
+  description: 'Appends one post to the shared test ledger. Returns its request id and the worker pid.',
+  rung: 'file',
+  input: z.strictObject({
+    text: z.string().min(1).max(100),
+    request_id: RequestIdSchema,
+    wait_ms: z.number().int().min(0).max(60_000).default(0),
+    hold_ms: z.number().int().min(0).max(60_000).default(0),
+  }),
+  output: z.object({ request_id: z.string(), pid: z.number().int() }),
+  effect: { class: 'visible', gate: 'none' },
+  timeout: { deadlineMs: 90_000, settle: 'the posts file: a line starting with the request id' },
+  settleRead: async (input) =>
+    postedIds().includes(input.request_id)
+      ? { fields: { request_id: input.request_id, pid: process.pid }, summary: 'The post landed before' }
+      : undefined,
+  run: async (input, ctx) => {
+    await sleep(input.wait_ms, undefined, { signal: ctx.signal });
+    ctx.markStarted();
+    appendFileSync(postsFile(), `${input.request_id} ${process.pid} ${input.text}\n`);
+    await sleep(input.hold_ms, undefined, { signal: ctx.signal });
+    return { fields: { request_id: input.request_id, pid: process.pid }, summary: 'Posted' };
+  },
+});
+
+/** The same post held for a person's review first: a queued call that waits for an approval. */
+export const postReviewed = defineTool({
+  ...postWrite,
+  name: 'post_reviewed',
+  description:
+    'Appends one post to the shared test ledger once a person approved it. Returns its request id.',
+  effect: { class: 'visible' },
+  preview: (input: { text: string }) => `Post '${input.text}' to the shared test ledger`,
+});
+
+export const tools = [postWrite, postReviewed];

@@ -1,0 +1,194 @@
+/**
+ * The job queue against a real PostgreSQL this test starts, and `lift worker` processes that
+ * take its jobs (each with its own home, as on its own host): jobs named by their request
+ * id run once however often they are sent, a worker killed with SIGKILL mid-job has its job
+ * run again only after the settle read, and a server restart in the middle of a load loses
+ * nothing and doubles nothing. The posts are counted in the tool's own file.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Envelope, isPending } from '../../src/contract/envelope.js';
+import { JobQueue } from '../../src/queue/queue.js';
+import { lift, startLift } from '../support/cli.js';
+import { type SharedPostgres, startSharedPostgres } from '../support/postgres-server.js';
+import { tempDir } from '../support/temp.js';
+import { postedIds } from './queue-tools.js';
+
+const dir = tempDir('lift-queue-');
+const posts = join(dir.path, 'posts.log');
+let server: SharedPostgres;
+let queue: JobQueue;
+const workers: ChildProcess[] = [];
+
+function env(home: string): Record<string, string> {
+  return { LIFT_HOME: join(dir.path, home), LIFT_TEST_POSTS: posts, LIFT_POSTGRES_URL: server.url() };
+}
+
+/** A `lift worker` in its own home; resolves once it takes jobs. */
+async function startWorker(home: string): Promise<ChildProcess> {
+  const child = startLift(['worker', '--concurrency', '3', '--grace-s', '10'], {
+    cwd: dir.path,
+    env: env(home),
+  });
+  workers.push(child);
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr}`)), 60_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (process.env.LIFT_TEST_WORKER_LOG)
+        appendFileSync(process.env.LIFT_TEST_WORKER_LOG, `[${home} ${child.pid}] ${chunk}`);
+      if (stderr.includes('takes jobs')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${stderr}`)));
+  });
+  return child;
+}
+
+function countOf(requestId: string): number {
+  return postedIds(posts).filter((id) => id === requestId).length;
+}
+
+/** The pid that wrote the post of `requestId`, once it landed. */
+function writerOf(requestId: string): number | undefined {
+  const line = readFileSync(posts, 'utf8')
+    .split('\n')
+    .find((each) => each.startsWith(`${requestId} `));
+  return line ? Number(line.split(' ')[1]) : undefined;
+}
+
+async function until(what: string, done: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !(await done()); await sleep(50)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+function post(requestId: string, extra: Record<string, number> = {}): Promise<Envelope> {
+  return queue.call({
+    kind: 'call',
+    request_id: requestId,
+    tool: 'post_write',
+    input: { text: 'hello', request_id: requestId, ...extra },
+  });
+}
+
+beforeAll(async () => {
+  server = await startSharedPostgres();
+  const tools = join(import.meta.dirname, 'queue-tools.ts');
+  writeFileSync(join(dir.path, 'lift.config.json'), JSON.stringify({ tools: [tools] }));
+  writeFileSync(posts, '');
+  queue = await JobQueue.open(server.url());
+}, 120_000);
+
+afterEach(async () => {
+  for (const worker of workers.splice(0)) {
+    if (worker.exitCode !== null || worker.signalCode !== null) continue;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await Promise.race([exited, sleep(20_000)]);
+    worker.kill('SIGKILL');
+  }
+});
+
+afterAll(async () => {
+  await queue?.close();
+  server?.stop();
+  dir.remove();
+});
+
+describe('lift worker on the shared queue', () => {
+  it('runs each request id once on two workers, duplicates sent at the same moment included', async () => {
+    await Promise.all([startWorker('host-a'), startWorker('host-b')]);
+    const ids = Array.from({ length: 24 }, (_, i) => `dup-${i}`);
+    // Every request id is sent twice at once: one job, one post, both callers get its envelope.
+    const envelopes = await Promise.all(
+      ids.flatMap((id) => [post(id, { hold_ms: 100 }), post(id, { hold_ms: 100 })]),
+    );
+    expect(envelopes.every((envelope) => envelope.ok)).toBe(true);
+    for (const id of ids) expect(countOf(id), id).toBe(1);
+    const pids = new Set(ids.map(writerOf));
+    expect(pids.size).toBe(2);
+
+    // lift call --queue: the CLI sends the job and prints the worker's envelope; again, it is the ledger's.
+    const call = (extra: string[] = []) =>
+      lift(['call', 'post_write', '--input', '{"text":"cli","request_id":"cli-1"}', '--queue', ...extra], {
+        cwd: dir.path,
+        env: env('caller'),
+        timeoutMs: 90_000,
+      });
+    const first = await call();
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ok: true, effect: 'changed' });
+    const again = await call(['--request-id', 'cli-1']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true });
+    expect(countOf('cli-1')).toBe(1);
+  }, 240_000);
+
+  it('runs the job of a worker killed with SIGKILL again only after the settle read: no second post', async () => {
+    const a = await startWorker('host-a');
+    const b = await startWorker('host-b');
+    // Killed after the write landed: the settle read finds it, the answer is the landed post.
+    const landed = post('kill-after-write', { hold_ms: 60_000 });
+    await until('the post to land', () => countOf('kill-after-write') === 1);
+    const writer = writerOf('kill-after-write');
+    const victim = writer === a.pid ? a : b;
+    victim.kill('SIGKILL');
+    const envelope = await landed;
+    expect(envelope).toMatchObject({ ok: true, effect: 'existing' });
+    expect(countOf('kill-after-write')).toBe(1);
+
+    // Killed before the write: the settle read finds nothing, and the post is made once.
+    const survivor = victim === a ? b : a;
+    const replacement = await startWorker('host-c');
+    const before = post('kill-before-write', { wait_ms: 4_000 });
+    let holder: number | undefined;
+    await until('a worker to hold the job', async () => {
+      const rows = await queue.sql<{ pid: number }>(
+        `SELECT pid FROM lift_workers WHERE state = 'running' AND jobs <> '{}'`,
+      );
+      holder = rows[0]?.pid;
+      return holder !== undefined;
+    });
+    (holder === survivor.pid ? survivor : replacement).kill('SIGKILL');
+    const created = await before;
+    expect(created).toMatchObject({ ok: true });
+    expect(countOf('kill-before-write')).toBe(1);
+  }, 240_000);
+
+  it('runs a queued call held for review once, on a worker, when two people approve it at once', async () => {
+    await startWorker('host-a');
+    const held = await queue.call({
+      kind: 'call',
+      request_id: 'held-1',
+      tool: 'post_reviewed',
+      input: { text: 'reviewed', request_id: 'held-1' },
+    });
+    expect(isPending(held)).toBe(true);
+    const approvalId = isPending(held) ? held.pending.approval_id : '';
+    const approve = () =>
+      lift(['approve', approvalId, '--json'], { cwd: dir.path, env: env('approver'), timeoutMs: 90_000 });
+    const [first, second] = await Promise.all([approve(), approve()]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ok: true });
+    expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(countOf('held-1')).toBe(1);
+  }, 240_000);
+
+  it('goes on through a PostgreSQL restart in the middle of a load: nothing lost, nothing doubled', async () => {
+    await Promise.all([startWorker('host-a'), startWorker('host-b')]);
+    const ids = Array.from({ length: 40 }, (_, i) => `restart-${i}`);
+    const results = Promise.all(ids.map((id) => post(id, { hold_ms: 50 })));
+    await until('some jobs to be done', () => ids.filter((id) => countOf(id) > 0).length >= 5);
+    server.restart();
+    const envelopes = await results;
+    expect(envelopes.every((envelope) => envelope.ok)).toBe(true);
+    for (const id of ids) expect(countOf(id), id).toBe(1);
+  }, 240_000);
+});
