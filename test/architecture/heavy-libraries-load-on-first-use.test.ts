@@ -6,9 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 
 /**
- * Starting Lift loads no office, browser, design, mail or model-call library: each loads when a
- * tool that needs it first runs. A module loader hook records every package the process
- * resolves, whatever imports it; no timing is measured (bench/startup.bench.ts does that).
+ * Starting Lift loads no office, browser, design, mail or model-call library, and none of the
+ * modules that carry out a tool: each loads when a tool that needs it first runs (a declaration
+ * keeps its contract and imports its implementation inside run). A module loader hook records
+ * every package and every Lift module the process resolves, whatever imports it; no timing is
+ * measured (bench/startup.bench.ts does that).
  */
 const HEAVY = [
   'exceljs',
@@ -31,7 +33,27 @@ const HEAVY = [
   'csv-parse',
 ];
 
+/** Lift's own implementation modules (under dist/) that only a call needs, by the area that owns them. */
+const IMPLEMENTATIONS = [
+  'apps/plan/design.js',
+  'apps/plan/draft.js',
+  'apps/plan/resize-search.js',
+  'apps/office/deck-writer.js',
+  'apps/office/report-writer.js',
+  'apps/office/xlsx-writer.js',
+  'apps/office/formula-engine.js',
+  'apps/office/workbook-layout.js',
+  'rungs/file/sources/index.js',
+  'apps/email/draft-version.js',
+  'apps/email/drafts.js',
+  'apps/email/smtp.js',
+  'apps/chat/session.js',
+  'apps/chat/post-message.js',
+  'apps/chat/withdraw.js',
+];
+
 const ROOT = join(import.meta.dirname, '..', '..');
+const DIST = `${pathToFileURL(join(ROOT, 'dist')).href}/`;
 const dir = tempDir();
 const log = join(dir.path, 'packages.log');
 const hook = join(dir.path, 'record-packages.mjs');
@@ -44,14 +66,23 @@ export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   const match = /node_modules\\\\/((?:@[^/]+\\\\/)?[^/]+)\\\\//.exec(resolved.url);
   if (match) appendFileSync(${JSON.stringify(log)}, match[1] + '\\\\n');
+  else if (resolved.url.startsWith(${JSON.stringify(DIST)}))
+    appendFileSync(${JSON.stringify(log)}, 'lift:' + resolved.url.slice(${DIST.length}) + '\\\\n');
   return resolved;
 }\`));
 `,
 );
 afterAll(() => dir.remove());
 
-/** Runs node with the hook and returns the packages it resolved. */
-function packagesLoadedBy(args: string[], input = ''): Promise<Set<string>> {
+interface Loaded {
+  exitCode: number | null;
+  stdout: string;
+  /** Package names, and Lift modules as `lift:<path under dist/>`. */
+  modules: Set<string>;
+}
+
+/** Runs node with the hook and returns what it resolved, whatever its exit code. */
+function modulesLoadedBy(args: string[], input = ''): Promise<Loaded> {
   writeFileSync(log, '');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, ...args], {
@@ -73,15 +104,29 @@ function packagesLoadedBy(args: string[], input = ''): Promise<Set<string>> {
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
-      if (code !== 0) reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`));
-      else resolve(new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean)));
+      if (code === null) reject(new Error(`node ${args.join(' ')} was killed: ${stderr}`));
+      else
+        resolve({
+          exitCode: code,
+          stdout,
+          modules: new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean)),
+        });
     });
     child.stdin.write(input);
     if (!input) child.stdin.end();
   });
 }
 
+/** Runs node with the hook and returns the packages and Lift modules it resolved; it must exit 0. */
+async function packagesLoadedBy(args: string[], input = ''): Promise<Set<string>> {
+  const loaded = await modulesLoadedBy(args, input);
+  if (loaded.exitCode !== 0) throw new Error(`node ${args.join(' ')} exited ${loaded.exitCode}`);
+  return loaded.modules;
+}
+
 const heavyIn = (packages: Set<string>) => HEAVY.filter((name) => packages.has(name));
+const implementationsIn = (modules: Set<string>) =>
+  IMPLEMENTATIONS.filter((path) => modules.has(`lift:${path}`));
 const LIFT = join(ROOT, 'dist', 'cli', 'main.js');
 
 describe('starting Lift', () => {
@@ -93,13 +138,16 @@ describe('starting Lift', () => {
       `const lift = await import(${JSON.stringify(index)}); if (!lift.defineTool) process.exit(3);`,
     ]);
     expect(packages.has('zod')).toBe(true); // the hook saw the loads
+    expect(packages.has('lift:index.js')).toBe(true);
     expect(heavyIn(packages)).toEqual([]);
+    expect(implementationsIn(packages)).toEqual([]);
   });
 
   it('lift tools list declares every built-in tool without loading their libraries', async () => {
     const packages = await packagesLoadedBy([LIFT, 'tools', 'list']);
     expect(packages.has('better-sqlite3')).toBe(true);
     expect(heavyIn(packages)).toEqual([]);
+    expect(implementationsIn(packages)).toEqual([]);
   });
 
   it('lift serve --stdio answers initialize and tools/list without loading them', async () => {
@@ -119,5 +167,24 @@ describe('starting Lift', () => {
     );
     expect(packages.has('@modelcontextprotocol/sdk')).toBe(true);
     expect(heavyIn(packages)).toEqual([]);
+    expect(implementationsIn(packages)).toEqual([]);
+  });
+});
+
+describe('calling a tool', () => {
+  // Each call fails before it reaches a program or a server (a missing plan file, no account
+  // configured), after its tool has loaded what it runs with.
+  it.each([
+    ['set_sheet', { plan_file: '/nonexistent/house/v0.plan.json', scale: '1:100' }, 'apps/plan/draft.js'],
+    [
+      'email_draft_save',
+      { to: ['ops@example.org'], subject: 'Weekly', body: 'Hello', request_id: 'startup-0001' },
+      'apps/email/draft-version.js',
+    ],
+    ['chat_history', { to: '#team' }, 'apps/chat/session.js'],
+  ])('%s loads its implementation when it is first called', async (name, input, implementation) => {
+    const loaded = await modulesLoadedBy([LIFT, 'call', name, '--input', JSON.stringify(input)]);
+    expect(JSON.parse(loaded.stdout)).toMatchObject({ ok: false, tool: name });
+    expect(loaded.modules.has(`lift:${implementation}`)).toBe(true);
   });
 });

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { ArchivedMessage } from './archive.js';
-import { lastMessages } from './deliver.js';
 import { ChatTarget } from './post.js';
-import { withChat } from './session.js';
 import { chatSettings, type ResolvedChatSettings } from './settings.js';
-import { resolveTarget } from './target.js';
 
 const Input = z.strictObject({
   to: ChatTarget,
@@ -71,6 +68,10 @@ export function chatHistory(given: ResolvedChatSettings | undefined): AnyTool {
     session: { secret: 'chat_password', onExpiry: 'AUTH_REQUIRED; a person stores the new password.' },
     example: { to: '#team', limit: 10 },
     run: async (input, ctx) => {
+      // The chat client and the archive queries load when the history is first read.
+      const { lastMessages } = await import('./deliver.js');
+      const { withChat } = await import('./session.js');
+      const { resolveTarget } = await import('./target.js');
       const settings = await chatSettings(ctx, given);
       const { target, messages } = await withChat(ctx, settings, async (session) => {
         const target = await resolveTarget(session, settings, input.to);

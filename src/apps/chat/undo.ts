@@ -1,22 +1,17 @@
 import { z } from 'zod';
-import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
-import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { type ArchivedMessage, CORRECT, FASTEN, MODERATE, RETRACT } from './archive.js';
-import { archivedById, deliver, lastMessages, messageTo } from './deliver.js';
-import { parseHandle, type UndoHandle, UndoHandleSchema } from './handle.js';
-import { type ChatSession, withChat, xml } from './session.js';
+import { parseHandle, UndoHandleSchema } from './handle.js';
 import { chatSettings, type ResolvedChatSettings } from './settings.js';
-import { discoInfo, joinRoom, type Target } from './target.js';
-import { sha256 } from './upload.js';
 
 const Input = z.strictObject({
   undo: UndoHandleSchema.describe('The undo handle chat_post returned'),
   reason: z.string().min(1).max(500).default('Posted in error'),
   request_id: RequestIdSchema,
 });
+
+export type ChatUndoInput = z.infer<typeof Input>;
 
 const Output = z.object({
   to: z.string(),
@@ -26,155 +21,6 @@ const Output = z.object({
   notice_id: z.string().optional().describe('The archive id of the correction or retraction notice'),
   file_note: z.string().optional(),
 });
-
-/** Says XEP-0424 retraction of one's own message (the service names the feature). */
-const RETRACT_FEATURES = ['urn:xmpp:message-retract:0', 'urn:xmpp:message-retract:1'];
-
-const nickOf = (settings: ResolvedChatSettings) =>
-  settings.account.nick ?? settings.account.jid.split('@')[0] ?? 'lift';
-
-const withdrawal = (reason: string) => `(withdrawn: ${reason})`;
-
-interface Undone {
-  method: 'retracted' | 'corrected';
-  how: string;
-  noticeId?: string;
-  after: ArchivedMessage | undefined;
-  notice: ArchivedMessage | undefined;
-}
-
-async function targetOf(session: ChatSession, handle: UndoHandle): Promise<Target> {
-  const features =
-    handle.kind === 'room' ? (await discoInfo(session, handle.to)).features : new Set<string>();
-  return { jid: handle.to, kind: handle.kind, name: undefined, features };
-}
-
-/** XEP-0425: a moderator asks the room to retract; the room replaces the archived message by a tombstone. */
-async function moderate(
-  session: ChatSession,
-  target: Target,
-  handle: UndoHandle,
-  reason: string,
-): Promise<Undone> {
-  const request = xml(
-    'apply-to',
-    { xmlns: FASTEN, id: handle.messageId },
-    xml('moderate', { xmlns: MODERATE }, xml('retract', { xmlns: RETRACT }), xml('reason', {}, reason)),
-  );
-  await session.iq('set', target.jid, request, `Retracting message ${handle.messageId}`);
-  const after = await archivedById(session, target, handle.messageId);
-  const notice = (await lastMessages(session, target, 20)).find(
-    (message) => message.retracts === handle.messageId,
-  );
-  return {
-    method: 'retracted',
-    how: 'XEP-0425 moderation: the room keeps a tombstone',
-    after,
-    notice,
-    ...(notice ? { noticeId: notice.id } : {}),
-  };
-}
-
-/** XEP-0308: a correction that replaces the text, where the service offers no retraction. */
-async function correct(
-  session: ChatSession,
-  target: Target,
-  nick: string,
-  handle: UndoHandle,
-  input: z.infer<typeof Input>,
-): Promise<Undone> {
-  const children = [
-    xml('body', {}, withdrawal(input.reason)),
-    xml('replace', { xmlns: CORRECT, id: handle.clientId }),
-  ];
-  const noticeId = await deliver(session, target, nick, messageTo(target, input.request_id, children));
-  const notice = await archivedById(session, target, noticeId);
-  const after = await archivedById(session, target, handle.messageId);
-  return {
-    method: 'corrected',
-    how: 'XEP-0308 correction: the room offers no retraction',
-    noticeId,
-    after,
-    notice,
-  };
-}
-
-/** XEP-0424: the sender retracts its own message, where the service says it supports that. */
-async function retract(
-  session: ChatSession,
-  target: Target,
-  nick: string,
-  handle: UndoHandle,
-  input: z.infer<typeof Input>,
-): Promise<Undone> {
-  const id = target.kind === 'room' ? handle.messageId : handle.clientId;
-  const children = [
-    xml('apply-to', { xmlns: FASTEN, id }, xml('retract', { xmlns: RETRACT })),
-    xml('fallback', { xmlns: 'urn:xmpp:fallback:0' }),
-    xml('body', {}, withdrawal(input.reason)),
-  ];
-  const noticeId = await deliver(session, target, nick, messageTo(target, input.request_id, children));
-  const notice = await archivedById(session, target, noticeId);
-  const after = await archivedById(session, target, handle.messageId);
-  return { method: 'retracted', how: 'XEP-0424 retraction', noticeId, after, notice };
-}
-
-async function undo(
-  session: ChatSession,
-  settings: ResolvedChatSettings,
-  handle: UndoHandle,
-  input: z.infer<typeof Input>,
-) {
-  const target = await targetOf(session, handle);
-  const nick = nickOf(settings);
-  const role = target.kind === 'room' ? await joinRoom(session, target.jid, nick) : 'none';
-  if (target.kind === 'room' && target.features.has(MODERATE) && role === 'moderator') {
-    return moderate(session, target, handle, input.reason);
-  }
-  if (RETRACT_FEATURES.some((feature) => target.features.has(feature)))
-    return retract(session, target, nick, handle, input);
-  return correct(session, target, nick, handle, input);
-}
-
-function undoChecks(handle: UndoHandle, done: Undone): Check[] {
-  if (done.method === 'retracted' && done.how.startsWith('XEP-0425')) {
-    return [
-      {
-        name: `archive holds a tombstone for ${handle.messageId}`,
-        passed: done.after?.retracted === true && done.after.body === undefined,
-        detail: done.after
-          ? done.after.retracted
-            ? 'retracted'
-            : `still reads ${JSON.stringify(done.after.body)}`
-          : 'gone',
-      },
-    ];
-  }
-  return [
-    {
-      name: `archive holds the ${done.method === 'corrected' ? 'correction' : 'retraction'} ${done.noticeId ?? ''}`.trim(),
-      passed:
-        done.notice !== undefined &&
-        (done.method === 'corrected'
-          ? done.notice.replaces === handle.clientId
-          : done.notice.retracts !== undefined),
-      detail: done.notice ? `reads ${JSON.stringify(done.notice.body)}` : 'not in the archive',
-    },
-  ];
-}
-
-async function originalOf(ctx: ToolContext, settings: ResolvedChatSettings, handle: UndoHandle) {
-  return withChat(ctx, settings, async (session) => {
-    const target = await targetOf(session, handle);
-    const original = await archivedById(session, target, handle.messageId);
-    if (!original) {
-      throw new LiftError('NOT_FOUND', `Message ${handle.messageId} is not in the archive of ${handle.to}.`, {
-        outcome: 'not_started',
-      });
-    }
-    return original;
-  });
-}
 
 /** chat_undo: takes a post back, by retraction where the service supports it, else by a correction. */
 export function chatUndo(given: ResolvedChatSettings | undefined): AnyTool {
@@ -210,6 +56,9 @@ export function chatUndo(given: ResolvedChatSettings | undefined): AnyTool {
       request_id: 'undo-weekly-0001',
     },
     preview: async (input, ctx) => {
+      // The chat client and the archive work load when a post is first taken back.
+      const { originalOf, withdrawal } = await import('./withdraw.js');
+      const { sha256 } = await import('./upload.js');
       const settings = await chatSettings(ctx, given);
       const handle = parseHandle(input.undo);
       const original = await originalOf(ctx, settings, handle);
@@ -223,6 +72,9 @@ export function chatUndo(given: ResolvedChatSettings | undefined): AnyTool {
       };
     },
     run: async (input, ctx) => {
+      const { originalOf, undo, undoChecks } = await import('./withdraw.js');
+      const { withChat } = await import('./session.js');
+      const { sha256 } = await import('./upload.js');
       const settings = await chatSettings(ctx, given);
       const handle = parseHandle(input.undo);
       const original = await originalOf(ctx, settings, handle);

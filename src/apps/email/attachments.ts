@@ -1,6 +1,5 @@
 import type { ToolContext } from '../../contract/context.js';
 import type { PathScope } from '../../contract/paths.js';
-import { readFileToSend } from '../../rungs/file/file-to-send.js';
 import type { AttachmentFile } from './message.js';
 
 /** Submission servers commonly refuse messages over 25 MB; base64 makes a file a third larger. */
@@ -17,6 +16,7 @@ export async function readAttachments(
   paths: readonly string[],
   roots: readonly string[] | undefined,
 ): Promise<AttachmentFile[]> {
+  const { readFileToSend } = await import('../../rungs/file/file-to-send.js');
   const files: AttachmentFile[] = [];
   let total = 0;
   for (const [index, path] of paths.entries()) {

@@ -4,13 +4,12 @@ import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { confirmDelivery, type Delivery } from './delivery.js';
-import { findDraft, type StoredMessage } from './drafts.js';
+import type { Delivery } from './delivery.js';
+import type { StoredMessage } from './drafts.js';
 import { specialFolder, uidsWithHeader, withImap } from './imap.js';
-import { sendPreview } from './message.js';
 import { AttachmentSummary, DraftId } from './schemas.js';
 import { deadlineOf, emailSettings, loginOf, type ResolvedEmailSettings } from './settings.js';
-import { type Submitted, submitMessage } from './smtp.js';
+import type { Submitted } from './smtp.js';
 
 const Input = z.strictObject({
   draft_id: DraftId.describe('The draft email_draft_save returned'),
@@ -71,6 +70,9 @@ async function sendApproved(
       outcome: 'not_started',
     });
   }
+  // Reading drafts and submitting over SMTP load when a draft is first sent, not when the tool is declared.
+  const { findDraft } = await import('./drafts.js');
+  const { submitMessage } = await import('./smtp.js');
   return withImap(ctx, loginFor(settings), async (client) => {
     const draft = await findDraft(client, settings, draftId);
     if (draft.view.sourceSha256 !== approval.digest) {
@@ -170,6 +172,8 @@ export function emailDraftSend(given: ResolvedEmailSettings | undefined): AnyToo
     session: { secret: 'email_password', onExpiry: 'AUTH_REQUIRED; a person stores the new password.' },
     example: { draft_id: 'd-3f2a9c01b7e4', request_id: 'send-weekly-0001' },
     preview: async (input, ctx) => {
+      const { findDraft } = await import('./drafts.js');
+      const { sendPreview } = await import('./message.js');
       const settings = await emailSettings(ctx, given);
       const draft = await withImap(ctx, loginFor(settings), (client) =>
         findDraft(client, settings, input.draft_id),
@@ -177,6 +181,7 @@ export function emailDraftSend(given: ResolvedEmailSettings | undefined): AnyToo
       return { text: sendPreview(draft.view, draft.folder, draft.uid), digest: draft.view.sourceSha256 };
     },
     run: async (input, ctx) => {
+      const { confirmDelivery } = await import('./delivery.js');
       const settings = await emailSettings(ctx, given);
       const sent = await sendApproved(ctx, settings, input.draft_id);
       const { view } = sent.draft;

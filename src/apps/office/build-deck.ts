@@ -8,7 +8,7 @@ import { defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { type DeckSlide, writePptx } from './deck-writer.js';
+import type { DeckSlide } from './deck-writer.js';
 import { normalized, pdfPages } from './pdf.js';
 import { slug } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
@@ -112,6 +112,8 @@ function autoFitStep(
 
 async function render(ctx: ToolContext, title: string, slides: DeckSlide[], pptx: string, pdf: string) {
   const source = `${pptx}.${randomUUID().slice(0, 8)}.tmp.pptx`;
+  // The .pptx writer loads when a deck is first built, not when the tool is declared.
+  const { writePptx } = await import('./deck-writer.js');
   await writePptx(title, slides, source);
   // The render is most of the call's time (a LibreOffice start, then the layout): say so as it begins.
   ctx.emit({ type: 'deck-written', slides: slides.length });

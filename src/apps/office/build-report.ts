@@ -5,8 +5,7 @@ import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { pdfPages } from './pdf.js';
-import { type OfficeReport, reportChecks } from './report-checks.js';
-import { writeDocx } from './report-writer.js';
+import type { OfficeReport } from './report-checks.js';
 import { slug } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
 
@@ -90,6 +89,9 @@ report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{he
     },
   },
   async run({ report }, ctx) {
+    // The .docx writer and the checks load when a report is first built.
+    const { writeDocx } = await import('./report-writer.js');
+    const { reportChecks } = await import('./report-checks.js');
     if (
       report.pages?.min !== undefined &&
       report.pages.max !== undefined &&

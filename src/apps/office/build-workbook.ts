@@ -4,14 +4,10 @@ import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { FORMULA_HINT } from './formula.js';
-import { computeIndependently } from './formula-engine.js';
 import { pdfPageCount } from './pdf.js';
-import { type OfficeWorkbook, workbookChecks } from './workbook-checks.js';
-import { layOut } from './workbook-layout.js';
+import type { OfficeWorkbook } from './workbook-checks.js';
 import { slug, WorkbookPlanSchema } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
-import { writeXlsx } from './xlsx-writer.js';
-import { zipEntries } from './zip-entries.js';
 
 const DESCRIPTION = `Builds an .xlsx workbook with live formulas from one plan, has LibreOffice recalculate it and export a PDF, and checks every computed cell against an independent engine.
 plan: {title, sheets: [{name, kind: "table", columns, rows, total?} | {name, kind: "summary", metrics, groups}]}.
@@ -76,6 +72,13 @@ export const buildWorkbook = defineTool({
     },
   },
   async run({ plan }, ctx) {
+    // The layout, the .xlsx writer, the independent formula engine and the checks load when a
+    // workbook is first built, not when the tool is declared.
+    const { layOut } = await import('./workbook-layout.js');
+    const { computeIndependently } = await import('./formula-engine.js');
+    const { writeXlsx } = await import('./xlsx-writer.js');
+    const { zipEntries } = await import('./zip-entries.js');
+    const { workbookChecks } = await import('./workbook-checks.js');
     const layout = layOut(plan);
     const expected = await computeIndependently(layout);
     const name = plan.file_name ?? slug(plan.title);

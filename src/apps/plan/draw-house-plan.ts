@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
-import { designPlan } from './design.js';
-import { DRAFT_OUTPUT, describePlan, draft, planFields } from './draft.js';
 import { PaperSchema, RequestId, ScaleSchema, scaleNumber } from './inputs.js';
 import { LIBRECAD_HINT } from './librecad.js';
 import { PLOT_HINT, parsePlot } from './plot.js';
@@ -83,6 +81,9 @@ export const drawHousePlan = defineTool({
   },
   example: { plot: '10 marla', bedrooms: 3 },
   async run(input, ctx) {
+    // The search and the drafting load when a plan is first drawn, not when the tool is declared.
+    const { designPlan } = await import('./design.js');
+    const { DRAFT_OUTPUT, describePlan, draft, planFields } = await import('./draft.js');
     const plot = parsePlot(input.plot);
     const seed = input.seed ?? seedOf(`${plot.widthFt}x${plot.depthFt}/${input.bedrooms}/${input.storeys}`);
     ctx.emit({

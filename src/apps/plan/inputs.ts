@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { PLAN_FILE_HINT, type PlanFile, readPlanFile } from './plan-file.js';
+import type { PlanFile } from './plan-file.js';
 
 export const ScaleSchema = z
   .string()
@@ -21,6 +21,9 @@ export const PlanFileInput = z
   .describe('path of a plan file (files.plan of draw_house_plan, resize_room or set_sheet)');
 
 export const RequestId = RequestIdSchema.optional();
+
+export const PLAN_FILE_HINT =
+  'Pass the plan file a drafting tool returned (files.plan of draw_house_plan, resize_room or set_sheet).';
 
 export const scaleNumber = (scale: string): number => Number(scale.slice(2));
 
@@ -53,5 +56,6 @@ export async function readPlanInRoots(path: string, ctx: ToolContext): Promise<P
       hint: PLAN_FILE_HINT,
     });
   }
+  const { readPlanFile } = await import('./plan-file.js');
   return readPlanFile(real);
 }

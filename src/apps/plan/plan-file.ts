@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LiftError } from '../../contract/errors.js';
 import { writeFileAtomic } from '../../rungs/file/atomic.js';
+import { PLAN_FILE_HINT } from './inputs.js';
 import { LayoutParamsSchema } from './layout.js';
 
 /** The plan file is the hand-off between the drafting, 3D and building-model tools; bump on any change. */
@@ -112,9 +113,6 @@ export const PlanFileSchema = z.strictObject({
   notes: z.array(z.string().max(300)).max(40),
 });
 export type PlanFile = z.infer<typeof PlanFileSchema>;
-
-export const PLAN_FILE_HINT =
-  'Pass the plan file a drafting tool returned (files.plan of draw_house_plan, resize_room or set_sheet).';
 
 /** Reads and validates a plan file; a file of another format or version is refused with the reason. */
 export async function readPlanFile(path: string): Promise<PlanFile> {

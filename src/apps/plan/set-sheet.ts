@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
-import { describePlan, draft, planFields } from './draft.js';
 import { PlanOutput } from './draw-house-plan.js';
 import {
   PaperSchema,
+  PLAN_FILE_HINT,
   PlanFileInput,
   RequestId,
   readPlanInRoots,
@@ -12,9 +12,6 @@ import {
   scaleNumber,
 } from './inputs.js';
 import { LIBRECAD_HINT } from './librecad.js';
-import { PLAN_FILE_HINT } from './plan-file.js';
-import { nextRevision } from './revision.js';
-import { chooseSheet } from './sheet.js';
 
 export const setSheet = defineTool({
   name: 'set_sheet',
@@ -50,6 +47,9 @@ export const setSheet = defineTool({
   },
   example: { plan_file: '/home/me/.lift/out/draw_house_plan/10-marla-3-bed/v0.plan.json', scale: '1:100' },
   async run(input, ctx) {
+    const { describePlan, draft, planFields } = await import('./draft.js');
+    const { nextRevision } = await import('./revision.js');
+    const { chooseSheet } = await import('./sheet.js');
     const source = await readPlanInRoots(input.plan_file, ctx);
     const paper = input.paper ?? source.sheet.paper;
     const sheet = chooseSheet(

@@ -10,7 +10,7 @@ import {
 } from './columns.js';
 import { compileFilters, type Filter } from './filter.js';
 import { type ExportFile, listExports } from './newest.js';
-import { type ExportFormat, scannerFor } from './sources/index.js';
+import type { ExportFormat } from './sources/index.js';
 
 /** What a tool declares about one scheduled export: where it lands, its format and header, how fresh it must be. */
 export interface ExportContract {
@@ -88,6 +88,8 @@ export async function readExport(contract: ExportContract, query: ExportQuery): 
   let matched = 0;
   let scanned = 0;
   let header: string[] = [];
+  // The format readers load on the first read, not with the tools that declare an export.
+  const { scannerFor } = await import('./sources/index.js');
   const scan = scannerFor(contract.format, contract.columns);
   await scan(
     file.path,
