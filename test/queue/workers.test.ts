@@ -186,7 +186,7 @@ describe('lift worker on the shared queue', () => {
     const ids = Array.from({ length: 40 }, (_, i) => `restart-${i}`);
     const results = Promise.all(ids.map((id) => post(id, { hold_ms: 50 })));
     await until('some jobs to be done', () => ids.filter((id) => countOf(id) > 0).length >= 5);
-    server.restart();
+    await server.restart();
     const envelopes = await results;
     expect(envelopes.every((envelope) => envelope.ok)).toBe(true);
     for (const id of ids) expect(countOf(id), id).toBe(1);

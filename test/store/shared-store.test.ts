@@ -136,12 +136,7 @@ describe('the shared store across processes', () => {
   it('goes on through a server restart: a claim made while the server is down lands once it is back', async () => {
     const store = await open('postgres', 'restart');
     expect(await store.ledger.claim('t', 'before-restart', 'h')).toEqual({ kind: 'claimed' });
-    const restarting = new Promise<void>((resolve) => {
-      setTimeout(() => {
-        server.restart();
-        resolve();
-      }, 10);
-    });
+    const restarting = new Promise((resolve) => setTimeout(resolve, 10)).then(() => server.restart());
     const claims = await Promise.all(
       Array.from({ length: 20 }, (_, i) => store.ledger.claim('t', `during-restart-${i}`, 'h')),
     );

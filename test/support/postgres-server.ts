@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ export interface SharedPostgres {
   /** postgres://lift:…@HOST:PORT/lift for a host address it listens on (127.0.0.1 by default). */
   url(host?: string): string;
   /** Stops the server (fast: connections are ended) and starts it again on the same port. */
-  restart(): void;
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -20,6 +20,22 @@ function asPostgres(program: string, args: string[]): string {
   return execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, program), ...args], {
     encoding: 'utf8',
     timeout: 60_000,
+  });
+}
+
+/**
+ * The same, without blocking this process: a client of ours in the middle of its password
+ * exchange must be able to answer, or the server's fast shutdown waits for it (the
+ * authentication timeout, 60 s) while a blocked event loop never answers.
+ */
+function asPostgresAsync(program: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'runuser',
+      ['-u', 'postgres', '--', join(BIN, program), ...args],
+      { timeout: 60_000 },
+      (error) => (error ? reject(error) : resolve()),
+    );
   });
 }
 
@@ -57,18 +73,17 @@ export async function startSharedPostgres(listen: string[] = []): Promise<Shared
   );
   const port = await freePort();
   const addresses = ['127.0.0.1', ...listen].join(',');
-  const start = () =>
-    asPostgres('pg_ctl', [
-      '-D',
-      data,
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=${addresses} -c fsync=off -c max_connections=200`,
-      '-l',
-      join(dir, 'log'),
-      '-w',
-      'start',
-    ]);
-  start();
+  const startArgs = () => [
+    '-D',
+    data,
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=${addresses} -c fsync=off -c max_connections=200`,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    'start',
+  ];
+  asPostgres('pg_ctl', startArgs());
   const psql = (sql: string) =>
     asPostgres('psql', [
       '-X',
@@ -89,9 +104,9 @@ export async function startSharedPostgres(listen: string[] = []): Promise<Shared
   return {
     port,
     url: (host = '127.0.0.1') => `postgres://lift:${PASSWORD}@${host}:${port}/lift`,
-    restart: () => {
-      asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-      start();
+    restart: async () => {
+      await asPostgresAsync('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await asPostgresAsync('pg_ctl', startArgs());
     },
     stop: () => {
       try {
