@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { LiftError } from '../../src/contract/errors.js';
@@ -125,31 +126,30 @@ describe('replay on the back-office fixture', () => {
     }
   });
 
+  /**
+   * Replays M-1004's lookup on a page whose session expired; `person` is what the person does
+   * on the handed-over page before pressing Done (its sign-in form is shown).
+   */
+  async function replayAfterHandoff(page: Page, person: () => Promise<void>) {
+    fixture.expireSessions();
+    const result = await replayCapability(
+      capability,
+      { memberId: 'M-1004' },
+      { page, evidenceDir: home.home, stepTimeoutMs: 3_000, effectClass: 'read', handoff: person },
+    );
+    expect(result.handoffs).toBe(1);
+    expect(result.outputs.currency).toBe(savings('M-1004').currency);
+  }
+
   it('hands an expired session to a person when attended, then answers', async () => {
     const page = await signedInPage(browser, fixture);
-    fixture.expireSessions();
-    let handoffs = 0;
     try {
-      const result = await replayCapability(
-        capability,
-        { memberId: 'M-1004' },
-        {
-          page,
-          evidenceDir: home.home,
-          stepTimeoutMs: 3_000,
-          effectClass: 'read',
-          handoff: async () => {
-            handoffs++;
-            // The person signs in on the same page.
-            await page.getByLabel('User').fill(fixture.user);
-            await page.getByLabel('Password').fill('backoffice-demo');
-            await page.getByRole('button').click();
-            await page.waitForURL(/\/app/);
-          },
-        },
-      );
-      expect(handoffs).toBe(1);
-      expect(result.outputs.currency).toBe(savings('M-1004').currency);
+      await replayAfterHandoff(page, async () => {
+        await page.getByLabel('User').fill(fixture.user);
+        await page.getByLabel('Password').fill('backoffice-demo');
+        await page.getByRole('button').click();
+        await page.waitForURL(/\/app/);
+      });
     } finally {
       await page.context().close();
     }
@@ -157,32 +157,19 @@ describe('replay on the back-office fixture', () => {
 
   it('keeps a sign-in the person sent just before pressing Done, while its post is still on the way', async () => {
     const page = await signedInPage(browser, fixture);
-    fixture.expireSessions();
     // The application is slow to answer the sign-in: Done comes before the session cookie does.
     await page.route('**/login*', async (route, request) => {
       if (request.method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 1_500));
       await route.fallback();
     });
     try {
-      const result = await replayCapability(
-        capability,
-        { memberId: 'M-1004' },
-        {
-          page,
-          evidenceDir: home.home,
-          stepTimeoutMs: 3_000,
-          effectClass: 'read',
-          handoff: async () => {
-            await page.getByLabel('User').fill(fixture.user);
-            await page.getByLabel('Password').fill('backoffice-demo');
-            const posted = page.waitForRequest((request) => request.method() === 'POST');
-            await page.getByRole('button').click({ noWaitAfter: true });
-            await posted;
-          },
-        },
-      );
-      expect(result.handoffs).toBe(1);
-      expect(result.outputs.currency).toBe(savings('M-1004').currency);
+      await replayAfterHandoff(page, async () => {
+        await page.getByLabel('User').fill(fixture.user);
+        await page.getByLabel('Password').fill('backoffice-demo');
+        const posted = page.waitForRequest((request) => request.method() === 'POST');
+        await page.getByRole('button').click({ noWaitAfter: true });
+        await posted;
+      });
     } finally {
       await page.context().close();
     }

@@ -7,13 +7,18 @@ import { freePort } from './free-port.js';
 const BIN = '/usr/lib/postgresql/15/bin';
 const PASSWORD = `lift-shared-${process.pid}`;
 
-export interface SharedPostgres {
+export interface PostgresServer {
   port: number;
-  /** postgres://lift:…@HOST:PORT/lift for a host address it listens on (127.0.0.1 by default). */
-  url(host?: string): string;
+  /** Runs SQL as the superuser over the local socket. */
+  admin(sql: string): string;
   /** Stops the server (fast: connections are ended) and starts it again on the same port. */
   restart(): Promise<void>;
   stop(): void;
+}
+
+export interface SharedPostgres extends PostgresServer {
+  /** postgres://lift:…@HOST:PORT/lift for a host address it listens on (127.0.0.1 by default). */
+  url(host?: string): string;
 }
 
 function asPostgres(program: string, args: string[]): string {
@@ -40,12 +45,14 @@ function asPostgresAsync(program: string, args: string[]): Promise<void> {
 }
 
 /**
- * A private PostgreSQL 15 for the shared store, in a temp dir, run as the postgres user: a
- * database `lift` owned by user `lift` (password over TCP), listening on loopback and on
- * the addresses given (the host side of the test's network namespaces).
+ * A private PostgreSQL 15 in a temp dir, run as the postgres user (we are root): password
+ * (scram) on TCP, trust on its own unix socket for the test's setup. It listens on loopback
+ * and on the addresses given (the host side of a test's network namespaces).
  */
-export async function startSharedPostgres(listen: string[] = []): Promise<SharedPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'lift-shared-pg-'));
+export async function startPostgres(
+  options: { listen?: string[]; settings?: string } = {},
+): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'lift-postgres-'));
   chmodSync(dir, 0o755);
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
@@ -72,41 +79,38 @@ export async function startSharedPostgres(listen: string[] = []): Promise<Shared
     'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\nhost all all 10.0.0.0/8 scram-sha-256\n',
   );
   const port = await freePort();
-  const addresses = ['127.0.0.1', ...listen].join(',');
-  const startArgs = () => [
+  const addresses = ['127.0.0.1', ...(options.listen ?? [])].join(',');
+  const startArgs = [
     '-D',
     data,
     '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=${addresses} -c fsync=off -c max_connections=200`,
+    `-p ${port} -k ${dir} -c listen_addresses=${addresses} -c fsync=off ${options.settings ?? ''}`,
     '-l',
     join(dir, 'log'),
     '-w',
     'start',
   ];
-  asPostgres('pg_ctl', startArgs());
-  const psql = (sql: string) =>
-    asPostgres('psql', [
-      '-X',
-      '-q',
-      '-v',
-      'ON_ERROR_STOP=1',
-      '-h',
-      dir,
-      '-p',
-      String(port),
-      '-d',
-      'postgres',
-      '-c',
-      sql,
-    ]);
-  psql(`CREATE USER lift PASSWORD '${PASSWORD}'`);
-  psql('CREATE DATABASE lift OWNER lift');
+  asPostgres('pg_ctl', startArgs);
   return {
     port,
-    url: (host = '127.0.0.1') => `postgres://lift:${PASSWORD}@${host}:${port}/lift`,
+    admin: (sql) =>
+      asPostgres('psql', [
+        '-X',
+        '-q',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-h',
+        dir,
+        '-p',
+        String(port),
+        '-d',
+        'postgres',
+        '-c',
+        sql,
+      ]),
     restart: async () => {
       await asPostgresAsync('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-      await asPostgresAsync('pg_ctl', startArgs());
+      await asPostgresAsync('pg_ctl', startArgs);
     },
     stop: () => {
       try {
@@ -115,5 +119,16 @@ export async function startSharedPostgres(listen: string[] = []): Promise<Shared
         rmSync(dir, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/** A private PostgreSQL for the shared store: a database `lift` owned by user `lift`. */
+export async function startSharedPostgres(listen: string[] = []): Promise<SharedPostgres> {
+  const server = await startPostgres({ listen, settings: '-c max_connections=200' });
+  server.admin(`CREATE USER lift PASSWORD '${PASSWORD}'`);
+  server.admin('CREATE DATABASE lift OWNER lift');
+  return {
+    ...server,
+    url: (host = '127.0.0.1') => `postgres://lift:${PASSWORD}@${host}:${server.port}/lift`,
   };
 }

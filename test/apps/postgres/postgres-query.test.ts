@@ -7,7 +7,7 @@ import { type Envelope, isError, isSuccess } from '../../../src/contract/envelop
 import { runWrapped } from '../../../src/rungs/cli/run-wrapped.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
 import { failure, startupMs } from '../../rungs/cli/helpers.js';
-import { type PostgresServer, startPostgres } from './server.js';
+import { type PostgresServer, startPostgres } from '../../support/postgres-server.js';
 
 const PASSWORD = 'canary-pg-5d1e77b0';
 let server: PostgresServer;

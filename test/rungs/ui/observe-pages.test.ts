@@ -1,16 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../../src/rungs/ui/browser.js';
-import { PageHarness } from '../../../src/rungs/ui/harness.js';
-import { parsePolicy } from '../../../src/rungs/ui/policy.js';
+import type { PageHarness } from '../../../src/rungs/ui/harness.js';
 import { tokenCounter } from '../../../src/rungs/ui/tokens.js';
-import { tempDir } from '../../support/temp.js';
+import { type PageOnServer, pageOnServer } from './page-on-server.js';
 
 let origin: string;
-let server: Server;
-const dir = tempDir('lift-observe-pages-');
 
 // A handbook: 40 sections of prose with a link each, one of them about "Badge renewal".
 const HANDBOOK = Array.from(
@@ -19,31 +13,23 @@ const HANDBOOK = Array.from(
     `<h2>Section ${index + 1}</h2><p>${index === 27 ? 'Badge renewal happens every spring at the front desk. ' : ''}${'Every team keeps its own runbook and reviews it each quarter with the people on call. '.repeat(3)}</p><a href="/s/${index + 1}">Read section ${index + 1}</a>`,
 ).join('');
 
-let browser: Browser;
+let served: PageOnServer;
 let page: Page;
 let harness: PageHarness;
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
+  served = await pageOnServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(
       `<!doctype html><title>Handbook</title><main>${HANDBOOK}<button>Save</button><input aria-label="Search"></main>`,
     );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  harness = await PageHarness.open(page, { policy: parsePolicy({ origins: [origin] }), outputDir: dir.path });
+  }, 'lift-observe-pages-');
+  ({ origin, page, harness } = served);
   await harness.goto(`${origin}/start`);
   // A nonce in the query, as admin pages carry them.
   await harness.goto(`${origin}/handbook?_wpnonce=${'9f3a'.repeat(10)}&section=all`);
 });
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  dir.remove();
-});
+afterAll(() => served?.close());
 
 describe('an observation that reaches everything and costs little', () => {
   it('pages a long page within the o200k cap, and every page can be asked for', async () => {

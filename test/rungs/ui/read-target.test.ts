@@ -1,13 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performAction } from '../../../src/rungs/ui/act.js';
-import { launchBrowser } from '../../../src/rungs/ui/browser.js';
-import { PageHarness } from '../../../src/rungs/ui/harness.js';
+import type { PageHarness } from '../../../src/rungs/ui/harness.js';
 import { resolveTarget, type Target } from '../../../src/rungs/ui/locator.js';
-import { parsePolicy } from '../../../src/rungs/ui/policy.js';
-import { tempDir } from '../../support/temp.js';
+import { type PageOnServer, pageOnServer } from './page-on-server.js';
 
 // Two records, shown as real admin pages show them: a users list filtered to one login (the
 // email a link, with row actions beside the name), and a message preview whose sender is a link.
@@ -28,30 +24,20 @@ function previewPage(login: string): string {
 }
 
 let origin: string;
-let server: Server;
-let browser: Browser;
+let served: PageOnServer;
 let page: Page;
 let harness: PageHarness;
-const dir = tempDir('lift-read-target-');
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  served = await pageOnServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const login = url.searchParams.get('login') ?? 'jdoe';
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(url.pathname === '/preview' ? previewPage(login) : usersPage(login));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  harness = await PageHarness.open(page, { policy: parsePolicy({ origins: [origin] }), outputDir: dir.path });
+  }, 'lift-read-target-');
+  ({ origin, page, harness } = served);
 });
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  dir.remove();
-});
+afterAll(() => served?.close());
 
 /** Reads the element with this role and name by its ref, as an explorer does; the target it stores. */
 async function readByRef(url: string, role: string, name: string): Promise<Target> {

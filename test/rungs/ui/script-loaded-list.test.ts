@@ -1,12 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performAction } from '../../../src/rungs/ui/act.js';
-import { launchBrowser } from '../../../src/rungs/ui/browser.js';
-import { PageHarness } from '../../../src/rungs/ui/harness.js';
-import { parsePolicy } from '../../../src/rungs/ui/policy.js';
-import { tempDir } from '../../support/temp.js';
+import { type PageOnServer, pageOnServer } from './page-on-server.js';
 
 // A mail client as Roundcube is one: clicking a folder shows "Loading..." at once and fills the
 // list from a script request a moment later. Both folders hold a message called "Re: 2", so a
@@ -33,15 +27,10 @@ for (const name of ['Inbox', 'Drafts']) {
 }
 </script>`;
 
-let server: Server;
-let origin: string;
-let browser: Browser;
-let page: Page;
-let harness: PageHarness;
-const dir = tempDir('lift-script-list-');
+let served: PageOnServer;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  served = await pageOnServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/folder') {
       setTimeout(() => {
@@ -52,22 +41,14 @@ beforeAll(async () => {
     }
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(PAGE);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  harness = await PageHarness.open(page, { policy: parsePolicy({ origins: [origin] }), outputDir: dir.path });
+  }, 'lift-script-list-');
 });
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  dir.remove();
-});
+afterAll(() => served?.close());
 
 describe('a click whose page fills itself from a script request', () => {
   it('is judged settled once the request has answered and the list shows the new folder', async () => {
-    await harness.goto(`${origin}/`);
+    const { harness, page } = served;
+    await harness.goto(`${served.origin}/`);
     const step = await performAction(
       harness.actEnvironment(new Map(), {}, Date.now() + 10_000),
       { op: 'click', target: { frame: [], locator: { by: 'role', role: 'button', name: 'Drafts' } } },
