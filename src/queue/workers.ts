@@ -33,22 +33,30 @@ export class WorkerRegistry {
     this.#queue = queue;
   }
 
+  /**
+   * Creates the registry's tables. Two workers starting at once on a new database would both
+   * try, and PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against that (a unique
+   * violation on pg_type), so the statements run as one query (one implicit transaction, rolled back whole on an error)
+   * under a transaction-level advisory lock.
+   */
   async prepare(): Promise<void> {
-    await this.#queue.sql(`CREATE TABLE IF NOT EXISTS lift_workers (
-      id TEXT PRIMARY KEY,
-      host TEXT NOT NULL,
-      pid INTEGER NOT NULL,
-      address TEXT NOT NULL,
-      state TEXT NOT NULL,
-      started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-      heartbeat_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-      jobs TEXT[] NOT NULL DEFAULT '{}',
-      done INTEGER NOT NULL DEFAULT 0
-    )`);
-    await this.#queue.sql(`CREATE TABLE IF NOT EXISTS lift_held_jobs (
-      approval_id TEXT PRIMARY KEY,
-      request_id TEXT NOT NULL
-    )`);
+    // No parameters: a simple-protocol query, which may hold several statements.
+    await this.#queue.sql(`SELECT pg_advisory_xact_lock(hashtext('lift worker registry'));
+      CREATE TABLE IF NOT EXISTS lift_workers (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        address TEXT NOT NULL,
+        state TEXT NOT NULL,
+        started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        heartbeat_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        jobs TEXT[] NOT NULL DEFAULT '{}',
+        done INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE IF NOT EXISTS lift_held_jobs (
+        approval_id TEXT PRIMARY KEY,
+        request_id TEXT NOT NULL
+      )`);
   }
 
   async join(worker: WorkerIdentity): Promise<void> {

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, isPending } from '../../src/contract/envelope.js';
 import { JobQueue } from '../../src/queue/queue.js';
+import { WorkerRegistry } from '../../src/queue/workers.js';
 import { lift, startLift } from '../support/cli.js';
 import { type SharedPostgres, startSharedPostgres } from '../support/postgres-server.js';
 import { tempDir } from '../support/temp.js';
@@ -103,6 +104,22 @@ afterAll(async () => {
 });
 
 describe('lift worker on the shared queue', () => {
+  it('prepares its registry from many workers starting at once on a new database', async () => {
+    server.admin('CREATE DATABASE fresh OWNER lift');
+    const url = server.url().replace(/\/lift$/, '/fresh');
+    const queues = await Promise.all(Array.from({ length: 6 }, () => JobQueue.open(url)));
+    try {
+      // Before the registry took a lock, two of these raced on CREATE TABLE (CI: a worker did not start).
+      for (let round = 0; round < 3; round++) {
+        if (round > 0) await queues[0]?.sql('DROP TABLE lift_workers, lift_held_jobs');
+        await Promise.all(queues.map((each) => new WorkerRegistry(each).prepare()));
+      }
+      expect(await queues[0]?.sql('SELECT count(*)::int AS n FROM lift_workers')).toEqual([{ n: 0 }]);
+    } finally {
+      await Promise.all(queues.map((each) => each.close()));
+    }
+  }, 120_000);
+
   it('runs each request id once on two workers, duplicates sent at the same moment included', async () => {
     await Promise.all([startWorker('host-a'), startWorker('host-b')]);
     const ids = Array.from({ length: 24 }, (_, i) => `dup-${i}`);
