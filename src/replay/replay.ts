@@ -209,9 +209,12 @@ export class Replay implements StepRunner {
   }
 
   quiet(locator: Locator | undefined): Promise<void> {
-    // A step that loaded a document waited for its load event: only its requests are left.
+    // A step that loaded a document waited for it, but not for the scripts that build it: an
+    // app that sets itself up after load and asks for its content then (Roundcube fetches the
+    // message list, and ignores a folder click until it has it) is watched, in its main frame,
+    // until those requests are answered and the DOM is still, as after the start page loads.
     const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
-    return this.#quiet.settle(locator, this.timeoutMs, { domWindow: !loaded });
+    return loaded ? this.scriptsSettled() : this.#quiet.settle(locator, this.timeoutMs);
   }
 
   /**

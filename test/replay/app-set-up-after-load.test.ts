@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Capability } from '../../src/capability/capability.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
+import { replayCapability } from '../../src/replay/engine.js';
+import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { tempDir } from '../support/temp.js';
+
+// A mail client as Roundcube is one: the mail page's script sets the app up after the page
+// has loaded, asks for the folder's list over a script request, and ignores a folder click
+// until the list has come (the app is busy). Both folders hold "Re: 2". A replay that clicks
+// the folder as soon as the document loaded reads the inbox's row, not the draft's.
+const FOLDERS: Record<string, Array<[string, string]>> = {
+  Inbox: [
+    ['Re: 2', 'in the inbox'],
+    ['Lunch on Friday?', 'in the inbox'],
+  ],
+  Drafts: [['Re: 2', 'a draft']],
+};
+
+const COMPOSE = '<!doctype html><title>Compose</title><main><a href="/mail">Mail</a></main>';
+const MAIL = `<!doctype html><title>Mail</title><main>
+<nav><a href="#" id="Inbox">Inbox</a> <a href="#" id="Drafts">Drafts</a></nav>
+<p id="status"></p><table><thead><tr><th>Subject</th><th>Where</th></tr></thead><tbody id="list"></tbody></table>
+</main><script src="/app.js"></script>`;
+const APP = `let busy = false;
+async function list(name) {
+  if (busy) return;
+  busy = true;
+  document.getElementById('status').textContent = 'Loading...';
+  const rows = await (await fetch('/folder?name=' + name)).json();
+  document.getElementById('list').innerHTML = rows.map(([subject, where]) => '<tr><td>' + subject + '</td><td>' + where + '</td></tr>').join('');
+  document.getElementById('status').textContent = name;
+  busy = false;
+}
+for (const name of ['Inbox', 'Drafts'])
+  document.getElementById(name).addEventListener('click', (event) => { event.preventDefault(); list(name); });
+list('Inbox');`;
+
+let server: Server;
+let origin: string;
+let browser: Browser;
+const evidence = tempDir('lift-set-up-after-load-');
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    // The app's script and its list arrive a while after the document, as on a loaded server.
+    const later = (ms: number, type: string, body: string) =>
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': type });
+        response.end(body);
+      }, ms);
+    if (url.pathname === '/app.js') return later(300, 'text/javascript', APP);
+    if (url.pathname === '/folder') {
+      const rows = FOLDERS[url.searchParams.get('name') ?? ''] ?? [];
+      return later(500, 'application/json', JSON.stringify(rows));
+    }
+    later(0, 'text/html', url.pathname === '/mail' ? MAIL : COMPOSE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  evidence.remove();
+});
+
+const main = <L>(locator: L) => ({ frame: [], locator });
+
+function draftsCapability(): Capability {
+  return {
+    schemaVersion: 1,
+    name: 'draft_where',
+    intent: 'Open the Drafts folder and read where the message "Re: 2" is',
+    inputs: [{ name: 'kind', type: 'string' }],
+    outputs: [{ name: 'where', type: 'string' }],
+    preconditions: { origin, path: '/compose', fingerprint: 'not-checked' },
+    steps: [
+      {
+        version: 1,
+        op: 'click',
+        target: main({ by: 'role', role: 'link', name: 'Mail' }),
+        expect: { kind: 'visible', target: main({ by: 'role', role: 'link', name: 'Drafts' }) },
+      },
+      {
+        version: 1,
+        op: 'click',
+        target: main({ by: 'role', role: 'link', name: 'Drafts' }),
+        expect: { kind: 'none' },
+      },
+      {
+        version: 1,
+        op: 'read',
+        target: main({ by: 'cell', key: 'Subject', row: 'Re: 2', column: 'Where' }),
+        output: 'where',
+        expect: { kind: 'none' },
+      },
+    ],
+    outcomes: ['found'],
+    dialogs: [],
+    checkpoint: {
+      target: main({ by: 'cell', key: 'Subject', row: 'Re: 2', column: 'Where' }),
+      equals: { input: 'kind' },
+      match: 'exact',
+    },
+    provenance: {
+      explorer: 'scripted',
+      runId: 'run_test',
+      createdAt: '2026-12-02T12:00:00.000Z',
+      liftVersion: LIFT_VERSION,
+    },
+  } as unknown as Capability;
+}
+
+describe('a step that loads a page its scripts set up afterwards', () => {
+  it('waits for the set-up before the next step, so a folder click is not lost while the app is busy', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await browser.newPage();
+    try {
+      const result = await replayCapability(
+        draftsCapability(),
+        { kind: 'a draft' },
+        { page, layoutTolerant: true, evidenceDir: evidence.path },
+      );
+      expect(result).toMatchObject({ outcome: 'found', outputs: { where: 'a draft' } });
+    } finally {
+      await page.close();
+    }
+  });
+});
