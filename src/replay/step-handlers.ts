@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import type { Capability, Postcondition, Step, Value } from '../capability/capability.js';
+import { revealForPointer } from '../rungs/ui/element.js';
 import type { Target } from '../rungs/ui/locator.js';
 import type { Settled } from './options.js';
 import { NOTHING } from './postconditions.js';
@@ -79,9 +80,13 @@ export const STEP_HANDLERS: Handlers = {
     await runner.scriptsSettled();
     return runner.settle(step.expect);
   },
-  click: onTarget((locator, _step, runner) => locator.click({ timeout: runner.timeoutMs }), {
-    loadsDocuments: true,
-  }),
+  click: onTarget(
+    async (locator, _step, runner) => {
+      await revealForPointer(locator);
+      await locator.click({ timeout: runner.timeoutMs });
+    },
+    { loadsDocuments: true },
+  ),
   press: onTarget((locator, step, runner) => locator.press(step.key, { timeout: runner.timeoutMs }), {
     loadsDocuments: true,
   }),

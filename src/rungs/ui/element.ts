@@ -187,6 +187,33 @@ async function resolveSemantic(page: Page, target: Target, timeoutMs: number): P
 
 export type Obstruction = 'hidden' | 'off_screen' | 'covered';
 
+/** Whether the element's centre lies inside its window (what a pointer can reach). */
+function centreOnScreen(locator: Locator): Promise<boolean> {
+  return locator
+    .evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const view = element.ownerDocument.defaultView;
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      return (
+        box.width > 0 && x >= 0 && y >= 0 && x <= (view?.innerWidth ?? 0) && y <= (view?.innerHeight ?? 0)
+      );
+    })
+    .catch(() => false);
+}
+
+/**
+ * Brings the element where a pointer reaches it: scrolled into view, and, when it is still
+ * off screen, focused, as a keyboard user would. Controls parked off screen until their row is
+ * hovered or focused (WordPress's row actions, at left: -9999em) show themselves on focus.
+ */
+export async function revealForPointer(locator: Locator): Promise<void> {
+  await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
+  if (await centreOnScreen(locator)) return;
+  await locator.focus({ timeout: 1_000 }).catch(() => undefined);
+  await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
+}
+
 /**
  * Why a pointer action would not reach the element, if anything: hidden (no size), off
  * screen (outside the viewport even after scrolling), or covered by another element.
@@ -194,7 +221,7 @@ export type Obstruction = 'hidden' | 'off_screen' | 'covered';
 export async function obstruction(
   locator: Locator,
 ): Promise<{ kind: Obstruction; detail: string } | undefined> {
-  await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
+  await revealForPointer(locator);
   return locator.evaluate((element) => {
     const box = element.getBoundingClientRect();
     if (box.width === 0 || box.height === 0)
