@@ -70,7 +70,10 @@ export class LiveExplorer implements Explorer {
       },
       act: async (actions) => {
         const reply = await call('act', { actions });
-        if (!reply.ok) throw new Error(`act failed: ${reply.error} ${reply.message} ${reply.hint ?? ''}`);
+        if (!reply.ok)
+          throw new Error(
+            `act failed: ${reply.error} ${reply.message} ${reply.hint ?? ''} ${JSON.stringify(reply.results ?? [])}`,
+          );
         const results = reply.results as Array<{ status: string; message: string; code?: string }>;
         this.counts.rejections += results.filter((result) => result.status === 'rejected').length;
         return results;

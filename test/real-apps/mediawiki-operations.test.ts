@@ -1,10 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReplayResult } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { type MediaWikiApp, startApp } from './bed.js';
 import { INVENTORY_ROWS } from './mediawiki/seed-data.js';
-import { discoverRegisterReplay, formatRecord, type Operation, type OperationRecord } from './operations.js';
+import {
+  type CaseResult,
+  discoverRegisterReplay,
+  formatRecord,
+  type Operation,
+  type OperationRecord,
+} from './operations.js';
 
 let app: MediaWikiApp;
 let browser: Browser;
@@ -107,7 +112,7 @@ const createPage: Operation<MediaWikiApp> = {
       ['On-call rota', 'Weekly, starting Monday.'],
     ].map(([title, text]) => ({
       inputs: { title: title!, text: text! },
-      check: async (bed: MediaWikiApp, result: ReplayResult) =>
+      check: async (bed: MediaWikiApp, result: CaseResult) =>
         (await bed.state.page(title!))?.text === text &&
         result.outcome === 'found' &&
         result.outputs.heading === title &&
@@ -116,7 +121,7 @@ const createPage: Operation<MediaWikiApp> = {
     // An existing page (its title with sign-in words): nothing overwritten, and the answer says why.
     ...[['Cannot log in']].map(([title]) => ({
       inputs: { title: title!, text: 'Overwritten by a replay.' },
-      check: async (bed: MediaWikiApp, result: ReplayResult) =>
+      check: async (bed: MediaWikiApp, result: CaseResult) =>
         result.outcome === 'already_exists' &&
         !(await bed.state.page(title!))?.text.includes('Overwritten by a replay.'),
     })),

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,20 +15,11 @@ import { passwordFormSignIn, type SignInRecipe } from '../../src/rungs/ui/sign-i
 import { openStore } from '../../src/store/store.js';
 import type { RealApp } from './bed.js';
 import { type ExplorerMoves, LiveExplorer } from './explore.js';
+import { lift } from './lift-cli.js';
+import { replayThroughGate } from './through-gate.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.ts');
-
-/** Runs `lift` from the source (the bed's suite runs without a build), node directly. */
-function lift(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', CLI, ...args],
-      { env: { ...process.env, ...env }, timeout: 60_000 },
-      (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr }),
-    );
-  });
-}
+/** What a case's check reads of a replay: a direct one's result, or the approved call's answer. */
+export type CaseResult = Pick<ReplayResult, 'outcome' | 'outputs'>;
 
 /** One operation of the bed: its task, the explorer that discovers it, and the new inputs it replays on. */
 export interface Operation<App extends RealApp<unknown, unknown>> {
@@ -48,10 +38,16 @@ export interface Operation<App extends RealApp<unknown, unknown>> {
    * lives and how it is reached, or its own fields, button and sign of success.
    */
   signIn?: Partial<SignInRecipe>;
+  /**
+   * Replayed the way a person's agent calls it: `lift replay NAME` is held at the signature
+   * gate, `untouched` proves nothing happened, and `lift approve` runs it (an irreversible
+   * write). Without it the registered revision is replayed directly.
+   */
+  throughGate?: { untouched: (app: App, inputs: Record<string, string>) => Promise<boolean> };
   /** At least three new inputs, each checked against the application's own state after the replay. */
   cases: Array<{
     inputs: Record<string, string>;
-    check: (app: App, result: ReplayResult) => Promise<boolean>;
+    check: (app: App, result: CaseResult) => Promise<boolean>;
   }>;
 }
 
@@ -138,6 +134,24 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     for (const [index, test] of operation.cases.entries()) {
       record.tried++;
       await app.reset();
+      if (operation.throughGate) {
+        const { untouched } = operation.throughGate;
+        try {
+          const approved = await replayThroughGate(
+            operation.name,
+            test.inputs,
+            { ...env, LIFT_HOME: home },
+            () => untouched(app, test.inputs),
+          );
+          console.log(`${operation.name} case ${index}: ${approved.outcome} after approval`);
+          if (await test.check(app, approved)) record.correct++;
+          else
+            record.failures.push(`case ${index}: wrong state or output ${JSON.stringify(approved.outputs)}`);
+        } catch (error) {
+          record.failures.push(`case ${index}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        continue;
+      }
       const replayContext = await browser.newContext();
       try {
         const replayed = await replayCapability(registered, test.inputs, {

@@ -111,11 +111,121 @@ const addUser: Operation<WordPressApp> = {
   })),
 };
 
+/** Looks up who wrote a post in the Posts list by the Title column (a read). */
+const postAuthor: Operation<WordPressApp> = {
+  name: 'wordpress_post_author',
+  intent: "Look up the author of a WordPress post by the post's title",
+  effect: 'read',
+  inputs: [{ name: 'title', type: 'string' }],
+  outputs: [{ name: 'author', type: 'string' }],
+  startPath: '/wp-admin/edit.php',
+  bound: { title: 'Release 2.0 notes' },
+  async explore(moves) {
+    const page = await moves.observe();
+    expect(page, page).toMatch(/table "Posts list" .*\| Title \| Author \|/);
+    const row = { by: 'cell', table: 'Posts list', key: 'Title', row: '{{input.title}}' };
+    await moves.act([{ op: 'read', target: { locator: { ...row, column: 'Author' } }, as: 'author' }]);
+    const done = await moves.complete({
+      outputs: ['author'],
+      checkpoint: { target: { locator: { ...row, column: 'Title' } }, input: 'title', match: 'contains' },
+    });
+    expect(done.ok, JSON.stringify(done)).toBe(true);
+  },
+  // "Published" is also the name of a status filter above the list.
+  cases: ['Contact form returns 500', 'Published', 'Quarterly report'].map((title) => ({
+    inputs: { title },
+    check: async (bed, result) => {
+      const post = await bed.state.postByTitle(title);
+      const author = (await bed.state.users()).find((user) => user.id === post?.authorId);
+      return author !== undefined && result.outputs.author === author.name;
+    },
+  })),
+};
+
+const TRASH = '/wp-admin/edit.php?post_status=trash&post_type=post';
+
+/**
+ * Deletes a trashed post for good (irreversible), found by its title through the Trash's own
+ * search. Called as a person's agent calls it: held at the signature gate, run once approved.
+ */
+const deleteTrashed: Operation<WordPressApp> = {
+  name: 'wordpress_post_delete_permanently',
+  intent: 'Permanently delete a post that is in the trash, by its title',
+  effect: 'irreversible',
+  inputs: [{ name: 'title', type: 'string' }],
+  outputs: [
+    { name: 'message', type: 'string' },
+    { name: 'found', type: 'string', description: 'what the Trash lists for the title afterwards' },
+  ],
+  startPath: TRASH,
+  bound: { title: 'Old pricing announcement' },
+  throughGate: {
+    untouched: async (bed, inputs) => (await bed.state.postByTitle(inputs.title!))?.status === 'trash',
+  },
+  async explore(moves) {
+    await moves.act([{ op: 'navigate', url: `${TRASH}&s={{input.title}}` }]);
+    const found = await moves.observe();
+    // The row's action names the post: WordPress labels it for screen readers.
+    await moves.act([
+      { op: 'click', target: moves.ref(found, 'link', 'Delete “⟦input:title⟧” permanently') },
+    ]);
+    const done = await moves.observe();
+    // WordPress comes back to the same search: its notice, and a Trash that no longer holds the title.
+    expect(done, done).toContain('1 post permanently deleted.');
+    expect(done).toContain('Search results for:\n⟦input:title⟧');
+    expect(done).toContain('| No posts found in Trash. |');
+    const read = await moves.act([
+      { op: 'read', target: { locator: { by: 'text', text: '1 post permanently deleted.' } }, as: 'message' },
+      { op: 'read', target: { locator: { by: 'text', text: 'No posts found in Trash.' } }, as: 'found' },
+    ]);
+    expect(
+      read.map((result) => result.status),
+      JSON.stringify(read),
+    ).toEqual(['executed', 'executed']);
+    const completed = await moves.complete({
+      outputs: ['message', 'found'],
+      // The page searched the Trash for this title: the search's heading names it.
+      checkpoint: { target: { locator: { by: 'text', text: '{{input.title}}' } }, input: 'title' },
+    });
+    expect(completed.ok, JSON.stringify(completed)).toBe(true);
+  },
+  cases: ['Test post, please ignore', 'Meeting notes 2', 'Spam: win a prize'].map((title) => ({
+    inputs: { title },
+    check: async (bed, result) =>
+      (await bed.state.postByTitle(title)) === undefined &&
+      (await bed.state.posts()).filter((post) => post.status === 'trash').length === 3 &&
+      result.outputs.message === '1 post permanently deleted.' &&
+      result.outputs.found === 'No posts found in Trash.',
+  })),
+};
+
 describe('WordPress operations, discovered by a scripted explorer and replayed on new inputs', () => {
   it(
     'looks up a user email by login (a read, short logins, a key column)',
     async () => {
       const { record, log } = await discoverRegisterReplay(app, browser, userEmail);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
+      expect(record.correct).toBe(3);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
+
+  it(
+    "looks up a post's author by its title (a read, a title that is a status filter's name)",
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, postAuthor);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
+      expect(record.correct).toBe(3);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
+
+  it(
+    'deletes a trashed post for good, held for a signature and run once approved (an irreversible write)',
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, deleteTrashed);
       records.push(record);
       expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 3000)).toEqual([]);
       expect(record.correct).toBe(3);

@@ -17,7 +17,8 @@ export interface SeedUser {
 
 export interface SeedPost {
   title: string;
-  status: 'publish' | 'draft';
+  /** Trashed posts wait in Posts > Trash, where only Delete Permanently removes them. */
+  status: 'publish' | 'draft' | 'trash';
   author: string;
   categories: string[];
   paragraphs: string[];
@@ -128,5 +129,33 @@ export const WORDPRESS_POSTS: SeedPost[] = [
     author: 'admin',
     categories: ['News'],
     paragraphs: longReport(),
+  },
+  {
+    title: 'Old pricing announcement',
+    status: 'trash',
+    author: 'jdoe',
+    categories: ['News'],
+    paragraphs: ['The prices before the new plans.'],
+  },
+  {
+    title: 'Test post, please ignore',
+    status: 'trash',
+    author: 'admin',
+    categories: ['News'],
+    paragraphs: ['Testing the editor.'],
+  },
+  {
+    title: 'Meeting notes 2',
+    status: 'trash',
+    author: 'bob',
+    categories: ['News'],
+    paragraphs: ['Second meeting: nothing decided.'],
+  },
+  {
+    title: 'Spam: win a prize',
+    status: 'trash',
+    author: 'al',
+    categories: ['News'],
+    paragraphs: ['Moved to the trash by a moderator.'],
   },
 ];
