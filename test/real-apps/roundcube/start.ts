@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDovecot } from '../../support/mail/dovecot.js';
+import { startPostfix } from '../../support/mail/postfix.js';
 import type { Credentials, RealApp } from '../app.js';
 import { acquireMariaDb } from '../services/mariadb.js';
 import { startPhpServer } from '../services/php-server.js';
@@ -24,14 +25,17 @@ export interface RoundcubeSeed {
 
 export type RoundcubeApp = RealApp<MailState, RoundcubeSeed>;
 
-function config(dir: string, dbPort: number, imapPort: number): string {
+function config(dir: string, dbPort: number, imapPort: number, smtpPort: number): string {
   return `<?php
 // Written by the Lift test bed; Debian's config (/etc/roundcube) is not read.
 $config = [];
 $config['db_dsnw'] = 'mysql://${DATABASE.user}:${DATABASE.password}@127.0.0.1:${dbPort}/${DATABASE.name}';
 $config['imap_host'] = '127.0.0.1:${imapPort}';
-// No SMTP: drafts are saved over IMAP; sending is not part of the bed.
-$config['smtp_host'] = '';
+// A private Postfix takes the submission (AUTH as the signed-in user, through Dovecot) and
+// delivers mail for the bed's domain into Dovecot over LMTP; nothing leaves the machine.
+$config['smtp_host'] = '127.0.0.1:${smtpPort}';
+$config['smtp_user'] = '%u';
+$config['smtp_pass'] = '%p';
 $config['username_domain'] = '${MAIL_DOMAIN}';
 $config['mail_domain'] = '${MAIL_DOMAIN}';
 $config['des_key'] = '${randomBytes(12).toString('hex')}';
@@ -85,6 +89,8 @@ export async function startRoundcube(): Promise<RoundcubeApp> {
   try {
     const dovecot = await startDovecot({ users: [ALICE, BOB] });
     stops.push(() => dovecot.stop());
+    const postfix = await startPostfix({ dovecot, localDomains: [MAIL_DOMAIN] });
+    stops.push(() => postfix.stop());
     const dovecotConfig = join(dovecot.dir, 'dovecot.conf');
     if (!existsSync(dovecotConfig)) throw new Error(`The Dovecot harness wrote no ${dovecotConfig}.`);
     const mail = join(dovecot.dir, 'mail');
@@ -103,7 +109,10 @@ export async function startRoundcube(): Promise<RoundcubeApp> {
     for (const sub of ['config', 'temp', 'logs']) mkdirSync(join(folder.path, sub));
     for (const file of ['defaults.inc.php', 'mimetypes.php'])
       symlinkSync(join(DEBIAN_CONFIG, file), join(configDir, file));
-    writeFileSync(join(configDir, 'config.inc.php'), config(folder.path, server.port, dovecot.imapPort));
+    writeFileSync(
+      join(configDir, 'config.inc.php'),
+      config(folder.path, server.port, dovecot.imapPort, postfix.submissionPort),
+    );
     const port = await freePort();
     const web = await startPhpServer({
       name: 'roundcube',
