@@ -6,17 +6,18 @@
  * nothing and doubles nothing. The posts are counted in the tool's own file.
  */
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, isPending } from '../../src/contract/envelope.js';
 import { JobQueue } from '../../src/queue/queue.js';
 import { WorkerRegistry } from '../../src/queue/workers.js';
-import { lift, startLift } from '../support/cli.js';
+import { lift } from '../support/cli.js';
 import { type SharedPostgres, startSharedPostgres } from '../support/postgres-server.js';
 import { tempDir } from '../support/temp.js';
-import { postedIds } from './queue-tools.js';
+import { postsOf, writerOf as writerPid } from './queue-tools.js';
+import { startWorker as startOne, stopWorkers } from './worker-process.js';
 
 const dir = tempDir('lift-queue-');
 const posts = join(dir.path, 'posts.log');
@@ -30,38 +31,18 @@ function env(home: string): Record<string, string> {
 
 /** A `lift worker` in its own home; resolves once it takes jobs. */
 async function startWorker(home: string): Promise<ChildProcess> {
-  const child = startLift(['worker', '--concurrency', '3', '--grace-s', '10'], {
-    cwd: dir.path,
-    env: env(home),
-  });
+  const child = await startOne({ cwd: dir.path, env: env(home), label: home });
   workers.push(child);
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr}`)), 60_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (process.env.LIFT_TEST_WORKER_LOG)
-        appendFileSync(process.env.LIFT_TEST_WORKER_LOG, `[${home} ${child.pid}] ${chunk}`);
-      if (stderr.includes('takes jobs')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${stderr}`)));
-  });
   return child;
 }
 
 function countOf(requestId: string): number {
-  return postedIds(posts).filter((id) => id === requestId).length;
+  return postsOf(posts, requestId);
 }
 
 /** The pid that wrote the post of `requestId`, once it landed. */
 function writerOf(requestId: string): number | undefined {
-  const line = readFileSync(posts, 'utf8')
-    .split('\n')
-    .find((each) => each.startsWith(`${requestId} `));
-  return line ? Number(line.split(' ')[1]) : undefined;
+  return writerPid(posts, requestId);
 }
 
 async function until(what: string, done: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
@@ -88,13 +69,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async () => {
-  for (const worker of workers.splice(0)) {
-    if (worker.exitCode !== null || worker.signalCode !== null) continue;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGTERM');
-    await Promise.race([exited, sleep(20_000)]);
-    worker.kill('SIGKILL');
-  }
+  await stopWorkers(workers);
 });
 
 afterAll(async () => {
