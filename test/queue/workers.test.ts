@@ -30,8 +30,11 @@ function env(home: string): Record<string, string> {
 }
 
 /** A `lift worker` in its own home; resolves once it takes jobs. */
-async function startWorker(home: string): Promise<ChildProcess> {
-  const child = await startOne({ cwd: dir.path, env: env(home), label: home });
+async function startWorker(
+  home: string,
+  options: { args?: string[]; onOutput?: (text: string) => void } = {},
+): Promise<ChildProcess> {
+  const child = await startOne({ cwd: dir.path, env: env(home), label: home, ...options });
   workers.push(child);
   return child;
 }
@@ -151,6 +154,43 @@ describe('lift worker on the shared queue', () => {
     const created = await before;
     expect(created).toMatchObject({ ok: true });
     expect(countOf('kill-before-write')).toBe(1);
+  }, 240_000);
+
+  it('on SIGTERM finishes what it can within its grace and hands back the rest untouched, for another worker', async () => {
+    let said = '';
+    const a = await startWorker('host-a', {
+      args: ['--concurrency', '4', '--grace-s', '3'],
+      onOutput: (text) => {
+        said += text;
+      },
+    });
+    // Two jobs end well within the grace; two wait 15 s before they write, far past it.
+    const quick = ['term-quick-1', 'term-quick-2'];
+    const slow = ['term-slow-1', 'term-slow-2'];
+    const results = Promise.all([
+      ...quick.map((id) => post(id, { hold_ms: 1_000 })),
+      ...slow.map((id) => post(id, { wait_ms: 15_000 })),
+    ]);
+    await until('the worker to hold all four jobs', async () => {
+      const rows = await queue.sql<{ n: number }>(
+        `SELECT cardinality(jobs) AS n FROM lift_workers WHERE pid = $1 AND state = 'running'`,
+        [a.pid],
+      );
+      return rows[0]?.n === 4;
+    });
+    const exited = new Promise<number | null>((resolve) => a.once('exit', resolve));
+    a.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(said).toContain('handed back 2 job(s)');
+    // Handed back before they wrote: nothing of theirs landed on the stopped worker.
+    for (const id of quick) expect(writerOf(id), id).toBe(a.pid);
+    for (const id of slow) expect(countOf(id), id).toBe(0);
+
+    const b = await startWorker('host-b');
+    const envelopes = await results;
+    expect(envelopes.every((envelope) => envelope.ok)).toBe(true);
+    for (const id of [...quick, ...slow]) expect(countOf(id), id).toBe(1);
+    for (const id of slow) expect(writerOf(id), id).toBe(b.pid);
   }, 240_000);
 
   it('runs a queued call held for review once, on a worker, when two people approve it at once', async () => {
