@@ -98,7 +98,7 @@ export class Worker {
       if (free > 0) jobs = await queue.fetch(free).catch(() => []);
       // The registry hears of a job before it starts: a worker killed mid-job is known to hold
       // it, and whoever notices the lapsed heartbeat puts it back. (Killed between the fetch
-      // and this write, the job comes back when pg-boss expires it.)
+      // and this write, the job is active and held by nobody: it is put back after a lease too.)
       if (jobs.length > 0) await this.#announce(jobs);
       for (const job of jobs) this.#run(job);
       if (jobs.length === 0) await this.#pause(free > 0);

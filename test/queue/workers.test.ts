@@ -193,6 +193,23 @@ describe('lift worker on the shared queue', () => {
     for (const id of slow) expect(writerOf(id), id).toBe(b.pid);
   }, 240_000);
 
+  it('puts back a job whose worker died between taking it and announcing it, after a lease', async () => {
+    await queue.enqueue({
+      kind: 'call',
+      request_id: 'unannounced',
+      tool: 'post_write',
+      input: { text: 'taken', request_id: 'unannounced' },
+    });
+    // A worker that took the job and died before its registry row named it: active, held by nobody.
+    const [taken] = await queue.fetch(1);
+    expect(taken?.data.request_id).toBe('unannounced');
+    await startWorker('host-a');
+    // Before, it waited for pg-boss's expiry (15 min); now a lease (30 s) and a heartbeat.
+    const output = await queue.result('unannounced', { timeoutMs: 120_000 });
+    expect(output).toMatchObject({ envelope: { ok: true } });
+    expect(countOf('unannounced')).toBe(1);
+  }, 240_000);
+
   it('runs a queued call held for review once, on a worker, when two people approve it at once', async () => {
     await startWorker('host-a');
     const held = await queue.call({
