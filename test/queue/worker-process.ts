@@ -2,10 +2,10 @@
  * `lift worker` processes for the queue tests, each in its own home (as on its own host):
  * started until they take jobs, stopped with SIGTERM (SIGKILL after a bound) at the end.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startLift } from '../support/cli.js';
+import { LIFT_BIN, startLift } from '../support/cli.js';
 
 export interface WorkerStart {
   cwd: string;
@@ -13,16 +13,23 @@ export interface WorkerStart {
   /** Named in the log lines (LIFT_TEST_WORKER_LOG) and errors. */
   label: string;
   args?: string[];
+  /** A network namespace to run it in (`ip netns exec`), as on its own host. */
+  namespace?: string;
   /** Hears the worker's stderr as it comes. */
   onOutput?: (text: string) => void;
 }
 
 /** A `lift worker`; resolves once it takes jobs. */
 export async function startWorker(options: WorkerStart): Promise<ChildProcess> {
-  const child = startLift(['worker', ...(options.args ?? ['--concurrency', '3', '--grace-s', '10'])], {
-    cwd: options.cwd,
-    env: options.env,
-  });
+  const args = ['worker', ...(options.args ?? ['--concurrency', '3', '--grace-s', '10'])];
+  // ip netns exec runs the command in place (exec), so the child's pid is the worker's own.
+  const child = options.namespace
+    ? spawn('ip', ['netns', 'exec', options.namespace, process.execPath, LIFT_BIN, ...args], {
+        cwd: options.cwd,
+        env: { ...process.env, ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    : startLift(args, { cwd: options.cwd, env: options.env });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
