@@ -4,14 +4,15 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
-    // test:real-apps), the packed package's install (test:package), the console (test:console)
-    // and the job queue's workers (test:queue).
+    // test:real-apps), the packed package's install (test:package), the console (test:console),
+    // the job queue's workers (test:queue) and the end-to-end runs of the command (test:e2e).
     exclude: [
       ...configDefaults.exclude,
       'test/real-apps/**',
       'test/package/**',
       'test/console/**',
       'test/queue/**',
+      'test/e2e/**',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -44,7 +44,7 @@ const envelope = await runtime.invoke('disk_free_read', { folder: '.' });
 console.log(envelope.ok ? envelope.summary : envelope);
 
 // The same tool over MCP: here to an in-process client; serveStdio(runtime) serves it to any MCP client.
-const { server } = createLiftServer(runtime);
+const { server } = await createLiftServer(runtime);
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await server.connect(serverSide);
 const client = new Client({ name: 'example', version: '1.0.0' });

@@ -2,7 +2,7 @@
 
 export { createRunChain } from './agent/chain.js';
 // The agent.
-export { type AgentOptions, type AgentResult, runAgent } from './agent/loop.js';
+export type { AgentOptions, AgentResult } from './agent/loop.js';
 export { Shortlist } from './agent/shortlist.js';
 export { TaskLedger } from './agent/task-ledger.js';
 // Lifted programs: tool factories for other deployments than the built-in defaults.
@@ -41,16 +41,25 @@ export type { PathScope } from './contract/paths.js';
 export { RequestIdSchema } from './contract/request-id.js';
 export { LIFT_VERSION } from './contract/version.js';
 export { compileCapability } from './discover/compile.js';
-export { runDiscovery } from './discover/run.js';
 // The per-operation ladder.
 export { Ladder } from './ladder/ladder.js';
 export { formatReport, ladderReport } from './ladder/report.js';
 export { lintTools } from './lint/rules.js';
 // The model client (the agent and the model explorer use it).
 export { ModelClient } from './model/model-client.js';
-export { createLanguageModel, parseModelSpec } from './model/model-provider.js';
-export { replayCapability } from './replay/engine.js';
-export { addCapabilityTools } from './replay/load.js';
+export { type ModelSpec, parseModelSpec } from './model/model-spec.js';
+// Serving, the model, discovery, replay and the agent: loaded on first use (startup stays light).
+export {
+  addCapabilityTools,
+  createLanguageModel,
+  createLiftServer,
+  replayCapability,
+  runAgent,
+  runDiscovery,
+  serveHttp,
+  serveStdio,
+  toAiSdkTools,
+} from './on-first-use.js';
 // Rung 1, API.
 export { importOpenApi } from './rungs/api/import.js';
 export { loadApiTools, toolsFromApiFile } from './rungs/api/loader.js';
@@ -76,12 +85,11 @@ export {
 // The runtime: invoke under the contract, the store, approvals.
 export type { InvokeOptions } from './runtime/invoke.js';
 export { Runtime, type RuntimeOptions } from './runtime/runtime.js';
-export { serveHttp } from './serve/http.js';
+export type { HttpServeOptions, HttpServing } from './serve/http.js';
 // Serving: MCP and function-calling exports.
-export { createLiftServer } from './serve/mcp-server.js';
+export type { LiftServer, LiftServerOptions } from './serve/mcp-server.js';
 export { fromOpenAiArguments, toOpenAiArguments } from './serve/openai-arguments.js';
-export { serveStdio } from './serve/stdio.js';
-export { type AiSdkToolsOptions, toAiSdkTools } from './serve/to-ai-sdk-tools.js';
+export type { AiSdkToolsOptions } from './serve/to-ai-sdk-tools.js';
 export { toAnthropicTools } from './serve/to-anthropic-tools.js';
 export { toMcpTools } from './serve/to-mcp-tools.js';
 export { toOpenAiTools } from './serve/to-openai-tools.js';

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../config/yaml.js';
 import { asOpenApi, type OpenApiDocument, readSpec } from '../rungs/api/openapi.js';
 import { UsageError } from './args.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseYaml } from '../config/yaml.js';
 import { EFFECT_CLASSES, RUNGS } from '../contract/effects.js';
 
 /**

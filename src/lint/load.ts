@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { importModule, toolsFrom } from '../config/load.js';
+import { parseYaml } from '../config/yaml.js';
 import { fromJsonToolList, fromLiftTool, type LintTarget } from './normalize.js';
 
 /** Reads tool definitions from a Lift module (.ts, .js, .mjs) or a JSON/YAML tool list. */

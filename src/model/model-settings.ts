@@ -1,6 +1,7 @@
 import type { SecretStore } from '../store/secrets.js';
 import { ModelClient } from './model-client.js';
-import { apiKeySecretName, createLanguageModel, type ModelSpec, parseModelSpec } from './model-provider.js';
+import { createLanguageModel } from './model-provider.js';
+import { apiKeySecretName, type ModelSpec, parseModelSpec } from './model-spec.js';
 
 export interface ClientSettings {
   /** `provider:model`, from LIFT_MODEL. */

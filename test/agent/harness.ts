@@ -4,7 +4,8 @@ import type { Conversation } from '../../src/agent/gate.js';
 import { type AgentOptions, type AgentResult, runAgent } from '../../src/agent/loop.js';
 import type { AnyTool } from '../../src/contract/define-tool.js';
 import { ModelClient, type ModelClientOptions } from '../../src/model/model-client.js';
-import { apiKeySecretName, createLanguageModel, parseModelSpec } from '../../src/model/model-provider.js';
+import { createLanguageModel } from '../../src/model/model-provider.js';
+import { apiKeySecretName, parseModelSpec } from '../../src/model/model-spec.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { startScriptedAnthropicServer } from '../support/scripted-anthropic-server.js';
 import {

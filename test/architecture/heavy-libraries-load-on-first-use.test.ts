@@ -52,6 +52,24 @@ const IMPLEMENTATIONS = [
   'apps/chat/withdraw.js',
 ];
 
+/** What `lift`'s main entry leaves to the entry points of src/on-first-use.ts. */
+const SERVING_AND_MODEL = [
+  '@modelcontextprotocol/sdk',
+  'hono',
+  '@hono/node-server',
+  '@ai-sdk/openai',
+  '@ai-sdk/anthropic',
+  '@ai-sdk/openai-compatible',
+  '@ai-sdk/provider-utils',
+];
+const FIRST_USE_LAYERS = [
+  'serve/mcp-server.js',
+  'serve/http.js',
+  'agent/loop.js',
+  'discover/run.js',
+  'replay/engine.js',
+];
+
 const ROOT = join(import.meta.dirname, '..', '..');
 const DIST = `${pathToFileURL(join(ROOT, 'dist')).href}/`;
 const dir = tempDir();
@@ -141,6 +159,22 @@ describe('starting Lift', () => {
     expect(packages.has('lift:index.js')).toBe(true);
     expect(heavyIn(packages)).toEqual([]);
     expect(implementationsIn(packages)).toEqual([]);
+  });
+
+  it("import('lift') loads no serving, model or YAML library: those entry points load them on first call", async () => {
+    const index = pathToFileURL(join(ROOT, 'dist', 'index.js')).href;
+    // yaml is CommonJS under Node, loaded with require: the require cache shows it.
+    const packages = await packagesLoadedBy([
+      '--input-type=module',
+      '-e',
+      `import { createRequire } from 'node:module';
+       const lift = await import(${JSON.stringify(index)});
+       if (typeof lift.serveStdio !== 'function' || typeof lift.toAiSdkTools !== 'function') process.exit(3);
+       if (Object.keys(createRequire(${JSON.stringify(index)}).cache).some((path) => path.includes('/node_modules/yaml/'))) process.exit(4);`,
+    ]);
+    expect(packages.has('lift:index.js')).toBe(true);
+    expect(SERVING_AND_MODEL.filter((name) => packages.has(name))).toEqual([]);
+    expect(FIRST_USE_LAYERS.filter((path) => packages.has(`lift:${path}`))).toEqual([]);
   });
 
   it('lift tools list declares every built-in tool without loading their libraries', async () => {

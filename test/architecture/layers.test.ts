@@ -27,9 +27,9 @@ const RULES: Record<string, Rule> = {
   // The store hashes held inputs in canonical JSON (RFC 8785), in its migrations too.
   store: { folders: ['contract'], packages: ['better-sqlite3', 'canonicalize', 'pg', NODE] },
   runtime: { folders: ['contract', 'store'], packages: ['canonicalize', 'zod', NODE] },
-  config: { folders: ['contract'], packages: ['tsx', 'zod', NODE] },
-  lint: { folders: ['contract', 'config'], packages: ['@modelcontextprotocol/sdk', 'yaml', NODE] },
-  'rungs/api': { folders: ['contract', 'store', 'runtime'], packages: ['yaml', 'zod', NODE] },
+  config: { folders: ['contract'], packages: ['tsx', 'yaml', 'zod', NODE] },
+  lint: { folders: ['contract', 'config'], packages: ['@modelcontextprotocol/sdk', NODE] },
+  'rungs/api': { folders: ['contract', 'store', 'runtime', 'config'], packages: ['zod', NODE] },
   'rungs/cli': { folders: ['contract', 'store', 'runtime'], packages: ['csv-parse', 'zod', NODE] },
   'rungs/file': {
     folders: ['contract', 'store', 'runtime'],
@@ -41,8 +41,8 @@ const RULES: Record<string, Rule> = {
     packages: ['yaml', 'zod', NODE],
   },
   'rungs/ui': {
-    folders: ['contract', 'store', 'runtime'],
-    packages: ['playwright-core', 'js-tiktoken', 'yaml', 'zod', NODE],
+    folders: ['contract', 'store', 'runtime', 'config'],
+    packages: ['playwright-core', 'js-tiktoken', 'zod', NODE],
   },
   capability: {
     folders: ['contract', 'store', 'runtime', 'rungs/ui'],
@@ -59,8 +59,8 @@ const RULES: Record<string, Rule> = {
     packages: ['playwright-core', 'zod', 'ai', '@ai-sdk/provider-utils', '@modelcontextprotocol/sdk', NODE],
   },
   ladder: {
-    folders: ['contract', 'store', 'runtime', 'rungs', 'capability', 'replay', 'discover'],
-    packages: ['yaml', 'zod', NODE],
+    folders: ['contract', 'store', 'runtime', 'config', 'rungs', 'capability', 'replay', 'discover'],
+    packages: ['zod', NODE],
   },
   agent: {
     folders: ['contract', 'store', 'runtime', 'model'],
@@ -126,7 +126,7 @@ const RULES: Record<string, Rule> = {
     ],
     packages: [NODE],
   },
-  cli: { folders: ['*'], packages: ['commander', 'yaml', NODE] },
+  cli: { folders: ['*'], packages: ['commander', NODE] },
   '.': { folders: ['*'], packages: [] },
 };
 

@@ -35,7 +35,7 @@ describe('toAiSdkTools: the AI SDK calling Lift tools through invoke', () => {
     const result = await generateText({
       model: model(),
       prompt: 'List two notes.',
-      tools: toAiSdkTools(runtime),
+      tools: await toAiSdkTools(runtime),
       stopWhen: stepCountIs(3),
     });
     expect(result.text).toBe('Two notes.');
@@ -63,7 +63,7 @@ describe('toAiSdkTools: the AI SDK calling Lift tools through invoke', () => {
     const result = await generateText({
       model: model(),
       prompt: 'Publish hi, then tag N-004 done twice.',
-      tools: toAiSdkTools(runtime, { names: ['note_publish', 'note_tag'] }),
+      tools: await toAiSdkTools(runtime, { names: ['note_publish', 'note_tag'] }),
       stopWhen: stepCountIs(5),
     });
     const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output));

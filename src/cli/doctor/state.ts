@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CapabilityStore } from '../../capability/store.js';
 import { LiftError } from '../../contract/errors.js';
-import { apiKeySecretName, parseModelSpec } from '../../model/model-provider.js';
+import { apiKeySecretName, parseModelSpec } from '../../model/model-spec.js';
 import type { Registration } from '../../replay/registrations.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { HomeNotWritable, prepareHome } from '../../store/home.js';

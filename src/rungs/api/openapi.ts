@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../../config/yaml.js';
 import type { JsonSchema } from '../../contract/json-schema.js';
 
 /** The part of an OpenAPI 3 document the API rung reads. Everything else is ignored. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseYaml } from '../../config/yaml.js';
 import { LiftError } from '../../contract/errors.js';
 import { linearPattern, type TextPattern } from '../../contract/pattern.js';
 import { UI_OPS } from './actions.js';
