@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
     // test:real-apps), the packed package's install (test:package), the console (test:console),
-    // the job queue's workers (test:queue) and the end-to-end runs of the command (test:e2e).
+    // the job queue's workers (test:queue), the end-to-end runs of the command (test:e2e) and
+    // the load test on worker hosts in network namespaces (test:load).
     exclude: [
       ...configDefaults.exclude,
       'test/real-apps/**',
@@ -13,6 +14,7 @@ export default defineConfig({
       'test/console/**',
       'test/queue/**',
       'test/e2e/**',
+      'test/load/**',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -86,13 +86,18 @@ export class JobQueue {
     if (ids.length > 0) await retrying(() => this.#boss.fail(QUEUE, ids));
   }
 
-  /** Hands active jobs back untouched, for another worker (a worker stopping with SIGTERM). */
+  /**
+   * Hands active jobs back untouched, for another worker (a worker stopping with SIGTERM): one
+   * statement from active to created, pg-boss's cancel and resume in one. As two calls, a
+   * caller reading the job between them saw it cancelled and gave up on it.
+   */
   async handBack(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await retrying(async () => {
-      await this.#boss.cancel(QUEUE, ids);
-      await this.#boss.resume(QUEUE, ids);
-    });
+    await this.sql(
+      `UPDATE pgboss.job SET state = 'created', started_on = NULL
+        WHERE name = $1 AND id = ANY ($2::uuid[]) AND state = 'active'`,
+      [QUEUE, ids],
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
 import { LEASE_MS } from '../store/processes.js';
+import { QUEUE } from './job.js';
 import type { JobQueue } from './queue.js';
 
 export interface WorkerIdentity {
@@ -84,15 +85,25 @@ export class WorkerRegistry {
 
   /**
    * Marks every worker whose lease lapsed as lost, exactly once (one statement, whoever runs
-   * it first), and returns the jobs they held.
+   * it first), and returns the jobs they held, with the jobs active for a lease that no
+   * running worker holds: a worker killed between taking a job and announcing it (without
+   * these, such a job waited for pg-boss's expiry, 15 min).
    */
   async reclaimLost(): Promise<string[]> {
-    const rows = await this.#queue.sql<{ jobs: string[] }>(
+    const lost = await this.#queue.sql<{ jobs: string[] }>(
       `UPDATE lift_workers SET state = 'lost' WHERE state = 'running'
          AND heartbeat_at < now() - make_interval(secs => $1) RETURNING jobs`,
       [LEASE_MS / 1000],
     );
-    return rows.flatMap((row) => row.jobs);
+    const unheld = await this.#queue.sql<{ id: string }>(
+      `SELECT job.id::text AS id FROM pgboss.job AS job
+        WHERE job.name = $1 AND job.state = 'active'
+          AND job.started_on < now() - make_interval(secs => $2)
+          AND NOT EXISTS (SELECT 1 FROM lift_workers AS worker
+                           WHERE worker.state = 'running' AND job.id::text = ANY (worker.jobs))`,
+      [QUEUE, LEASE_MS / 1000],
+    );
+    return [...new Set([...lost.flatMap((row) => row.jobs), ...unheld.map((row) => row.id)])];
   }
 
   list(): Promise<WorkerRow[]> {

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import { type Envelope, isPending } from '../contract/envelope.js';
+import type { InvokeOptions } from '../runtime/call.js';
 import { byToolName } from '../runtime/registry.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { RunEvent } from '../store/runs.js';
@@ -37,6 +38,11 @@ export interface LiftServerOptions {
   version?: string;
   /** Hears every event of every call, unscrubbed (LIFT_LOG=debug prints them on stderr). */
   onEvent?: (tool: string, event: RunEvent) => void;
+  /**
+   * Runs a tool call in place of `runtime.invoke` (lift serve --queue sends it to the
+   * workers). The server's own tools (approval_status) still run here.
+   */
+  invoke?: (tool: AnyTool, input: unknown, options: InvokeOptions) => Promise<Envelope>;
 }
 
 /** Tools the server adds to the registry's: what a client needs to follow its own calls. */
@@ -109,7 +115,8 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
       : notices.listening
         ? notices.hear
         : undefined;
-    let envelope: Envelope = await runtime.invoke(
+    const invoke = (!own.has(name) && options.invoke) || runtime.invoke.bind(runtime);
+    let envelope: Envelope = await invoke(
       tool,
       input,
       hear ? { signal: extra.signal, onEvent: hear } : { signal: extra.signal },

@@ -38,6 +38,8 @@ export class Worker {
   #done = 0;
   #beat: NodeJS.Timeout | undefined;
   #loop: Promise<void> | undefined;
+  /** Ends the take loop's wait: a slot freed, or the worker stops. */
+  #wake: () => void = () => undefined;
 
   constructor(options: WorkerOptions) {
     this.#options = options;
@@ -71,6 +73,7 @@ export class Worker {
   async stop(): Promise<void> {
     if (this.#stopping) return this.finished();
     this.#stopping = true;
+    this.#wake();
     await this.#loop;
     const grace = new Promise((resolve) => setTimeout(resolve, this.#options.graceMs ?? 30_000).unref());
     await Promise.race([Promise.all([...this.#running.values()].map((run) => run.done)), grace]);
@@ -95,16 +98,32 @@ export class Worker {
       if (free > 0) jobs = await queue.fetch(free).catch(() => []);
       // The registry hears of a job before it starts: a worker killed mid-job is known to hold
       // it, and whoever notices the lapsed heartbeat puts it back. (Killed between the fetch
-      // and this write, the job comes back when pg-boss expires it.)
+      // and this write, the job is active and held by nobody: it is put back after a lease too.)
       if (jobs.length > 0) await this.#announce(jobs);
       for (const job of jobs) this.#run(job);
-      if (jobs.length === 0) await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+      if (jobs.length === 0) await this.#pause(free > 0);
     }
+  }
+
+  /**
+   * Waits before taking more: with every slot busy, until one frees (a fixed nap here cost
+   * each job up to IDLE_POLL_MS, half the throughput of 200 ms jobs); with the queue empty,
+   * IDLE_POLL_MS at most.
+   */
+  #pause(queueEmpty: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      if (this.#stopping) resolve();
+      else if (queueEmpty) setTimeout(resolve, IDLE_POLL_MS);
+    });
   }
 
   #run(job: FetchedJob): void {
     const abort = new AbortController();
-    const done = this.#finish(job, abort.signal).finally(() => this.#running.delete(job.id));
+    const done = this.#finish(job, abort.signal).finally(() => {
+      this.#running.delete(job.id);
+      this.#wake();
+    });
     this.#running.set(job.id, { job, abort, done });
   }
 

@@ -26,6 +26,20 @@ export function postedIds(path = postsFile()): string[] {
     .map((line) => line.split(' ')[0] ?? '');
 }
 
+/** How many posts `requestId` has (exactly-once means 1). */
+export function postsOf(path: string, requestId: string): number {
+  return postedIds(path).filter((id) => id === requestId).length;
+}
+
+/** The pid of the process that wrote the post of `requestId`, once it landed. */
+export function writerOf(path: string, requestId: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const line = readFileSync(path, 'utf8')
+    .split('\n')
+    .find((each) => each.startsWith(`${requestId} `));
+  return line ? Number(line.split(' ')[1]) : undefined;
+}
+
 export const postWrite = defineTool({
   name: 'post_write',
   description: 'Appends one post to the shared test ledger. Returns its request id and the worker pid.',

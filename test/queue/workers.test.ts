@@ -6,17 +6,18 @@
  * nothing and doubles nothing. The posts are counted in the tool's own file.
  */
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, isPending } from '../../src/contract/envelope.js';
 import { JobQueue } from '../../src/queue/queue.js';
 import { WorkerRegistry } from '../../src/queue/workers.js';
-import { lift, startLift } from '../support/cli.js';
+import { lift } from '../support/cli.js';
 import { type SharedPostgres, startSharedPostgres } from '../support/postgres-server.js';
 import { tempDir } from '../support/temp.js';
-import { postedIds } from './queue-tools.js';
+import { postsOf, writerOf as writerPid } from './queue-tools.js';
+import { startWorker as startOne, stopWorkers } from './worker-process.js';
 
 const dir = tempDir('lift-queue-');
 const posts = join(dir.path, 'posts.log');
@@ -29,39 +30,22 @@ function env(home: string): Record<string, string> {
 }
 
 /** A `lift worker` in its own home; resolves once it takes jobs. */
-async function startWorker(home: string): Promise<ChildProcess> {
-  const child = startLift(['worker', '--concurrency', '3', '--grace-s', '10'], {
-    cwd: dir.path,
-    env: env(home),
-  });
+async function startWorker(
+  home: string,
+  options: { args?: string[]; onOutput?: (text: string) => void } = {},
+): Promise<ChildProcess> {
+  const child = await startOne({ cwd: dir.path, env: env(home), label: home, ...options });
   workers.push(child);
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start: ${stderr}`)), 60_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (process.env.LIFT_TEST_WORKER_LOG)
-        appendFileSync(process.env.LIFT_TEST_WORKER_LOG, `[${home} ${child.pid}] ${chunk}`);
-      if (stderr.includes('takes jobs')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${stderr}`)));
-  });
   return child;
 }
 
 function countOf(requestId: string): number {
-  return postedIds(posts).filter((id) => id === requestId).length;
+  return postsOf(posts, requestId);
 }
 
 /** The pid that wrote the post of `requestId`, once it landed. */
 function writerOf(requestId: string): number | undefined {
-  const line = readFileSync(posts, 'utf8')
-    .split('\n')
-    .find((each) => each.startsWith(`${requestId} `));
-  return line ? Number(line.split(' ')[1]) : undefined;
+  return writerPid(posts, requestId);
 }
 
 async function until(what: string, done: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
@@ -88,13 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async () => {
-  for (const worker of workers.splice(0)) {
-    if (worker.exitCode !== null || worker.signalCode !== null) continue;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.kill('SIGTERM');
-    await Promise.race([exited, sleep(20_000)]);
-    worker.kill('SIGKILL');
-  }
+  await stopWorkers(workers);
 });
 
 afterAll(async () => {
@@ -176,6 +154,60 @@ describe('lift worker on the shared queue', () => {
     const created = await before;
     expect(created).toMatchObject({ ok: true });
     expect(countOf('kill-before-write')).toBe(1);
+  }, 240_000);
+
+  it('on SIGTERM finishes what it can within its grace and hands back the rest untouched, for another worker', async () => {
+    let said = '';
+    const a = await startWorker('host-a', {
+      args: ['--concurrency', '4', '--grace-s', '3'],
+      onOutput: (text) => {
+        said += text;
+      },
+    });
+    // Two jobs end well within the grace; two wait 15 s before they write, far past it.
+    const quick = ['term-quick-1', 'term-quick-2'];
+    const slow = ['term-slow-1', 'term-slow-2'];
+    const results = Promise.all([
+      ...quick.map((id) => post(id, { hold_ms: 1_000 })),
+      ...slow.map((id) => post(id, { wait_ms: 15_000 })),
+    ]);
+    await until('the worker to hold all four jobs', async () => {
+      const rows = await queue.sql<{ n: number }>(
+        `SELECT cardinality(jobs) AS n FROM lift_workers WHERE pid = $1 AND state = 'running'`,
+        [a.pid],
+      );
+      return rows[0]?.n === 4;
+    });
+    const exited = new Promise<number | null>((resolve) => a.once('exit', resolve));
+    a.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(said).toContain('handed back 2 job(s)');
+    // Handed back before they wrote: nothing of theirs landed on the stopped worker.
+    for (const id of quick) expect(writerOf(id), id).toBe(a.pid);
+    for (const id of slow) expect(countOf(id), id).toBe(0);
+
+    const b = await startWorker('host-b');
+    const envelopes = await results;
+    expect(envelopes.every((envelope) => envelope.ok)).toBe(true);
+    for (const id of [...quick, ...slow]) expect(countOf(id), id).toBe(1);
+    for (const id of slow) expect(writerOf(id), id).toBe(b.pid);
+  }, 240_000);
+
+  it('puts back a job whose worker died between taking it and announcing it, after a lease', async () => {
+    await queue.enqueue({
+      kind: 'call',
+      request_id: 'unannounced',
+      tool: 'post_write',
+      input: { text: 'taken', request_id: 'unannounced' },
+    });
+    // A worker that took the job and died before its registry row named it: active, held by nobody.
+    const [taken] = await queue.fetch(1);
+    expect(taken?.data.request_id).toBe('unannounced');
+    await startWorker('host-a');
+    // Before, it waited for pg-boss's expiry (15 min); now a lease (30 s) and a heartbeat.
+    const output = await queue.result('unannounced', { timeoutMs: 120_000 });
+    expect(output).toMatchObject({ envelope: { ok: true } });
+    expect(countOf('unannounced')).toBe(1);
   }, 240_000);
 
   it('runs a queued call held for review once, on a worker, when two people approve it at once', async () => {

@@ -67,12 +67,16 @@ function newClient(elicit?: ElicitAnswer): Client {
   return client;
 }
 
-/** Starts the real `lift serve --stdio` and connects the SDK's client to it. */
-export async function connectStdio(ws: Workspace, elicit?: ElicitAnswer): Promise<Client> {
+/** Starts the real `lift serve --stdio` (with any further arguments) and connects the SDK's client to it. */
+export async function connectStdio(
+  ws: Workspace,
+  elicit?: ElicitAnswer,
+  extraArgs: string[] = [],
+): Promise<Client> {
   const client = newClient(elicit);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [LIFT, 'serve', '--stdio'],
+    args: [LIFT, 'serve', '--stdio', ...extraArgs],
     cwd: ws.cwd,
     env: childEnv(ws),
     stderr: 'pipe',

@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { type Envelope, isPending, type PendingEnvelope } from '../../contract/envelope.js';
 import { awaitAnswer } from '../../runtime/await-answer.js';
-import { requestIdOf } from '../../runtime/call.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { RunEvent } from '../../store/runs.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
-import { jobQueue, openRuntime } from '../open-runtime.js';
+import { openRuntime } from '../open-runtime.js';
 import { callProgress } from '../progress.js';
+import { queuedInvoke } from '../queued-invoke.js';
 import { defineCommand } from '../spec.js';
 
 export const spec = defineCommand({
@@ -82,15 +81,7 @@ export const run: Command = async (args, io) => {
       progress.onEvent?.(event);
     };
     const answer = values.queue
-      ? (await jobQueue(runtime)).call({
-          kind: 'call',
-          // The job is named by the call's request id (the flag or the input's own, as the
-          // ledger names it); a call without one gets a fresh id.
-          request_id:
-            requestIdOf(input, requestId ? { requestId } : {}) ?? `q-${randomBytes(8).toString('hex')}`,
-          tool: name,
-          input,
-        })
+      ? queuedInvoke(runtime)(name, input, requestId ? { requestId } : {})
       : runtime.invoke(name, input, { ...(requestId ? { requestId } : {}), onEvent });
     let envelope = await answer.finally(() => progress.end());
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);

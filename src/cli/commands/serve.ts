@@ -1,15 +1,18 @@
 import { LIFT_VERSION } from '../../contract/version.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { describeEvent } from '../../serve/call-notices.js';
+import type { LiftServerOptions } from '../../serve/mcp-server.js';
 import { originOf } from '../../serve/origin.js';
 import type { RunEvent } from '../../store/runs.js';
 import { parse, UsageError } from '../args.js';
 import { debugLog } from '../debug-log.js';
 import type { CliIo, Command } from '../io.js';
-import { openRuntime } from '../open-runtime.js';
+import { jobQueue, openRuntime } from '../open-runtime.js';
+import { queuedInvoke } from '../queued-invoke.js';
 import { defineCommand } from '../spec.js';
 
-const USAGE = 'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]...';
+const USAGE =
+  'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]... [--queue]';
 const TOKEN_SECRET = 'serve_token';
 
 /** Aborts on the first SIGINT or SIGTERM. */
@@ -28,6 +31,17 @@ function debugEvents(runtime: Runtime, io: CliIo): { onEvent?: (tool: string, ev
   return { onEvent: (tool, event) => debug(`${tool}: ${runtime.store.secrets.scrub(describeEvent(event))}`) };
 }
 
+/**
+ * How the server runs calls: here, or with --queue on the shared queue's workers (the job is
+ * named by the request id; a held call is released to the workers by an approval given
+ * anywhere). The queue is opened now, so a missing shared store fails before serving.
+ */
+async function callsOf(runtime: Runtime, queue: boolean): Promise<Pick<LiftServerOptions, 'invoke'>> {
+  if (!queue) return {};
+  await jobQueue(runtime);
+  return { invoke: queuedInvoke(runtime) };
+}
+
 function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
@@ -38,6 +52,7 @@ function isLoopback(host: string): boolean {
 
 async function serveOverHttp(
   runtime: Runtime,
+  calls: Pick<LiftServerOptions, 'invoke'>,
   io: CliIo,
   port: number,
   host: string,
@@ -56,6 +71,7 @@ async function serveOverHttp(
   const pages = createConsole(runtime, { token });
   const serving = await serveHttp(runtime, {
     ...debugEvents(runtime, io),
+    ...calls,
     pages,
     port,
     host,
@@ -86,6 +102,12 @@ export const spec = defineCommand({
       description: 'serve Streamable HTTP on this port (needs the serve_token secret)',
     },
     host: { type: 'string', default: '127.0.0.1', value: 'HOST', description: 'the address for --http' },
+    queue: {
+      type: 'boolean',
+      default: false,
+      description:
+        "send each tool call to the shared job queue and answer with a worker's result (needs store.postgres)",
+    },
     'allow-origin': {
       type: 'string',
       multiple: true,
@@ -94,7 +116,11 @@ export const spec = defineCommand({
       description: 'a web origin allowed to call (repeatable); other origins get 403',
     },
   },
-  examples: ['lift serve --stdio', 'lift serve --http 8765 --allow-origin http://localhost:5173'],
+  examples: [
+    'lift serve --stdio',
+    'lift serve --http 8765 --allow-origin http://localhost:5173',
+    'lift serve --stdio --queue',
+  ],
   notes: `HTTP clients send Authorization: Bearer <token>; store it first: lift secrets set ${TOKEN_SECRET}.`,
 });
 
@@ -106,10 +132,11 @@ export const run: Command = async (args, io) => {
   const runtime = await openRuntime(io, { attended: true });
   const stop = stopSignal();
   try {
+    const calls = await callsOf(runtime, values.queue);
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
       // stdout carries protocol messages only; a signal ends the server like a closed stdin.
-      await serveStdio(runtime, { version: LIFT_VERSION, stop, ...debugEvents(runtime, io) });
+      await serveStdio(runtime, { version: LIFT_VERSION, stop, ...debugEvents(runtime, io), ...calls });
       process.stdin.destroy();
       return 0;
     }
@@ -120,7 +147,7 @@ export const run: Command = async (args, io) => {
     const invalid = origins.find((origin) => !originOf(origin));
     if (invalid)
       throw new UsageError(`--allow-origin needs an origin such as http://localhost:5173, not '${invalid}'.`);
-    return await serveOverHttp(runtime, io, port, values.host, origins, stop);
+    return await serveOverHttp(runtime, calls, io, port, values.host, origins, stop);
   } finally {
     await runtime.close();
   }
