@@ -154,7 +154,10 @@ const historyHeading: Operation<MediaWikiApp> = {
       { op: 'press', key: 'Enter', target: box },
       { op: 'click', target: { locator: { by: 'role', role: 'link', name: 'View history' } } },
     ]);
-    expect(results.map((result) => result.status)).toEqual(['executed', 'executed', 'executed']);
+    expect(
+      results.map((result) => result.status),
+      JSON.stringify(results),
+    ).toEqual(['executed', 'executed', 'executed']);
     const history = await moves.observe();
     expect(history).toContain('# ⟦input:title⟧: Revision history');
     const heading = { locator: { by: 'role', role: 'heading', name: '{{input.title}}: Revision history' } };

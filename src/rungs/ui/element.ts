@@ -174,7 +174,17 @@ export async function refreshRefs(page: Page, timeoutMs = LOOKUP_MS): Promise<vo
 
 async function resolveSemantic(page: Page, target: Target, timeoutMs: number): Promise<Resolution> {
   const locator = await resolveTarget(page, target);
-  const count = await locator.count().catch(() => 0);
+  let count = await locator.count().catch(() => 0);
+  if (count === 0) {
+    // The step before may have set off a navigation that had not begun when its change
+    // settled (a search box's Enter handled by a script): the next page is still coming, so
+    // a missing target is looked for again once, a moment later, before it is called absent.
+    await locator
+      .first()
+      .waitFor({ state: 'attached', timeout: Math.min(timeoutMs, LOOKUP_MS) })
+      .catch(() => undefined);
+    count = await locator.count().catch(() => 0);
+  }
   if (count !== 1) {
     return {
       ok: false,
