@@ -1,9 +1,11 @@
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredSignIn } from '../../src/replay/sign-ins.js';
 import { parseSignInRecipe } from '../../src/rungs/ui/sign-in.js';
+import { openPool, transaction } from '../../src/store/postgres/connection.js';
 import { openPostgresStore } from '../../src/store/postgres/store.js';
 import { thisProcess } from '../../src/store/processes.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -132,6 +134,35 @@ describe('the shared store across processes', () => {
     expect(won).toHaveLength(200);
     expect(new Set(won).size).toBe(200);
   }, 120_000);
+
+  it('survives a connection error arriving the moment a transaction is handed its client', async () => {
+    // A fast shutdown's FATAL message can be parsed in the same chunk as the reply that freed a
+    // pooled client, after the pool handed it to a waiting transaction and before that
+    // transaction resumed: an error event on a client nobody listened to ended the process (CI).
+    const pool = openPool(server.url(), 1);
+    try {
+      await pool.query('SELECT 1');
+      // The pool hands the client over in a tick of its own; a tick queued from its acquire
+      // event runs before the awaiting transaction resumes, where a parsed FATAL message would.
+      const emitted = new Promise<unknown>((resolve) => {
+        pool.once('acquire', (client: pg.PoolClient) =>
+          process.nextTick(() => {
+            try {
+              client.emit('error', new Error('terminating connection due to administrator command'));
+              resolve(undefined);
+            } catch (error) {
+              resolve(error);
+            }
+          }),
+        );
+      });
+      const running = transaction(pool, (sql) => sql.query('SELECT 1'));
+      expect(await emitted).toBeUndefined();
+      await expect(running).resolves.toBeDefined();
+    } finally {
+      await pool.end();
+    }
+  });
 
   it('goes on through a server restart: a claim made while the server is down lands once it is back', async () => {
     const store = await open('postgres', 'restart');

@@ -53,11 +53,23 @@ export async function retrying<T>(work: () => Promise<T>, until = Date.now() + R
   }
 }
 
-/** A pool whose idle clients dropping (a server restart) is not an uncaught error. */
+/**
+ * A pool whose clients losing their connection (a server restart) is never an uncaught error.
+ * The pool listens for errors only on idle clients, and a client handed out through the
+ * promise form of `connect` has no listener until the awaiting code resumes a microtask later;
+ * a fast shutdown's FATAL message can be parsed in that gap, from the same chunk as the reply
+ * that freed the client. So every client gets one listener for its whole life when the pool
+ * makes it; the statement in flight still fails, and is retried by `retrying`.
+ */
 export function openPool(url: string, max = 10): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool makes a new one on the next query.
+  });
+  pool.on('connect', (client) => {
+    client.on('error', () => {
+      // Broken clients are not reused: their next statement fails as a connection error.
+    });
   });
   return pool;
 }
@@ -66,10 +78,6 @@ export function openPool(url: string, max = 10): pg.Pool {
 export function transaction<T>(pool: pg.Pool, work: (sql: Sql) => Promise<T>): Promise<T> {
   return retrying(async () => {
     const client = await pool.connect();
-    // A connection the server ends while this client is held (a restart) fails the statement in
-    // flight, which is retried; the client's own error event must not end the process.
-    const ignore = () => undefined;
-    client.on('error', ignore);
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -81,7 +89,6 @@ export function transaction<T>(pool: pg.Pool, work: (sql: Sql) => Promise<T>): P
       if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.off('error', ignore);
       client.release(broken);
     }
   });
