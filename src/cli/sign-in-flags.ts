@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { LiftError } from '../contract/errors.js';
+import type { BrowserChoice } from '../discover/session-page.js';
+import { checkEndpoint } from '../rungs/ui/attach.js';
 import { loadSignInRecipe, passwordFormSignIn, type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
+import { loadStorageState } from '../rungs/ui/storage-state.js';
 import type { SecretStore } from '../store/secrets.js';
 import { UsageError } from './args.js';
 
@@ -15,6 +18,61 @@ export const SIGN_IN_OPTIONS = {
       'sign in by this recipe (JSON or YAML): which field gets which value, the button, how success shows',
   },
 } as const;
+
+/** The flags that choose the browser an exploration drives: a person's, or Lift's with a saved sign-in. */
+export const BROWSER_OPTIONS = {
+  'browser-url': {
+    type: 'string',
+    value: 'URL',
+    description:
+      'explore in a browser you started and signed in to (chromium --remote-debugging-port=9222): http://127.0.0.1:9222; found again after the browser restarts',
+  },
+  'cdp-endpoint': {
+    type: 'string',
+    value: 'URL',
+    description: "the same by the browser's ws:// (or http://) debugging address",
+  },
+  'storage-state': {
+    type: 'string',
+    value: 'FILE',
+    description:
+      "load a saved sign-in (Playwright's storage state: cookies, local storage) into Lift's profile",
+  },
+} as const;
+
+/**
+ * The browser the flags choose, checked now (the address's form, the file's contents), before
+ * any browser starts. An attached browser's cookies are the sign-in, so a saved one is refused
+ * beside it.
+ */
+export function browserFrom(
+  values: {
+    'browser-url'?: string | undefined;
+    'cdp-endpoint'?: string | undefined;
+    'storage-state'?: string | undefined;
+  },
+  cwd: string,
+): BrowserChoice {
+  const { 'browser-url': browserUrl, 'cdp-endpoint': cdpEndpoint, 'storage-state': stateFile } = values;
+  if (browserUrl && cdpEndpoint)
+    throw new UsageError('Give --browser-url or --cdp-endpoint, not both: they name the same browser.');
+  const endpoint = browserUrl ?? cdpEndpoint;
+  if (endpoint && stateFile)
+    throw new UsageError(
+      "--storage-state loads a sign-in into Lift's own browser; with --browser-url the browser's own sign-in is used. Give one.",
+    );
+  if (browserUrl && !/^https?:/i.test(browserUrl))
+    throw new UsageError(
+      `--browser-url takes the browser's http address (http://127.0.0.1:9222), not '${browserUrl}'; a ws:// address goes to --cdp-endpoint.`,
+    );
+  if (endpoint) return { endpoint: checkEndpoint(endpoint) };
+  if (stateFile) {
+    const file = resolve(cwd, stateFile);
+    loadStorageState(file);
+    return { storageState: file };
+  }
+  return {};
+}
 
 /**
  * The sign-in the flags ask for, as a recipe: `--sign-in FILE` read whole, or the short form

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { CapabilityStore } from '../capability/store.js';
+import { LiftError } from '../contract/errors.js';
 import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 import { LIFT_VERSION } from '../contract/version.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
@@ -9,6 +10,7 @@ import { type SignInRecipe, secretsOf } from '../rungs/ui/sign-in.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { openDiscovery } from './run.js';
 import type { DiscoverySession, DiscoveryTask, SessionStatus } from './session.js';
+import { type BrowserChoice, openExplorationPage } from './session-page.js';
 import type { DiscoverySignIn } from './ui-driver.js';
 
 /** What `lift session start` hands the daemon it spawns (written to a file, mode 600). */
@@ -19,6 +21,8 @@ export interface DaemonConfig {
   hidden: string[];
   /** The session's sign-in (`--sign-in FILE`, or the short form `--user/--secret`). */
   signIn?: SignInRecipe;
+  /** A person's browser or saved sign-in instead of Lift's own browser alone. */
+  browser?: BrowserChoice;
   idleSeconds: number;
 }
 
@@ -93,7 +97,6 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
   rmSync(socket, { force: true });
   const state: DaemonState = { id: config.id, pid: process.pid, socket, ready: false };
   const save = () => writeFileSync(statePath(home, config.id), JSON.stringify(state), { mode: 0o600 });
-  const { PAGE_POOL_SERVICE, startPagePool } = await import('../rungs/ui/page-pool.js');
   let server: Server | undefined;
   let session: DiscoverySession | undefined;
   let release: (() => Promise<void>) | undefined;
@@ -108,8 +111,7 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     idle = setTimeout(() => finished(), config.idleSeconds * 1000);
   };
   try {
-    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(home));
-    const lease = await pool.fresh(new URL(config.task.startUrl).origin);
+    const lease = await openExplorationPage(runtime, config.task.startUrl, config.policy, config.browser);
     release = lease.release;
     const signIn: DiscoverySignIn | undefined = config.signIn
       ? { recipe: config.signIn, secret: (name) => runtime.store.secrets.get(name) }
@@ -186,7 +188,13 @@ export async function runDaemon(runtime: Runtime, config: DaemonConfig): Promise
     touch();
     await done;
   } catch (error) {
-    state.error = error instanceof Error ? error.message : String(error);
+    // What to do about it travels with the failure: the person reads it from lift session start.
+    state.error =
+      error instanceof LiftError && error.hint
+        ? `${error.message} ${error.hint}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
   } finally {
     clearTimeout(idle);
     if (session?.outcome === 'running') session.abandon('the session daemon went idle');

@@ -7,21 +7,22 @@ import { ModelExplorer } from '../../discover/explorers/model.js';
 import { ScriptedExplorer } from '../../discover/explorers/scripted.js';
 import { runDiscovery } from '../../discover/run.js';
 import type { DiscoveryTask } from '../../discover/session.js';
+import { openExplorationPage } from '../../discover/session-page.js';
 import type { DiscoverySignIn } from '../../discover/ui-driver.js';
 import { modelClientFor } from '../../model/model-settings.js';
-import { PAGE_POOL_SERVICE, startPagePool } from '../../rungs/ui/page-pool.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
 import type { SecretStore } from '../../store/secrets.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
-import { recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
+import { BROWSER_OPTIONS, browserFrom, recipeFromFlags, SIGN_IN_OPTIONS } from '../sign-in-flags.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift discover --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--name NAME]\n' +
-  '         [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--script FILE | --mcp] [--json]\n' +
+  '         [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE]\n' +
+  '         [--browser-url URL | --cdp-endpoint URL | --storage-state FILE] [--script FILE | --mcp] [--json]\n' +
   'Explores with LIFT_MODEL (LIFT_BASE_URL for OpenAI-compatible endpoints), or with --script FILE (a scripted explorer),\n' +
   'or serves the four tools over MCP on stdio with --mcp.';
 
@@ -62,6 +63,7 @@ export const DISCOVERY_OPTIONS = {
     description: 'a column the explorer never sees (repeatable)',
   },
   ...SIGN_IN_OPTIONS,
+  ...BROWSER_OPTIONS,
   json: { type: 'boolean', default: false, description: 'print JSON instead of text' },
 } as const;
 
@@ -156,6 +158,7 @@ export const run: Command = async (args, io) => {
         policy,
         hidden: values.hide ?? [],
         signIn: signInFrom(values, io.cwd, runtime.store.secrets),
+        browser: browserFrom(values, io.cwd),
       });
       return 0;
     } finally {
@@ -173,8 +176,7 @@ export const run: Command = async (args, io) => {
       io.out(
         `lift discover: ${explorer.kind === 'model' ? `model explorer ${explorer.model}` : `${explorer.kind} explorer`}`,
       );
-    const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
-    const lease = await pool.fresh(new URL(task.startUrl).origin);
+    const lease = await openExplorationPage(runtime, task.startUrl, policy, browserFrom(values, io.cwd));
     try {
       const signIn = signInFrom(values, io.cwd, runtime.store.secrets);
       const result = await runDiscovery({

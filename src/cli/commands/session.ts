@@ -20,11 +20,11 @@ import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
 import { replyText } from '../session-text.js';
-import { recipeFromFlags } from '../sign-in-flags.js';
+import { browserFrom, recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
 
-const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--idle-s N]
+const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--browser-url URL | --cdp-endpoint URL | --storage-state FILE] [--idle-s N]
        lift session observe ID [--screenshot] [--find TEXT] [--page N]
        lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
        lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
@@ -69,6 +69,7 @@ export const spec = defineCommand({
       options: [...Object.keys(DISCOVERY_OPTIONS), 'idle-s'],
       examples: [
         'lift session start --url http://127.0.0.1:8080/members --policy policy.yaml --task "look up a member" --input memberId=M-1001 --output name:string',
+        'lift session start --url http://127.0.0.1:8080/members --browser-url http://127.0.0.1:9222 --policy policy.yaml --task "look up a member" --input memberId=M-1001 --output name:string',
       ],
     },
     observe: {
@@ -143,6 +144,7 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
   const task = taskFromArgs(values);
   const policy = loadPolicy(values.policy);
   const signIn = recipeFromFlags(values, io.cwd);
+  const browser = browserFrom(values, io.cwd);
   const home = await homeOf(io);
   const id = `s_${randomBytes(5).toString('hex')}`;
   const config: DaemonConfig = {
@@ -152,6 +154,7 @@ async function start(values: SessionValues, io: CliIo): Promise<number> {
     hidden: values.hide ?? [],
     idleSeconds: numberFlag(values['idle-s'], '--idle-s', { min: 1, max: 86_400, unit: 'seconds' }) ?? 600,
     ...(signIn ? { signIn } : {}),
+    ...(browser.endpoint || browser.storageState ? { browser } : {}),
   };
   mkdirSync(sessionsDir(home), { recursive: true, mode: PRIVATE_DIR_MODE });
   writeFileSync(join(sessionsDir(home), `${id}.config.json`), JSON.stringify(config), { mode: 0o600 });

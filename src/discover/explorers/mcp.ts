@@ -20,6 +20,7 @@ import {
 } from '../explorer-tools.js';
 import { openDiscovery } from '../run.js';
 import type { DiscoverySession, DiscoveryTask } from '../session.js';
+import { type BrowserChoice, openExplorationPage } from '../session-page.js';
 import type { DiscoverySignIn } from '../ui-driver.js';
 
 /**
@@ -67,6 +68,7 @@ export interface McpDiscoveryOptions {
   policy: UiPolicy;
   hidden: string[];
   signIn: DiscoverySignIn | undefined;
+  browser?: BrowserChoice;
   /** Defaults to this process's stdin and stdout. */
   transport?: Transport;
 }
@@ -74,9 +76,7 @@ export interface McpDiscoveryOptions {
 /** Opens a browser page, starts the session and serves it until the client disconnects. */
 export async function serveDiscoveryOverMcp(options: McpDiscoveryOptions): Promise<DiscoverySession> {
   const { runtime, task } = options;
-  const { PAGE_POOL_SERVICE, startPagePool } = await import('../../rungs/ui/page-pool.js');
-  const pool = await runtime.service(PAGE_POOL_SERVICE, () => startPagePool(runtime.home));
-  const lease = await pool.fresh(new URL(task.startUrl).origin);
+  const lease = await openExplorationPage(runtime, task.startUrl, options.policy, options.browser);
   try {
     const { session, runId } = await openDiscovery({
       store: runtime.store,

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
+import type { StorageState } from './storage-state.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -19,6 +20,18 @@ export const CHROMIUM_ARGS = [
   '--disable-gpu',
   '--disable-site-isolation-trials',
 ];
+
+/**
+ * Every context Lift makes: no service workers (their requests no page's guard sees) and no
+ * downloads; a window of a common laptop size.
+ */
+export function liftContextOptions(viewport?: { width: number; height: number }) {
+  return {
+    viewport: viewport ?? { width: 1280, height: 900 },
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+  } as const;
+}
 
 export interface LaunchOptions {
   /** Show the window so a person can take over; headless by default. */
@@ -91,7 +104,11 @@ export class BrowserPool {
     return Boolean(this.#options.headed);
   }
 
-  async acquire(profile = 'default'): Promise<Lease> {
+  /**
+   * A context loaded with the profile's saved storage, then with `storageState` when given
+   * (a person's saved sign-in, kept in the profile when the lease is saved).
+   */
+  async acquire(profile = 'default', storageState?: StorageState): Promise<Lease> {
     if (this.#closed) throw new Error('The browser pool is closed.');
     if (!PROFILE_NAME.test(profile))
       throw new Error(`Profile names are letters, digits, . _ -: '${profile}'.`);
@@ -100,6 +117,7 @@ export class BrowserPool {
     const context = await next;
     const stateFile = this.#stateFile(profile);
     if (existsSync(stateFile)) await context.setStorageState(stateFile);
+    if (storageState) await context.setStorageState(storageState);
     this.#leased.add(context);
     const save = async (): Promise<void> => {
       const state = await context.storageState();
@@ -133,11 +151,7 @@ export class BrowserPool {
   }
 
   #newContext(): Promise<BrowserContext> {
-    return this.#browser.newContext({
-      viewport: this.#options.viewport ?? { width: 1280, height: 900 },
-      serviceWorkers: 'block',
-      acceptDownloads: false,
-    });
+    return this.#browser.newContext(liftContextOptions(this.#options.viewport));
   }
 
   #fill(): void {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { BrowserPool, Lease } from './browser.js';
+import type { StorageState } from './storage-state.js';
 
 /** The runtime service name of the one page pool a process shares (replay, discovery, handoff). */
 export const PAGE_POOL_SERVICE = 'ui-page-pool';
@@ -58,13 +59,13 @@ export class PagePool {
    * A page in a context of its own, for discovery: its listeners and request routing never
    * reach the warm replay pages. Release saves the profile (the sign-in) and closes it.
    */
-  async fresh(origin: string): Promise<LeasedPage> {
-    const warm = await this.#open(origin);
+  async fresh(origin: string, storageState?: StorageState): Promise<LeasedPage> {
+    const warm = await this.#open(origin, storageState);
     return { page: warm.page, save: () => warm.lease.save(), release: () => warm.lease.release() };
   }
 
-  async #open(origin: string): Promise<Warm> {
-    const lease = await this.pool.acquire(profileFor(origin));
+  async #open(origin: string, storageState?: StorageState): Promise<Warm> {
+    const lease = await this.pool.acquire(profileFor(origin), storageState);
     const page = await lease.context.newPage();
     return { lease, page, origin };
   }

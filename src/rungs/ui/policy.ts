@@ -113,6 +113,23 @@ export function checkUrl(policy: UiPolicy, rawUrl: string, navigation: boolean):
   return { allowed: true };
 }
 
+/**
+ * Whether a browser would send a cookie of this domain to one of the policy's origins,
+ * whatever the scheme and port: what a session may carry over from a person's browser. A
+ * domain with a leading dot is sent to its subdomains too ('.intranet.example' to
+ * 'wiki.intranet.example'); one without it to that host alone.
+ */
+export function hostAllowed(policy: UiPolicy, domain: string): boolean {
+  const forSubdomains = domain.startsWith('.');
+  const bare = domain.replace(/^\./, '').toLowerCase();
+  return policy.origins.some((pattern) => {
+    const hostPattern = /^[^:]+:\/\/(\[[^\]]*\]|[^/:]+)/.exec(pattern)?.[1]?.toLowerCase();
+    if (hostPattern === undefined) return false;
+    if (globPattern(hostPattern, ':/').test(bare)) return true;
+    return forSubdomains && hostPattern.endsWith(`.${bare}`);
+  });
+}
+
 function words(text: string): string {
   return ` ${text
     .toLowerCase()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkUrl, clickAllowed, parsePolicy } from '../../../src/rungs/ui/index.js';
+import { hostAllowed } from '../../../src/rungs/ui/policy.js';
 
 describe("a policy's globs", () => {
   it('with many stars answer at once on a long name or path (they run on RE2)', () => {
@@ -23,5 +24,25 @@ describe("a policy's globs", () => {
     expect(checkUrl(policy, 'http://127.0.0.1:8080/APP/m-1/view', true)).toEqual({ allowed: true });
     expect(checkUrl(policy, 'http://127.0.0.1:8080/app/m/1/view', true)).toMatchObject({ allowed: false });
     expect(checkUrl(policy, 'http://127.0.0.1:8080/docs/a/b/c', true)).toEqual({ allowed: true });
+  });
+});
+
+describe("the hosts whose cookies a session carries from a person's browser", () => {
+  const policy = parsePolicy({ origins: ['http://127.0.0.1:8080', 'https://*.intranet.example'] });
+
+  it('are the hosts of the allowed origins, any port and scheme, a leading dot or not', () => {
+    expect(hostAllowed(policy, '127.0.0.1')).toBe(true);
+    expect(hostAllowed(policy, 'wiki.intranet.example')).toBe(true);
+    expect(hostAllowed(policy, '.wiki.intranet.example')).toBe(true);
+    // Sent by the browser to every subdomain, the allowed ones among them.
+    expect(hostAllowed(policy, '.intranet.example')).toBe(true);
+  });
+
+  it('are never another site, nor a host that only ends like an allowed one', () => {
+    expect(hostAllowed(policy, 'mail.example.com')).toBe(false);
+    expect(hostAllowed(policy, 'intranet.example')).toBe(false);
+    expect(hostAllowed(policy, '.mail.example')).toBe(false);
+    expect(hostAllowed(policy, 'intranet.example.evil.test')).toBe(false);
+    expect(hostAllowed(policy, '127.0.0.10')).toBe(false);
   });
 });
