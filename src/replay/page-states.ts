@@ -125,7 +125,7 @@ export class PageStates {
     }
     if (!options.handoff || this.handoffs >= 1 || !canRestart) {
       throw new LiftError('AUTH_REQUIRED', `The session expired: ${state.detail}.`, {
-        hint: 'A person must sign in again (run attended with --headed for a handoff). The replay did not guess credentials.',
+        hint: 'A person must sign in again: call it attended (lift call NAME --wait) and take the page over in the console (lift console, Handoffs). The replay did not guess credentials.',
         outcome: this.#outcome(),
       });
     }

@@ -46,7 +46,7 @@ export const requestHandoffTool = defineExplorerTool({
         'HANDOFF_REQUIRED',
         'No person is attending this session, so nobody can take over.',
         {
-          hint: 'Run the session attended (lift session handoff ID, or --headed), or end it.',
+          hint: 'Explore step by step with lift session, where a person answers lift session handoff ID with lift session resume ID, or end the session.',
         },
       );
     }
