@@ -39,6 +39,18 @@ import { type OutputValue, parseTyped } from './values.js';
  * whether an effect started) and the shared stages every step handler uses — find the
  * target, act on it, settle on the postcondition — with the page classified in between.
  */
+/** A look at the page normally takes milliseconds; one this slow means the page or the machine is starved. */
+const STARVED_LOOK_MS = 1_500;
+
+/** One wait of a step for its target or postcondition: when it began, and its slowest look. */
+interface Wait {
+  since: number;
+  slowestLookMs: number;
+  /** The page was busy when the deadline had passed; once it is not, one quiet period more. */
+  busyPastDeadline?: boolean;
+  graceUntil?: number;
+}
+
 export class Replay implements StepRunner {
   readonly capability: Capability;
   readonly timeoutMs: number;
@@ -55,6 +67,8 @@ export class Replay implements StepRunner {
   readonly #signs: OutcomeSigns;
   /** The step running now (0-based). */
   #stepIndex = 0;
+  /** When the last action began (the replay's start before any): its requests are the page's work. */
+  #lastActAt = Date.now();
   /** Documents loaded when the last action started. */
   #loadsAtAct = 0;
   readonly #startedAt = Date.now();
@@ -242,9 +256,10 @@ export class Replay implements StepRunner {
       return { locator: await resolveTarget(this.#page, target), count: 1, visible: true };
     }
     let deadline = performance.now() + this.timeoutMs;
+    const wait = this.#startWait();
     for (;;) {
       this.assertNothingBlocked();
-      const found = await probeTarget(this.#page, target, want);
+      const found = await this.#timedLook(wait, () => probeTarget(this.#page, target, want));
       if (found.count === 1) return found;
       if (found.count > 1) {
         throw await this.#surfaceChanged(
@@ -262,8 +277,9 @@ export class Replay implements StepRunner {
         continue;
       }
       if (paged === 'last') return this.#notFound(`${describeTarget(target)} is on none of the pages`);
-      if (this.#pastDeadline(deadline)) {
-        throw await this.#surfaceChanged(
+      if (this.#pastDeadline(deadline, wait)) {
+        throw await this.#ranOut(
+          wait,
           `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
           target,
         );
@@ -278,15 +294,70 @@ export class Replay implements StepRunner {
     return count > 1 ? 'ambiguous' : count === 1 && visible;
   }
 
+  /** A wait counts the requests of the last action as its own: they are what the page is busy with. */
+  #startWait(): Wait {
+    return { since: this.#lastActAt, slowestLookMs: 0 };
+  }
+
+  /** One look at the page, timed: a look that takes seconds says the machine is starved. */
+  async #timedLook<T>(wait: Wait, look: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await look();
+    } finally {
+      wait.slowestLookMs = Math.max(wait.slowestLookMs, performance.now() - started);
+    }
+  }
+
   /**
-   * Whether a step's wait is over. A document still on its way is no answer yet: the wait goes
-   * on while one loads, up to the navigation bound, so a slow server is never a changed screen.
+   * Whether the page is still at work on what the step set off: a document on its way, a
+   * script request started since the wait began, or looks so slow that the page (or the
+   * machine) is starved. A deadline passed then says nothing about the screen.
    */
-  #pastDeadline(deadline: number): boolean {
+  #busy(wait: Wait): boolean {
+    const { tracker } = this.#harness;
+    return tracker.loading || tracker.fetchingSince(wait.since) || wait.slowestLookMs > STARVED_LOOK_MS;
+  }
+
+  /**
+   * Whether a step's wait is over. A page still busy is no answer yet: the wait goes on while
+   * it is, up to the navigation bound, so a slow server or a loaded machine is never a
+   * changed screen.
+   */
+  #pastDeadline(deadline: number, wait: Wait): boolean {
     const now = performance.now();
     if (now <= deadline) return false;
-    const { tracker, timings } = this.#harness;
-    return !tracker.loading || now > deadline - this.timeoutMs + timings.navigationTimeoutMs;
+    const { timings } = this.#harness;
+    if (now > deadline - this.timeoutMs + timings.navigationTimeoutMs) return true;
+    if (this.#busy(wait)) {
+      wait.busyPastDeadline = true;
+      return false;
+    }
+    // The request just ended: its answer is rendered a moment later, so look for one quiet period more.
+    if (wait.busyPastDeadline) {
+      wait.busyPastDeadline = false;
+      wait.graceUntil = now + timings.quietMs;
+    }
+    return now > (wait.graceUntil ?? 0);
+  }
+
+  /**
+   * The answer when a wait ran out: SURFACE_CHANGED only on a page at rest, where what the
+   * step expected is really absent; on a page still busy, TIMEOUT with the call's outcome, which
+   * never counts toward switching the capability off (a load-induced timeout once disabled a
+   * capability for every worker).
+   */
+  async #ranOut(wait: Wait, message: string, target: Target | undefined): Promise<LiftError> {
+    if (!this.#busy(wait)) return this.#surfaceChanged(message, target);
+    this.emit('replay-page-classified', {
+      state: 'busy',
+      detail: 'the page was still busy when the wait ran out',
+    });
+    return new LiftError(
+      'TIMEOUT',
+      `${message} The page was still busy when the wait ran out (a document or script request in flight, or the page answering slowly), so this says nothing about the screen.`,
+      { outcome: this.#outcome() },
+    );
   }
 
   /** Whether the last postcondition saw exactly this target, once and visible, with no document loaded since. */
@@ -311,6 +382,7 @@ export class Replay implements StepRunner {
       this.#options.markStarted?.();
     }
     this.#loadsAtAct = this.#harness.tracker.loads;
+    this.#lastActAt = Date.now();
     try {
       await perform();
     } catch (error) {
@@ -333,14 +405,14 @@ export class Replay implements StepRunner {
   async settle(raw: Postcondition | undefined): Promise<Settled> {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     const deadline = performance.now() + this.timeoutMs;
+    const wait = this.#startWait();
     let lookedAgain = false;
     for (;;) {
       this.assertNothingBlocked();
       // Both only read the page; the classification decides first when it is not ok.
-      let [held, state] = await Promise.all([
-        holds(this.#page, expect, (value) => this.value(value)),
-        this.#classifier.classify(),
-      ]);
+      let [held, state] = await this.#timedLook(wait, () =>
+        Promise.all([holds(this.#page, expect, (value) => this.value(value)), this.#classifier.classify()]),
+      );
       if (held === false && (await this.#signShown('not_found', this.#stepIndex + 1))) return 'not_found';
       // What the step expected is on the page: a password field or a message there is the page's own.
       const weak = state.kind === 'auth_expired' || state.kind === 'not_found';
@@ -367,8 +439,9 @@ export class Replay implements StepRunner {
             : undefined;
         return 'ok';
       }
-      if (this.#pastDeadline(deadline)) {
-        throw await this.#surfaceChanged(
+      if (this.#pastDeadline(deadline, wait)) {
+        throw await this.#ranOut(
+          wait,
           `The page did not reach the expected state (${describePostcondition(expect)}).`,
           target,
         );
