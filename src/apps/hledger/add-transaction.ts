@@ -43,6 +43,40 @@ async function* journalWith(path: string, entry: string): AsyncGenerator<string 
   yield `${last === 10 ? '' : '\n'}\n${entry}`;
 }
 
+/**
+ * Whether a call cut off mid-call (its worker killed) landed: the journal holds an entry
+ * tagged with its request id. Then it answers as a repeat does, the balances as they are now;
+ * else undefined, and the call runs (under the lock, where the tag is checked again).
+ */
+async function settleTransaction(settings: HledgerSettings, input: Input, ctx: ToolContext) {
+  const run = { deadline: ctx.deadline, signal: ctx.signal };
+  const posted = await transactionsWithRequestId(settings, input.request_id, run);
+  if (posted.length === 0) return undefined;
+  const accounts = [...new Set(input.postings.map((posting) => posting.account))];
+  const now = await balances(settings, accounts, run);
+  return {
+    fields: {
+      request_id: input.request_id,
+      journal: settings.journal,
+      posted: posted.length,
+      balances_before: now.accounts,
+      balances_after: now.accounts,
+    },
+    summary: `Transaction ${input.request_id} was already in the journal; nothing was added.`,
+    effect: 'existing' as const,
+    verifiedBy: 'hledger print tag:request_id and hledger balance -O json (command line)',
+    checks: [postedOnce(posted.length, input.request_id)],
+  };
+}
+
+function postedOnce(count: number, requestId: string) {
+  return {
+    name: 'posted exactly once',
+    passed: count === 1,
+    detail: `hledger finds ${count} transaction(s) tagged request_id:${requestId}`,
+  };
+}
+
 async function addTransaction(settings: HledgerSettings, input: Input, ctx: ToolContext) {
   const off = imbalances(input.postings);
   if (off.length > 0) {
@@ -93,13 +127,7 @@ async function addTransaction(settings: HledgerSettings, input: Input, ctx: Tool
             : `Added '${input.description}' on ${input.date} to ${settings.journal}.`,
         effect: earlier.length > 0 ? ('existing' as const) : ('changed' as const),
         verifiedBy: 'hledger print tag:request_id and hledger balance -O json (command line)',
-        checks: [
-          {
-            name: 'posted exactly once',
-            passed: posted.length === 1,
-            detail: `hledger finds ${posted.length} transaction(s) tagged request_id:${input.request_id}`,
-          },
-        ],
+        checks: [postedOnce(posted.length, input.request_id)],
       };
     },
   );
@@ -151,6 +179,7 @@ export function ledgerAddTransaction(settings?: HledgerSettings) {
         { account: 'assets:checking', amount: '-42.50', commodity: 'USD' },
       ],
     },
+    settleRead: async (input, ctx) => settleTransaction(await hledgerSettings(ctx, settings), input, ctx),
     run: async (input, ctx) => addTransaction(await hledgerSettings(ctx, settings), input, ctx),
   });
 }

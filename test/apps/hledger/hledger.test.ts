@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { hledgerTools } from '../../../src/apps/hledger/tools.js';
 import type { Envelope, ErrorEnvelope, SuccessEnvelope } from '../../../src/contract/envelope.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
+import { hashValue } from '../../../src/store/canonical.js';
 import { tempDir } from '../../support/temp.js';
 
 const dir = tempDir('lift-hledger-');
@@ -97,6 +98,26 @@ describe('ledger_add_transaction', () => {
     expect(readFileSync(path, 'utf8').match(/request_id:supplies-dup/g)).toHaveLength(1);
     const found = success(await fresh.invoke('ledger_transaction_find', { request_id: 'supplies-dup' }));
     expect(found.fields.found).toBe(true);
+  });
+
+  it('settles a call cut off mid-call (its worker killed): existing when its entry landed, run once when not', async () => {
+    const path = journal();
+    const runtime = lift(path);
+    const tool = 'ledger_add_transaction';
+    // Landed: the entry is in the journal, the ledger left unknown as a kill -9 leaves it.
+    success(await runtime.invoke(tool, supplies('cut-1')));
+    await runtime.store.ledger.markUnknown(tool, 'cut-1');
+    const landed = success(await runtime.invoke(tool, supplies('cut-1'), { settleFirst: true }));
+    expect(landed.effect).toBe('existing');
+    expect(landed.fields.posted).toBe(1);
+    // Not landed: claimed by a call that died before it wrote.
+    await runtime.store.ledger.claim(tool, 'cut-2', hashValue(supplies('cut-2')));
+    await runtime.store.ledger.markUnknown(tool, 'cut-2');
+    const ran = success(await runtime.invoke(tool, supplies('cut-2'), { settleFirst: true }));
+    expect(ran.effect).toBe('changed');
+    const text = readFileSync(path, 'utf8');
+    expect(text.match(/request_id:cut-1\b/g)).toHaveLength(1);
+    expect(text.match(/request_id:cut-2\b/g)).toHaveLength(1);
   });
 
   it("returns SURFACE_CHANGED with hledger's own error when a manual edit broke the journal, and writes nothing", async () => {
