@@ -39,6 +39,49 @@ async function firstFound(candidates: Locator[]): Promise<Locator> {
 }
 
 /**
+ * Which of the locator's matches a person perceives, judged as observe judges what it shows
+ * (render-state.ts: isHidden, offPage): outside any aria-hidden subtree, larger than a pixel,
+ * and, in the top page, not wholly beside it. Empty when nothing matches.
+ */
+function perceived(candidate: Locator): Promise<boolean[]> {
+  return candidate
+    .evaluateAll((elements) =>
+      // No named helpers in here: the bundler would wrap them in a __name the page lacks.
+      elements.map((element) => {
+        if (element.closest('[aria-hidden="true"]')) return false;
+        const box = element.getBoundingClientRect();
+        if (box.width <= 1 && box.height <= 1) return false;
+        const view = element.ownerDocument.defaultView;
+        if (!view || view !== view.top) return true;
+        const width = Math.max(element.ownerDocument.documentElement.scrollWidth, view.innerWidth);
+        return box.x < width && box.x + box.width > 0;
+      }),
+    )
+    .catch(() => []);
+}
+
+/**
+ * The first way of finding a field that finds one a person perceives, narrowed to the matches
+ * perceived. A token widget's label names the form's own box, parked off the page, while the
+ * person types into an input beside it (Roundcube's recipients, Select2, Tom Select): the
+ * label must not win over the field after it. Matches nobody perceives are still returned
+ * when no way finds another, as before: the one box a page has is the one to fill.
+ */
+async function firstPerceived(candidates: Locator[]): Promise<Locator> {
+  let hiddenOnly: Locator | undefined;
+  for (const candidate of candidates) {
+    const seen = await perceived(candidate);
+    if (seen.length === 0) continue;
+    if (seen.every(Boolean)) return candidate;
+    // By position among this look's matches: resolved afresh on every use of the target.
+    const kept = seen.flatMap((shown, index) => (shown ? [candidate.nth(index)] : []));
+    if (kept.length > 0) return kept.reduce((all, one) => all.or(one));
+    hiddenOnly ??= candidate;
+  }
+  return hiddenOnly ?? candidates[0]!;
+}
+
+/**
  * A field by the text a person reads for it: its label (or aria-label), else the text right
  * before it ("Enter:" before a box with no label), else its form row's header cell (a
  * column's name in phpMyAdmin's Insert form). `role` picks one kind when the row holds several.
@@ -46,7 +89,7 @@ async function firstFound(candidates: Locator[]): Promise<Locator> {
 export function fieldByLabel(scope: Scope, label: string, role?: string): Promise<Locator> {
   const bare = bareLabel(label);
   const byRole = (found: Locator) => (role ? found.and(scope.getByRole(role as AriaRole)) : found);
-  return firstFound([
+  return firstPerceived([
     byRole(scope.getByLabel(bare, { exact: true }).or(scope.getByLabel(`${bare}:`, { exact: true }))),
     byRole(
       scope

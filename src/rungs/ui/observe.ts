@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, Frame, Page } from 'playwright-core';
+import { uniqueTarget } from './element.js';
 import { headerSpans } from './header-spans.js';
 import type { FramePath, Target } from './locator.js';
 import { linesMatching, observationPage } from './observation-pages.js';
@@ -9,6 +10,7 @@ import {
   type ElementRecord,
   type FrameFacts,
   type Rendered,
+  type RenderOptions,
   renderSnapshot,
   type TableSummary,
 } from './render.js';
@@ -223,7 +225,7 @@ export async function observePage(
   const { snapshot, facts, frameOf, mainPasswordNames, title, pageWidth } = await capture(page);
   const root = parseAriaSnapshot(snapshot);
   const mainRefPrefix = mainFramePrefix(root);
-  const base = {
+  const base: Omit<RenderOptions, 'rowLimit'> = {
     redactor: settings.redactor,
     frames: facts,
     mainPasswordNames,
@@ -250,7 +252,12 @@ export async function observePage(
   const failed = frames.some((frame) => (frame.status ?? 0) >= 500);
   const state: PageState = passwordVisible ? 'auth_required' : failed ? 'error' : 'ready';
 
-  const rendered = renderSnapshot(root, { ...base, rowLimit: 5 });
+  let rendered = renderSnapshot(root, { ...base, rowLimit: 5 });
+  const confirmedTargets = await confirmFieldTargets(page, rendered);
+  if (confirmedTargets.size > 0) {
+    base.confirmedTargets = confirmedTargets;
+    rendered = renderSnapshot(root, { ...base, rowLimit: 5 });
+  }
   const header = headerLines(settings, { title, url: page.url(), state, frames, rendered });
   const { find } = settings;
   const body = find && !find.table ? selectLines(rendered, find.match, settings.redactor) : rendered.lines;
@@ -291,6 +298,37 @@ export async function observePage(
     },
     index: { elements: rendered.elements, frames: frameIndex },
   };
+}
+
+/**
+ * Observe promises that the target it prints beside a ref names that element and no other. A
+ * field found by the text before it is read off the snapshot, and the page may disagree (a
+ * label drawn by CSS, text the snapshot leaves out, a label whose `for` points at another
+ * box): each one shown is resolved on the live page right after the snapshot. One that names
+ * the element only by its position among the matches gets that position; one that does not
+ * name it at all is not suggested, and the element is acted on by its ref.
+ */
+async function confirmFieldTargets(page: Page, rendered: Rendered): Promise<Map<string, Target | null>> {
+  const confirmed = new Map<string, Target | null>();
+  await Promise.all(
+    rendered.shown.map(async (ref) => {
+      const record = rendered.elements.get(ref);
+      if (record?.target.locator.by !== 'field') return;
+      const handle = await page
+        .locator(`aria-ref=${record.ariaRef}`)
+        .elementHandle({ timeout: 500 })
+        .catch(() => null);
+      // The page has changed since the snapshot: act checks the target again when it is used.
+      if (!handle) return;
+      try {
+        const unique = await uniqueTarget(page, record.target, handle).catch(() => undefined);
+        if (unique !== record.target) confirmed.set(record.ariaRef, unique ?? null);
+      } finally {
+        await handle.dispose().catch(() => undefined);
+      }
+    }),
+  );
+  return confirmed;
 }
 
 /** The lines every page of an observation starts with: where, in what state, what is on it, how to act. */

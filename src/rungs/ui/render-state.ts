@@ -206,7 +206,9 @@ export class RenderState {
     else this.richness.unnamed++;
     const label = this.lastText;
     this.lastText = '';
-    const target = this.#uniqueTarget(node, scope, label, cellTarget);
+    const confirmed = this.options.confirmedTargets?.get(node.ref);
+    const suggested = this.#uniqueTarget(node, scope, label, cellTarget);
+    const target = confirmed === undefined ? suggested : (confirmed ?? undefined);
     const container = scope.containers.at(-1);
     const record: ElementRecord = {
       ref: this.shownRef(node.ref),

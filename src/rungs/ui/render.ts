@@ -64,6 +64,11 @@ export interface RenderOptions {
   mark?: (element: ElementRecord) => string | undefined;
   /** Colspans of the header cells of tables whose header spans columns, by the table's ref (header-spans.ts). */
   headerSpans?: Map<string, number[]>;
+  /**
+   * Suggested targets checked on the live page, by aria ref: the target that names the element
+   * there (its position among the matches added), or null where none does.
+   */
+  confirmedTargets?: Map<string, Target | null>;
 }
 
 export interface Rendered {
