@@ -1,5 +1,6 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { resolveTarget, type Target } from './locator.js';
+import { PageTracker } from './page-tracker.js';
 import type { ElementRecord } from './render.js';
 import type { ElementFacts } from './safety.js';
 import { parseAriaSnapshot } from './snapshot.js';
@@ -174,16 +175,27 @@ export async function refreshRefs(page: Page, timeoutMs = LOOKUP_MS): Promise<vo
 
 async function resolveSemantic(page: Page, target: Target, timeoutMs: number): Promise<Resolution> {
   const locator = await resolveTarget(page, target);
-  let count = await locator.count().catch(() => 0);
-  if (count === 0) {
-    // The step before may have set off a navigation that had not begun when its change
-    // settled (a search box's Enter handled by a script): the next page is still coming, so
-    // a missing target is looked for again once, a moment later, before it is called absent.
+  const lookAgain = async () => {
     await locator
       .first()
       .waitFor({ state: 'attached', timeout: Math.min(timeoutMs, LOOKUP_MS) })
       .catch(() => undefined);
-    count = await locator.count().catch(() => 0);
+    return locator.count().catch(() => 0);
+  };
+  let count = await locator.count().catch(() => 0);
+  // The step before may have set off a navigation that had not begun when its change
+  // settled (a search box's Enter handled by a script): the next page is still coming, so
+  // a missing target is looked for again, a moment later, before it is called absent.
+  if (count === 0) count = await lookAgain();
+  if (count === 0) {
+    // That page may take longer than a moment on a slow server or a loaded machine (a search
+    // that redirects to the article): while a document is on its way, or has just come, the
+    // target is looked for once more on the page that lands.
+    const tracker = PageTracker.of(page);
+    if (tracker.loading || Date.now() - tracker.lastActivity < LOOKUP_MS) {
+      await tracker.documentsSettled(timeoutMs);
+      count = await lookAgain();
+    }
   }
   if (count !== 1) {
     return {

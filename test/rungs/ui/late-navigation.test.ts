@@ -17,11 +17,17 @@ const RESULT = `<!doctype html><title>Result</title><main><h1>Onboarding handboo
 <a href="/history">View history</a></main>`;
 
 let served: PageOnServer;
+/** How long the result page takes to answer: a slow server, or a loaded machine. */
+let resultDelayMs = 0;
 
 beforeAll(async () => {
   served = await pageOnServer((request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(request.url === '/result' ? RESULT : SEARCH);
+    const answer = () => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(request.url === '/result' ? RESULT : SEARCH);
+    };
+    if (request.url === '/result') setTimeout(answer, resultDelayMs);
+    else answer();
   }, 'lift-late-navigation-');
 });
 afterAll(() => served?.close());
@@ -39,4 +45,19 @@ describe('a step after one whose navigation starts late', () => {
     expect(click.status, click.message).toBe('executed');
     await page.waitForURL(/\/history$/, { timeout: 10_000 });
   });
+
+  it('finds its target on the page that came, however long that page takes to answer', async () => {
+    // Longer than one look again (2 s): the rehearsal's MediaWiki search under load.
+    resultDelayMs = 3_500;
+    const { harness, page } = served;
+    await harness.goto(`${served.origin}/`);
+    const environment = harness.actEnvironment(new Map(), {}, Date.now() + 30_000);
+    const box = { frame: [], locator: { by: 'role' as const, role: 'textbox', name: 'Search' } };
+    const press = await performAction(environment, { op: 'press', key: 'Enter', target: box }, 0);
+    expect(press.status, press.message).toBe('executed');
+    const link = { frame: [], locator: { by: 'role' as const, role: 'link', name: 'View history' } };
+    const click = await performAction(environment, { op: 'click', target: link }, 1);
+    expect(click.status, click.message).toBe('executed');
+    await page.waitForURL(/\/history$/, { timeout: 10_000 });
+  }, 60_000);
 });
