@@ -116,6 +116,12 @@ const actionable: NodeRenderer = (state, node, scope) => {
     renderNestedControls(state, node, scope);
     return;
   }
+  if (node.role === 'listbox') {
+    // A list of suggestions (an autocomplete's popup) is chosen from by a click on an option:
+    // each needs its ref. A select's options, inside its combobox, are chosen by name instead.
+    renderNestedControls(state, node, { ...scope, indent: `${scope.indent}  ` });
+    return;
+  }
   const options = node.children.filter((child) => child.role === 'option').map((child) => child.name);
   if (options.length === 0) return;
   const listed = options
