@@ -83,12 +83,27 @@ const frame: NodeRenderer = (state, node, scope) => {
     path = facts?.url ?? '';
   }
   state.line(scope, `frame ${quote(title)} ${state.redactor.text(path)}:`);
-  renderChildren(state, node, {
+  const inner: FrameScope = {
     path: [...scope.path, title],
     passwordNames: facts?.passwordNames ?? new Set(),
     containers: [],
     indent: `${scope.indent}  `,
-  });
+  };
+  if (node.ref && facts?.editor) {
+    const { name, text } = facts.editor;
+    const record = state.registerFrameEditor(node.ref, name, inner);
+    const editor: AriaNode = {
+      role: 'textbox',
+      name,
+      ref: node.ref,
+      attrs: {},
+      text,
+      props: {},
+      children: [],
+    };
+    state.line(inner, state.elementLine(editor, record));
+  }
+  renderChildren(state, node, inner);
 };
 
 /** Whether any node under this one is a control. */

@@ -35,6 +35,8 @@ export interface FrameFacts {
   url: string;
   /** Accessible names of the password inputs in the frame. */
   passwordNames: Set<string>;
+  /** The frame's document is a rich-text editor (its body editable): the body's label and text. */
+  editor?: { name: string; text: string };
 }
 
 export interface TableSummary {
