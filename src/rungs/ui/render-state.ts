@@ -204,8 +204,8 @@ export class RenderState {
     this.richness.named++;
     const record: ElementRecord = {
       ref: this.shownRef(frameRef),
-      // No aria ref names a body: act falls back to the target.
       ariaRef: `${frameRef}-body`,
+      targetOnly: true,
       role: 'textbox',
       name,
       frame: scope.path,

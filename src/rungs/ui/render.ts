@@ -28,6 +28,8 @@ export interface ElementRecord {
   before?: string;
   /** The innermost named container it sits in. */
   container?: Within;
+  /** No aria ref names it (an iframe's editable body): only its target finds it. */
+  targetOnly?: true;
 }
 
 export interface FrameFacts {
