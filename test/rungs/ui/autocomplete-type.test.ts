@@ -105,6 +105,14 @@ describe('an autocomplete that suggests only on key presses', () => {
     expect(await served.page.locator('#cities').isHidden()).toBe(true);
   });
 
+  it('refuses to type a line break, which would be Enter and send the form with no airport', async () => {
+    await served.harness.goto(`${served.origin}/`);
+    const typed = await act({ op: 'type', target: CITY, value: 'Lyon\n' });
+    expect(typed).toMatchObject({ status: 'rejected', code: 'BAD_INPUT' });
+    expect(served.page.url()).toBe(`${served.origin}/`);
+    expect(await served.page.locator('#city').inputValue()).toBe('');
+  });
+
   it('is typed into key by key, chosen from its suggestions, and replayed so on other inputs', {
     timeout: 90_000,
   }, async () => {
