@@ -79,6 +79,8 @@ export const StepSchema = z.discriminatedUnion('op', [
   }),
   z.strictObject({ ...stepBase, op: z.literal('click'), target: TargetSchema }),
   z.strictObject({ ...stepBase, op: z.literal('fill'), target: TargetSchema, value: ValueSchema }),
+  /** The value typed key by key, for a widget that acts on key events (an autocomplete). */
+  z.strictObject({ ...stepBase, op: z.literal('type'), target: TargetSchema, value: ValueSchema }),
   z.strictObject({ ...stepBase, op: z.literal('select'), target: TargetSchema, value: ValueSchema }),
   z.strictObject({ ...stepBase, op: z.literal('check'), target: TargetSchema, checked: z.boolean() }),
   z.strictObject({
@@ -96,7 +98,9 @@ export type StepOp = Step['op'];
 /** Inputs a step types or chooses into the page (not those only in locators or paths). */
 export function writtenInputs(steps: readonly Step[]): string[] {
   const names = steps.flatMap((step) =>
-    (step.op === 'fill' || step.op === 'select') && 'input' in step.value ? [step.value.input] : [],
+    (step.op === 'fill' || step.op === 'type' || step.op === 'select') && 'input' in step.value
+      ? [step.value.input]
+      : [],
   );
   return [...new Set(names)];
 }
@@ -196,7 +200,7 @@ export const CapabilitySchema = z
       if (!inputs.has(name)) context.addIssue({ code: 'custom', message: `unknown input '${name}'`, path });
     };
     capability.steps.forEach((step, index) => {
-      if ((step.op === 'fill' || step.op === 'select') && 'input' in step.value) {
+      if ((step.op === 'fill' || step.op === 'type' || step.op === 'select') && 'input' in step.value) {
         usesInput(step.value.input, ['steps', index, 'value']);
       }
       if (step.op === 'read') {

@@ -14,6 +14,7 @@ const CHANGES_STATE: Readonly<Record<Step['op'], boolean>> = {
   check: true,
   select: true,
   fill: false,
+  type: false,
   navigate: false,
   wait_for: false,
   read: false,

@@ -57,7 +57,7 @@ export function card(capability: Capability, revision: string): string[] {
     const what =
       step.op === 'navigate'
         ? step.path
-        : `${describeTarget(step.target)}${step.op === 'fill' || step.op === 'select' ? ` <- ${'input' in step.value ? `{input: ${step.value.input}}` : JSON.stringify('literal' in step.value ? step.value.literal : step.value.template)}` : ''}${step.op === 'read' ? ` -> ${step.output}` : ''}`;
+        : `${describeTarget(step.target)}${step.op === 'fill' || step.op === 'type' || step.op === 'select' ? ` <- ${'input' in step.value ? `{input: ${step.value.input}}` : JSON.stringify('literal' in step.value ? step.value.literal : step.value.template)}` : ''}${step.op === 'read' ? ` -> ${step.output}` : ''}`;
     lines.push(`  ${String(index + 1).padStart(2)}. ${step.op.padEnd(8)} ${what}`);
   });
   lines.push(

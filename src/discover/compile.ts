@@ -24,6 +24,7 @@ export type ExecutedAction = (
   | { op: 'navigate'; url: string }
   | { op: 'click'; target: Target }
   | { op: 'fill'; target: Target; value: Value }
+  | { op: 'type'; target: Target; value: Value }
   | { op: 'select'; target: Target; value: Value }
   | { op: 'check'; target: Target; checked: boolean }
   | { op: 'press'; target: Target; key: string }
@@ -138,7 +139,8 @@ function valueCheck(check: CheckpointDraft, bound: Record<string, string>) {
 function unusedInputs(steps: Step[], inputs: CompileInput['inputs']): string[] {
   const used = new Set(steps.flatMap((step) => placeholdersIn(step)));
   for (const step of steps) {
-    if ((step.op === 'fill' || step.op === 'select') && 'input' in step.value) used.add(step.value.input);
+    if ((step.op === 'fill' || step.op === 'type' || step.op === 'select') && 'input' in step.value)
+      used.add(step.value.input);
   }
   return inputs.map((input) => input.name).filter((name) => !used.has(name));
 }
@@ -161,7 +163,7 @@ function notUniqueTargets(actions: ExecutedAction[]): string[] {
  */
 function unsubmitted(steps: Draft[]): string | undefined {
   const last = steps.findLastIndex(
-    (step) => step.op === 'fill' || step.op === 'select' || step.op === 'check',
+    (step) => step.op === 'fill' || step.op === 'type' || step.op === 'select' || step.op === 'check',
   );
   if (last < 0) return undefined;
   const field = steps[last] as Extract<Draft, { target: Target }>;
@@ -188,6 +190,7 @@ export function compileCapability(input: CompileInput): Capability {
         pending.push({ op: 'navigate', path: pathOf(action.url, input.start.origin) });
         break;
       case 'fill':
+      case 'type':
       case 'select':
         pending.push({
           op: action.op,
@@ -222,7 +225,7 @@ export function compileCapability(input: CompileInput): Capability {
     const next = kept[index + 1];
     const nextTarget = next && 'target' in next ? next.target : undefined;
     let expect: Postcondition = { kind: 'none' };
-    if (step.op === 'fill') {
+    if (step.op === 'fill' || step.op === 'type') {
       expect = { kind: 'value', target: step.target, equals: step.value };
     } else if (step.op === 'check') {
       expect = { kind: 'checked', target: step.target, checked: step.checked };

@@ -45,6 +45,7 @@ function actionOf(step: Step, inputs: Record<string, string>, origin: string): U
         url: new URL(fillTemplate(step.path, inputs, encodeURIComponent), origin).href,
       };
     case 'fill':
+    case 'type':
     case 'select':
       return { op: step.op, target: target!, value: value(step.value) };
     case 'check':

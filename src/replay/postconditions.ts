@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Postcondition, Value } from '../capability/capability.js';
+import { fieldHolds, readField } from '../rungs/ui/field-value.js';
 import { resolveTarget } from '../rungs/ui/locator.js';
 import { describeTarget, waitVisible } from './targets.js';
 
@@ -29,11 +30,9 @@ export async function holds(
     case 'value': {
       if ((await waitVisible(page, expect.target, CHUNK_MS)) !== 'visible') return false;
       const locator = await resolveTarget(page, expect.target);
-      const value = await locator
-        .first()
-        .inputValue({ timeout: CHUNK_MS })
-        .catch(() => undefined);
-      return value === bound(expect.equals);
+      // A rich-text editor holds text, not a value: fieldHolds reads both.
+      const held = await readField(locator.first(), CHUNK_MS).catch(() => undefined);
+      return held !== undefined && fieldHolds(held, bound(expect.equals));
     }
     case 'checked': {
       if ((await waitVisible(page, expect.target, CHUNK_MS)) !== 'visible') return false;

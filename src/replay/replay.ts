@@ -186,8 +186,8 @@ export class Replay implements StepRunner {
     await this.#harness.goto(new URL(path, origin).href);
     // A first step that acts on the start page waits for its scripts as after any load (WordPress
     // fills its new-user form after window load, and refuses a submit before); a read need not.
-    if (canChangeState(this.capability.steps[0]!) || this.capability.steps[0]!.op === 'fill')
-      await this.scriptsSettled();
+    const first = this.capability.steps[0]!;
+    if (canChangeState(first) || first.op === 'fill' || first.op === 'type') await this.scriptsSettled();
     // One read per frame gives both the classification and the start page's skeleton.
     const start = await this.#classifier.startPage();
     // A password field on the very screen the capability was made on is one of its fields.

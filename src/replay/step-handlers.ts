@@ -1,7 +1,9 @@
 import type { Locator } from 'playwright-core';
 import type { Capability, Postcondition, Step, Value } from '../capability/capability.js';
 import { revealForPointer } from '../rungs/ui/element.js';
+import { fieldHolds, readField } from '../rungs/ui/field-value.js';
 import type { Target } from '../rungs/ui/locator.js';
+import { typeKeys } from '../rungs/ui/type-keys.js';
 import type { Settled } from './options.js';
 import { NOTHING } from './postconditions.js';
 import type { Probe } from './targets.js';
@@ -64,6 +66,16 @@ function onTarget<S extends Extract<Step, { target: Target }>>(
   };
 }
 
+/** The field just written is the postcondition's usual target: read it where it is. */
+async function heldOrExpected(
+  locator: Locator,
+  step: Extract<Step, { op: 'fill' | 'type' }>,
+  runner: StepRunner,
+): Promise<Postcondition> {
+  const held = await readField(locator, runner.timeoutMs).catch(() => undefined);
+  return held && fieldHolds(held, runner.value(step.value)) ? NOTHING : step.expect;
+}
+
 type Handlers = { [Op in Step['op']]: Handler<Extract<Step, { op: Op }>> };
 
 /**
@@ -92,13 +104,16 @@ export const STEP_HANDLERS: Handlers = {
   }),
   fill: onTarget(
     (locator, step, runner) => locator.fill(runner.value(step.value), { timeout: runner.timeoutMs }),
-    {
-      // The field just filled is the postcondition's usual target: read it where it is.
-      expect: async (locator, step, runner) => {
-        const filled = await locator.inputValue({ timeout: runner.timeoutMs }).catch(() => undefined);
-        return filled === runner.value(step.value) ? NOTHING : step.expect;
-      },
+    { expect: heldOrExpected },
+  ),
+  type: onTarget(
+    async (locator, step, runner) => {
+      const text = runner.value(step.value);
+      // A line break would be typed as Enter and could send the form: nothing is typed at all.
+      if (/[\r\n]/.test(text)) throw new Error('a typed value holds a line break, which would be Enter');
+      await typeKeys(locator, text, runner.timeoutMs);
     },
+    { expect: heldOrExpected },
   ),
   select: onTarget((locator, step, runner) =>
     locator

@@ -89,6 +89,8 @@ export const spec = defineCommand({
       examples: [
         `lift session act s_3f2a9c01de '{"op":"fill","target":{"ref":"e12"},"value":{"input":"memberId"}}'`,
         `lift session act s_3f2a9c01de '{"op":"click","target":{"locator":{"by":"role","role":"button","name":"Search"}}}'`,
+        // An autocomplete suggests only on key events: type, observe the options, click one.
+        `lift session act s_3f2a9c01de '{"op":"type","target":{"ref":"e14"},"value":{"input":"city"}}'`,
         `lift session act s_3f2a9c01de '{"op":"read","target":{"locator":{"by":"cell","row":"M-1001","column":"Name"}},"as":"name"}'`,
       ],
     },

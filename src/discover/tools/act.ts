@@ -27,7 +27,7 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Kept
     result.effect === 'none' ||
     // A value the field already held still matters: replay runs on other inputs, where it differs.
     (result.effect === 'no_change' &&
-      (action.op === 'fill' || action.op === 'select' || action.op === 'check'));
+      (action.op === 'fill' || action.op === 'type' || action.op === 'select' || action.op === 'check'));
   if (!worked) return { leftOut: 'nothing changed on the page' };
   const target: Target | undefined = result.resolved?.target;
   const notUnique = result.resolved?.notUnique ? { notUnique: true as const } : {};
@@ -37,6 +37,7 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Kept
     case 'click':
       return on({ op: 'click', target: target! });
     case 'fill':
+    case 'type':
     case 'select': {
       const value =
         typeof action.value === 'string' ? { literal: action.value } : { input: action.value.input };
@@ -150,7 +151,7 @@ export const actTool = defineExplorerTool({
   name: 'act',
   title: 'Act on the page',
   description:
-    'Perform up to 6 typed actions (click, fill, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value. A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
+    'Perform up to 6 typed actions (click, fill, type, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value. fill sets a field (a rich-text editor too) at once; type sends the text key by key, for widgets that only react to keys: an autocomplete or token box whose suggestions appear as you type (type, observe the suggestions, click the one to choose; Enter there may submit the whole form). A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
   input: ActArgsSchema,
   example: { actions: [{ op: 'fill', target: { ref: 'f1e4' }, value: { input: 'memberId' } }] },
   effect: 'visible',

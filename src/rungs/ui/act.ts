@@ -11,10 +11,12 @@ import {
   textOf,
 } from './checks.js';
 import { type LiveElement, refreshRefs } from './element.js';
+import { fieldHolds, fieldValue, readField } from './field-value.js';
 import type { FramePath } from './locator.js';
 import { checkUrl } from './policy.js';
 import { namesByContent, structuralReadTarget } from './read-target.js';
 import type { ActEnvironment, StepResult } from './step.js';
+import { typeKeys } from './type-keys.js';
 import { currentValue, performAndVerify } from './verify.js';
 
 export type { ActEnvironment, BlockedBy, Effect, StepResult, StepStatus } from './step.js';
@@ -119,6 +121,7 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
       return performAndVerify(env, press, action.verify, refBased);
     }
     case 'fill':
+    case 'type':
     case 'select': {
       const field = element as LiveElement;
       const { text, input } = textOf(action.value, env.redactor);
@@ -129,16 +132,29 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
           blockedBy: 'disabled',
         });
       }
-      const before = await field.locator.inputValue({ timeout: 1_000 }).catch(() => '');
-      if (action.op === 'fill')
-        await field.locator.fill(text, { timeout: Math.max(500, env.deadline - Date.now()) });
+      if (action.op === 'type' && /[\r\n]/.test(text)) {
+        // A typed line break is the Enter key, which submits the form the field is in.
+        refuse(
+          'BAD_INPUT',
+          'type sends keys: a line break in the text would be Enter and could submit the form.',
+          {
+            hint: 'Type the text without line breaks; press Enter as its own action when the form is to be sent.',
+          },
+        );
+      }
+      // A rich-text editor holds its text, not a value: read both as a person would.
+      const before = await fieldValue(field.locator, 1_000).catch(() => '');
+      const timeout = Math.max(500, env.deadline - Date.now());
+      if (action.op === 'fill') await field.locator.fill(text, { timeout });
+      else if (action.op === 'type') await typeKeys(field.locator, text, timeout);
       else
         await field.locator
           .selectOption({ label: text }, { timeout: 2_000 })
           .catch(() => field.locator.selectOption(text, { timeout: 2_000 }));
-      const after = await field.locator.inputValue({ timeout: 1_000 }).catch(() => '');
+      const read = await readField(field.locator, 1_000).catch(() => ({ value: '', editor: false }));
+      const after = read.value;
       const shown = input ? `⟦input:${input}⟧` : env.redactor.text(text);
-      if (action.op === 'fill' && after !== text) {
+      if (action.op !== 'select' && !fieldHolds(read, text)) {
         return {
           effect: 'unexpected',
           code: 'UNEXPECTED_STATE',

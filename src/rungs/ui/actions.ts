@@ -36,6 +36,12 @@ const timeoutMs = z.number().int().min(100).max(30_000);
 export const UiActionSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('click'), target: ActionTargetSchema, verify: VerifySchema.optional() }),
   z.strictObject({ op: z.literal('fill'), target: ActionTargetSchema, value: TextValueSchema }),
+  /**
+   * Types the text key by key, for widgets that act on key events (an autocomplete that
+   * suggests after a few characters, an editor that formats as it goes), where fill's single
+   * input event goes unnoticed.
+   */
+  z.strictObject({ op: z.literal('type'), target: ActionTargetSchema, value: TextValueSchema }),
   z.strictObject({ op: z.literal('select'), target: ActionTargetSchema, value: TextValueSchema }),
   z.strictObject({ op: z.literal('check'), target: ActionTargetSchema, checked: z.boolean().default(true) }),
   z.strictObject({
@@ -79,6 +85,7 @@ export type UiOp = UiAction['op'];
 export const UI_OPS = [
   'click',
   'fill',
+  'type',
   'select',
   'check',
   'press',

@@ -101,6 +101,8 @@ export async function resolveElement(
 ): Promise<Resolution> {
   const bound = Math.max(LOOKUP_MS, timeoutMs);
   if ('target' in target) return resolveSemantic(page, target.target, bound);
+  // Looking up an aria ref that names nothing would only wait out its timeout.
+  if (target.record.targetOnly) return resolveSemantic(page, target.record.target, bound);
   const byRef = page.locator(`aria-ref=${target.record.ariaRef}`);
   const handle = await byRef.elementHandle({ timeout: 500 }).catch(() => null);
   if (!handle) return resolveSemantic(page, target.record.target, bound);

@@ -2,21 +2,40 @@ import type { Locator } from 'playwright-core';
 import type { Target } from './locator.js';
 import { valueOfPair } from './locator-fields.js';
 
+/** What a field holds, and whether it is a rich-text editor (its text collapsed as a person reads it). */
+export interface FieldRead {
+  value: string;
+  editor: boolean;
+}
+
 /**
  * What a field holds: an input's, textarea's or select's value, or the text of a rich-text
  * editor (a contenteditable element, the body of an editor's iframe), as a person reads it.
  */
-export function fieldValue(locator: Locator, timeout: number): Promise<string> {
+export function readField(locator: Locator, timeout: number): Promise<FieldRead> {
   return locator.evaluate(
     (element) => {
-      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.value;
-      if (element instanceof HTMLSelectElement) return element.value;
+      if (
+        element instanceof HTMLInputElement ||
+        element instanceof HTMLTextAreaElement ||
+        element instanceof HTMLSelectElement
+      )
+        return { value: element.value, editor: false };
       // biome-ignore lint/performance/useDomNodeTextContent: an editor's text as a person reads it.
-      return (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim();
+      return { value: (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim(), editor: true };
     },
     undefined,
     { timeout },
   );
+}
+
+export async function fieldValue(locator: Locator, timeout: number): Promise<string> {
+  return (await readField(locator, timeout)).value;
+}
+
+/** Whether the field holds the text written into it: an input exactly, an editor as it reads. */
+export function fieldHolds(read: FieldRead, text: string): boolean {
+  return read.value === text || (read.editor && read.value === text.replace(/\s+/g, ' ').trim());
 }
 
 /** The text a read returns for its target: a "Label: value" pair without its label. */

@@ -133,6 +133,23 @@ export function shortPath(url: string): string {
   }
 }
 
+/**
+ * The rich-text editor a frame's document is, when its body is editable (TinyMCE's iframe):
+ * the body's aria-label, which finds it, and its text. A body with no label is not offered.
+ */
+async function editorOf(frame: Frame): Promise<{ name: string; text: string } | undefined> {
+  const editor = await frame
+    .evaluate(() => {
+      const body = document.body;
+      if (!body || !(body.isContentEditable || document.designMode === 'on')) return undefined;
+      const name = (body.getAttribute('aria-label') ?? '').trim();
+      // biome-ignore lint/performance/useDomNodeTextContent: the editor's text as a person reads it.
+      return name ? { name, text: body.innerText.replace(/\s+/g, ' ').trim() } : undefined;
+    })
+    .catch(() => undefined);
+  return editor ?? undefined;
+}
+
 /** Takes the aria snapshot (iframes included), learns each iframe's title and password fields. */
 async function capture(page: Page): Promise<{
   snapshot: string;
@@ -170,10 +187,12 @@ async function capture(page: Page): Promise<{
       ]);
       await handle.dispose();
       if (frame) frameOf.set(ref, frame);
+      const editor = frame ? await editorOf(frame) : undefined;
       facts.set(ref, {
         title: titleAttribute || nameAttribute || ref,
         url: frame?.url() ?? '',
         passwordNames: frame ? await passwordNames(frame) : new Set(),
+        ...(editor ? { editor } : {}),
       });
     }),
   );

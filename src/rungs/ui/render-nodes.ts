@@ -83,12 +83,27 @@ const frame: NodeRenderer = (state, node, scope) => {
     path = facts?.url ?? '';
   }
   state.line(scope, `frame ${quote(title)} ${state.redactor.text(path)}:`);
-  renderChildren(state, node, {
+  const inner: FrameScope = {
     path: [...scope.path, title],
     passwordNames: facts?.passwordNames ?? new Set(),
     containers: [],
     indent: `${scope.indent}  `,
-  });
+  };
+  if (node.ref && facts?.editor) {
+    const { name, text } = facts.editor;
+    const record = state.registerFrameEditor(node.ref, name, inner);
+    const editor: AriaNode = {
+      role: 'textbox',
+      name,
+      ref: node.ref,
+      attrs: {},
+      text,
+      props: {},
+      children: [],
+    };
+    state.line(inner, state.elementLine(editor, record));
+  }
+  renderChildren(state, node, inner);
 };
 
 /** Whether any node under this one is a control. */
@@ -114,6 +129,12 @@ const actionable: NodeRenderer = (state, node, scope) => {
   if (node.role !== 'combobox' && node.role !== 'listbox') {
     // Text inside a link or button is its name already.
     renderNestedControls(state, node, scope);
+    return;
+  }
+  if (node.role === 'listbox') {
+    // A list of suggestions (an autocomplete's popup) is chosen from by a click on an option:
+    // each needs its ref. A select's options, inside its combobox, are chosen by name instead.
+    renderNestedControls(state, node, { ...scope, indent: `${scope.indent}  ` });
     return;
   }
   const options = node.children.filter((child) => child.role === 'option').map((child) => child.name);

@@ -196,6 +196,30 @@ export class RenderState {
   }
 
   /**
+   * An iframe whose document's body is the editor (TinyMCE): the snapshot has no node for a
+   * body, so the editor is listed under the iframe's ref and found by its label in the frame.
+   */
+  registerFrameEditor(frameRef: string, name: string, scope: FrameScope): ElementRecord {
+    this.richness.actionable++;
+    this.richness.named++;
+    const record: ElementRecord = {
+      ref: this.shownRef(frameRef),
+      ariaRef: `${frameRef}-body`,
+      targetOnly: true,
+      role: 'textbox',
+      name,
+      frame: scope.path,
+      target: { frame: scope.path, locator: { by: 'label', label: name } },
+      password: false,
+      disabled: false,
+      ambiguous: false,
+    };
+    this.elements.set(record.ref, record);
+    this.shown.push(record.ref);
+    return record;
+  }
+
+  /**
    * Records an actionable element under its ref. Its target is role + name, or the table
    * cell it sits in when role + name is ambiguous or empty.
    */

@@ -28,6 +28,8 @@ export interface ElementRecord {
   before?: string;
   /** The innermost named container it sits in. */
   container?: Within;
+  /** No aria ref names it (an iframe's editable body): only its target finds it. */
+  targetOnly?: true;
 }
 
 export interface FrameFacts {
@@ -35,6 +37,8 @@ export interface FrameFacts {
   url: string;
   /** Accessible names of the password inputs in the frame. */
   passwordNames: Set<string>;
+  /** The frame's document is a rich-text editor (its body editable): the body's label and text. */
+  editor?: { name: string; text: string };
 }
 
 export interface TableSummary {

@@ -58,6 +58,7 @@ export function classifyAction(
         ? { risk: 'medium', reason: 'confirms a dialog the page opened' }
         : { risk: 'low', reason: 'dismisses a dialog' };
     case 'fill':
+    case 'type':
     case 'select':
     case 'check':
       if (element?.password) {

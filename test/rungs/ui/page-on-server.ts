@@ -16,8 +16,13 @@ export interface PageOnServer {
 /**
  * A page of Debian's Chromium in the one page harness, allowed only the loopback server that
  * answers with `handler`: for tests whose page is a few lines of HTML written in the test.
+ * `inputs` are bound as a discovery session binds its task's inputs.
  */
-export async function pageOnServer(handler: RequestListener, prefix: string): Promise<PageOnServer> {
+export async function pageOnServer(
+  handler: RequestListener,
+  prefix: string,
+  inputs?: Record<string, string>,
+): Promise<PageOnServer> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -27,6 +32,7 @@ export async function pageOnServer(handler: RequestListener, prefix: string): Pr
   const harness = await PageHarness.open(page, {
     policy: parsePolicy({ origins: [origin] }),
     outputDir: dir.path,
+    ...(inputs ? { inputs } : {}),
   });
   return {
     origin,
