@@ -40,3 +40,16 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** The back office's member lookup as `lift session act` takes it: the bound member ID, then Look up. */
+export const LOOK_UP_MEMBER = JSON.stringify([
+  {
+    op: 'fill',
+    target: { frame: ['Workspace'], locator: { by: 'label', label: 'Member ID' } },
+    value: { input: 'memberId' },
+  },
+  {
+    op: 'click',
+    target: { frame: ['Workspace'], locator: { by: 'role', role: 'button', name: 'Look up' } },
+  },
+]);

@@ -11,7 +11,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { tempHome } from '../replay/helpers.js';
 import { type Listener, startListener } from '../security/listener.js';
 import { freePort } from '../support/free-port.js';
-import { lift } from './cli-helpers.js';
+import { LOOK_UP_MEMBER, lift } from './cli-helpers.js';
 
 /**
  * Where a sign-in cannot be typed (single sign-on, a second factor), a session uses the one a
@@ -21,7 +21,6 @@ import { lift } from './cli-helpers.js';
  * cookie never shows in anything Lift prints or writes outside its profile.
  */
 const PASSWORD = 'backoffice-demo';
-const workspace = ['Workspace'];
 let fixture: BackofficeServer;
 let listener: Listener;
 let personSite: { origin: string; requests: string[]; server: Server };
@@ -173,22 +172,7 @@ describe('lift session in a browser the person started (--browser-url)', () => {
       expect((await tabsOf(person.port)).length).toBe(tabsBefore.length + 1);
       // The guard holds there as in Lift's browser: a redirect to another origin goes nowhere.
       fixture.setScenario('redirect_other_origin');
-      const acted = await session([
-        'act',
-        id,
-        JSON.stringify([
-          {
-            op: 'fill',
-            target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
-            value: { input: 'memberId' },
-          },
-          {
-            op: 'click',
-            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
-          },
-        ]),
-        '--json',
-      ]);
+      const acted = await session(['act', id, LOOK_UP_MEMBER, '--json']);
       outputs.push(acted.stdout, acted.stderr);
       const reply = JSON.parse(acted.stdout) as { results: Array<{ status: string; code?: string }> };
       expect(reply.results[1]).toMatchObject({ status: 'executed', code: 'POLICY_BLOCKED' });

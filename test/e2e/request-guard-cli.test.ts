@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { launchChromium, memberLookupCapability, signedInPage, tempHome } from '../replay/helpers.js';
 import { type Listener, startListener } from '../security/listener.js';
-import { lift } from './cli-helpers.js';
+import { LOOK_UP_MEMBER, lift } from './cli-helpers.js';
 
 /**
  * A member lookup the application answers with a 302 to another origin, the member ID in
@@ -17,8 +17,6 @@ const home = tempHome();
 const PASSWORD = 'backoffice-demo';
 let env: Record<string, string>;
 let capabilityFile: string;
-
-const workspace = ['Workspace'];
 
 beforeAll(async () => {
   listener = await startListener();
@@ -81,27 +79,7 @@ it('lift session: the lookup redirected to another origin is stopped, and the st
   expect(start.code, start.stderr).toBe(0);
   const { id, run_id: runId } = JSON.parse(start.stdout) as { id: string; run_id: string };
   try {
-    const acted = await lift(
-      [
-        'session',
-        'act',
-        id,
-        JSON.stringify([
-          {
-            op: 'fill',
-            target: { frame: workspace, locator: { by: 'label', label: 'Member ID' } },
-            value: { input: 'memberId' },
-          },
-          {
-            op: 'click',
-            target: { frame: workspace, locator: { by: 'role', role: 'button', name: 'Look up' } },
-          },
-        ]),
-        '--json',
-      ],
-      env,
-      home.home,
-    );
+    const acted = await lift(['session', 'act', id, LOOK_UP_MEMBER, '--json'], env, home.home);
     const reply = JSON.parse(acted.stdout) as { results: Array<{ status: string; code?: string }> };
     expect(reply.results[1]).toMatchObject({ status: 'executed', code: 'POLICY_BLOCKED' });
   } finally {

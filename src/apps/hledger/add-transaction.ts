@@ -43,6 +43,41 @@ async function* journalWith(path: string, entry: string): AsyncGenerator<string 
   yield `${last === 10 ? '' : '\n'}\n${entry}`;
 }
 
+type Balances = z.infer<typeof BalanceOut>;
+
+/** The answer of a call, first or repeated: what hledger reads back after it, and the one check. */
+function answer(
+  settings: HledgerSettings,
+  input: Input,
+  read: { posted: number; before: Balances; after: Balances; added: boolean },
+) {
+  return {
+    fields: {
+      request_id: input.request_id,
+      journal: settings.journal,
+      posted: read.posted,
+      balances_before: read.before,
+      balances_after: read.after,
+    },
+    summary: read.added
+      ? `Added '${input.description}' on ${input.date} to ${settings.journal}.`
+      : `Transaction ${input.request_id} was already in the journal; nothing was added.`,
+    effect: read.added ? ('changed' as const) : ('existing' as const),
+    verifiedBy: 'hledger print tag:request_id and hledger balance -O json (command line)',
+    checks: [
+      {
+        name: 'posted exactly once',
+        passed: read.posted === 1,
+        detail: `hledger finds ${read.posted} transaction(s) tagged request_id:${input.request_id}`,
+      },
+    ],
+  };
+}
+
+function accountsOf(input: Input): string[] {
+  return [...new Set(input.postings.map((posting) => posting.account))];
+}
+
 /**
  * Whether a call cut off mid-call (its worker killed) landed: the journal holds an entry
  * tagged with its request id. Then it answers as a repeat does, the balances as they are now;
@@ -52,29 +87,8 @@ async function settleTransaction(settings: HledgerSettings, input: Input, ctx: T
   const run = { deadline: ctx.deadline, signal: ctx.signal };
   const posted = await transactionsWithRequestId(settings, input.request_id, run);
   if (posted.length === 0) return undefined;
-  const accounts = [...new Set(input.postings.map((posting) => posting.account))];
-  const now = await balances(settings, accounts, run);
-  return {
-    fields: {
-      request_id: input.request_id,
-      journal: settings.journal,
-      posted: posted.length,
-      balances_before: now.accounts,
-      balances_after: now.accounts,
-    },
-    summary: `Transaction ${input.request_id} was already in the journal; nothing was added.`,
-    effect: 'existing' as const,
-    verifiedBy: 'hledger print tag:request_id and hledger balance -O json (command line)',
-    checks: [postedOnce(posted.length, input.request_id)],
-  };
-}
-
-function postedOnce(count: number, requestId: string) {
-  return {
-    name: 'posted exactly once',
-    passed: count === 1,
-    detail: `hledger finds ${count} transaction(s) tagged request_id:${requestId}`,
-  };
+  const now = (await balances(settings, accountsOf(input), run)).accounts;
+  return answer(settings, input, { posted: posted.length, before: now, after: now, added: false });
 }
 
 async function addTransaction(settings: HledgerSettings, input: Input, ctx: ToolContext) {
@@ -86,7 +100,7 @@ async function addTransaction(settings: HledgerSettings, input: Input, ctx: Tool
     });
   }
   const run = { deadline: ctx.deadline, signal: ctx.signal };
-  const accounts = [...new Set(input.postings.map((posting) => posting.account))];
+  const accounts = accountsOf(input);
   const transaction: NewTransaction = { ...input };
   return withLock(
     journalLock(settings),
@@ -113,22 +127,12 @@ async function addTransaction(settings: HledgerSettings, input: Input, ctx: Tool
           : run;
       const posted = await transactionsWithRequestId(settings, input.request_id, readBack);
       const after = await balances(settings, accounts, readBack);
-      return {
-        fields: {
-          request_id: input.request_id,
-          journal: settings.journal,
-          posted: posted.length,
-          balances_before: before.accounts,
-          balances_after: after.accounts,
-        },
-        summary:
-          earlier.length > 0
-            ? `Transaction ${input.request_id} was already in the journal; nothing was added.`
-            : `Added '${input.description}' on ${input.date} to ${settings.journal}.`,
-        effect: earlier.length > 0 ? ('existing' as const) : ('changed' as const),
-        verifiedBy: 'hledger print tag:request_id and hledger balance -O json (command line)',
-        checks: [postedOnce(posted.length, input.request_id)],
-      };
+      return answer(settings, input, {
+        posted: posted.length,
+        before: before.accounts,
+        after: after.accounts,
+        added: earlier.length === 0,
+      });
     },
   );
 }

@@ -187,11 +187,13 @@ async function capture(page: Page): Promise<{
       ]);
       await handle.dispose();
       if (frame) frameOf.set(ref, frame);
-      const editor = frame ? await editorOf(frame) : undefined;
+      const [editor, passwords] = frame
+        ? await Promise.all([editorOf(frame), passwordNames(frame)])
+        : [undefined, new Set<string>()];
       facts.set(ref, {
         title: titleAttribute || nameAttribute || ref,
         url: frame?.url() ?? '',
-        passwordNames: frame ? await passwordNames(frame) : new Set(),
+        passwordNames: passwords,
         ...(editor ? { editor } : {}),
       });
     }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTarget } from '../../../src/rungs/ui/locator.js';
-import { type PageOnServer, pageOnServer } from './page-on-server.js';
+import { type PageOnServer, pageOnServer, servesHtml } from './page-on-server.js';
 
 // Two boxes with no name, each after a text a person reads as its label; the second label is
 // drawn by CSS. The snapshot reads "Price" before the second box, while the page's own text
@@ -13,10 +13,7 @@ const PAGE = `<!doctype html><title>Order</title><style>
 let served: PageOnServer;
 
 beforeAll(async () => {
-  served = await pageOnServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(PAGE);
-  }, 'lift-field-confirmed-');
+  served = await pageOnServer(servesHtml(PAGE), 'lift-field-confirmed-');
   await served.harness.goto(`${served.origin}/`);
 });
 afterAll(() => served?.close());

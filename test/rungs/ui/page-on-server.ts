@@ -13,6 +13,14 @@ export interface PageOnServer {
   close(): Promise<void>;
 }
 
+/** A handler that answers every request with the same HTML page. */
+export function servesHtml(html: string): RequestListener {
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  };
+}
+
 /**
  * A page of Debian's Chromium in the one page harness, allowed only the loopback server that
  * answers with `handler`: for tests whose page is a few lines of HTML written in the test.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performAction } from '../../../src/rungs/ui/act.js';
-import { type PageOnServer, pageOnServer } from './page-on-server.js';
+import { type PageOnServer, pageOnServer, servesHtml } from './page-on-server.js';
 
 // A list as WordPress's are: each row's actions are parked off screen (left: -9999em) until
 // the row is hovered or holds the focus. A person hovers the row; a keyboard user tabs to the
@@ -24,10 +24,7 @@ for (const link of document.querySelectorAll('.row-actions a'))
 let served: PageOnServer;
 
 beforeAll(async () => {
-  served = await pageOnServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(PAGE);
-  }, 'lift-row-action-');
+  served = await pageOnServer(servesHtml(PAGE), 'lift-row-action-');
 });
 afterAll(() => served?.close());
 

@@ -2,7 +2,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { performAction } from '../../../src/rungs/ui/act.js';
 import { resolveTarget, type Target } from '../../../src/rungs/ui/locator.js';
-import { type PageOnServer, pageOnServer } from './page-on-server.js';
+import { type PageOnServer, pageOnServer, servesHtml } from './page-on-server.js';
 
 // Shaped like Roundcube Elastic's recipient box: the form's own textarea, which the label
 // "To" names, is parked off the page (opacity 0, left -5000px) and hands its focus to a
@@ -54,10 +54,7 @@ document.getElementById('send').addEventListener('click', () => {
 let served: PageOnServer;
 
 beforeAll(async () => {
-  served = await pageOnServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(PAGE);
-  }, 'lift-token-widget-');
+  served = await pageOnServer(servesHtml(PAGE), 'lift-token-widget-');
 });
 afterAll(() => served?.close());
 beforeEach(() => served.harness.goto(`${served.origin}/`));
