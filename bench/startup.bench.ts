@@ -3,6 +3,8 @@
  *
  *   lift --version, lift tools list, import('lift')    against  node -e 0
  *   lift serve --stdio answering initialize             against  a McpServer with one tool on stdio
+ *   lift serve --stdio answering tools/list             against  the same (Lift's ~36 tools load
+ *                                                        after the handshake, so this is the full start)
  *
  * Each figure is the median of interleaved rounds (the machine is shared: a neighbour's burst
  * lands on every side alike). Goals: import('lift') under 0.5 s, serve within 1.5x the bare server.
@@ -67,9 +69,19 @@ const INITIALIZE = `${JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
 })}\n`;
+const LIST_TOOLS = `${INITIALIZE}${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`;
 
 /** Spawn to the initialize response on stdout, in milliseconds; the server is then closed. */
 function untilInitialized(args: string[]): Promise<number> {
+  return untilAnswered(args, INITIALIZE, '"id":1');
+}
+
+/** Spawn to the tools/list response (sent with initialize at once, as clients do). */
+function untilToolsListed(args: string[]): Promise<number> {
+  return untilAnswered(args, LIST_TOOLS, '"id":2');
+}
+
+function untilAnswered(args: string[], messages: string, answer: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, {
@@ -80,18 +92,18 @@ function untilInitialized(args: string[]): Promise<number> {
     let stdout = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${args.join(' ')} did not answer initialize in 60 s`));
+      reject(new Error(`${args.join(' ')} did not answer ${answer} in 60 s`));
     }, 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk;
-      if (!stdout.includes('"id":1')) return;
+      if (!stdout.includes(answer)) return;
       const elapsed = performance.now() - started;
       clearTimeout(timer);
       child.once('close', () => resolve(elapsed));
       child.stdin.end();
     });
     child.once('error', reject);
-    child.stdin.write(INITIALIZE);
+    child.stdin.write(messages);
   });
 }
 
@@ -137,6 +149,16 @@ try {
     'lift serve --stdio initialize',
     serve.get('lift') ?? Number.NaN,
     serve.get('bare') ?? Number.NaN,
+    'bare SDK server',
+  );
+  const listed = await compare([
+    { name: 'bare', time: () => untilToolsListed([join(folder, 'bare-server.mjs')]) },
+    { name: 'lift', time: () => untilToolsListed([LIFT, 'serve', '--stdio']) },
+  ]);
+  line(
+    'lift serve --stdio tools/list',
+    listed.get('lift') ?? Number.NaN,
+    listed.get('bare') ?? Number.NaN,
     'bare SDK server',
   );
   console.log(

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
-import { loadConfig, loadConfiguredTools } from '../config/load.js';
+import { type LiftConfig, loadConfig, loadConfiguredTools } from '../config/load.js';
 import type { JobQueue } from '../queue/queue.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
@@ -22,17 +22,37 @@ export interface OpenOptions {
  * registered capabilities, and the store in LIFT_HOME or .lift.
  */
 export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise<Runtime> {
+  const { runtime, loadTools } = await openRuntimeThenTools(io, options);
+  try {
+    await loadTools();
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  return runtime;
+}
+
+export interface OpeningRuntime {
+  /** The store and settings are ready; the registry is empty until `loadTools` settles. */
+  runtime: Runtime;
+  /**
+   * Registers every tool (the first call loads them, later calls share its promise); rejects
+   * if a tools module cannot be loaded.
+   */
+  loadTools(): Promise<void>;
+}
+
+/**
+ * The runtime with its store open, before its tools are: `lift serve` answers the MCP
+ * handshake first and holds tools/list and tools/call until the tools are loaded. Loading the
+ * tool modules (their schemas, dozens of areas) is most of a start, and a handshake needs none
+ * of it.
+ */
+export async function openRuntimeThenTools(io: CliIo, options: OpenOptions = {}): Promise<OpeningRuntime> {
   const debug = debugLog(io);
   const config = await loadConfig(io.cwd, io.env);
-  debug(`config ${config.file ?? '(none: defaults)'}; home ${resolve(io.cwd, config.home ?? '.lift')}`);
-  const apiTools = config.apis.flatMap((file) =>
-    loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
-  );
-  const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
-  debug(
-    `${tools.length} tools: built-in, ${config.tools.length} configured module(s), ${apiTools.length} from API files`,
-  );
   const home = resolve(io.cwd, config.home ?? '.lift');
+  debug(`config ${config.file ?? '(none: defaults)'}; home ${home}`);
   const shared = config.store?.postgres;
   // The PostgreSQL client loads only for a shared store: the embedded default starts as fast as before.
   const store = shared
@@ -42,7 +62,6 @@ export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise
     home,
     ...(store ? { store, releaseApproved: lazyRelease(() => jobQueue(runtime), store) } : {}),
     env: io.env,
-    tools,
     workingDir: io.cwd,
     roots: rootsFromSettings(config.settings, config.root),
   });
@@ -50,6 +69,30 @@ export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);
   }
+  let loading: Promise<void> | undefined;
+  return {
+    runtime,
+    loadTools: () => {
+      loading ??= registerTools(runtime, config, options, debug);
+      return loading;
+    },
+  };
+}
+
+async function registerTools(
+  runtime: Runtime,
+  config: LiftConfig,
+  options: OpenOptions,
+  debug: (line: string) => void,
+): Promise<void> {
+  const apiTools = config.apis.flatMap((file) =>
+    loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
+  );
+  const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
+  debug(
+    `${tools.length} tools: built-in, ${config.tools.length} configured module(s), ${apiTools.length} from API files`,
+  );
+  runtime.registry.addAll(tools);
   if (config.settings.backoffice !== undefined) {
     // The back-office app reads its OpenAPI description: loaded only when lift.config enables it.
     const { addBackofficeTools } = await import('../apps/backoffice/tools.js');
@@ -57,7 +100,6 @@ export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise
   }
   addDesktopSkillTools(await addCapabilityTools(runtime, { attended: options.attended ?? false }));
   debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
-  return runtime;
 }
 
 /**

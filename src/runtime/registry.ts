@@ -24,6 +24,12 @@ export class Registry {
     this.#notify();
   }
 
+  /** Many tools at once: listeners hear one change. */
+  addAll(tools: Iterable<AnyTool>): void {
+    for (const tool of tools) this.#tools.set(tool.name, tool);
+    this.#notify();
+  }
+
   remove(name: string): boolean {
     const removed = this.#tools.delete(name);
     if (removed) this.#notify();

@@ -43,6 +43,11 @@ export interface LiftServerOptions {
    * workers). The server's own tools (approval_status) still run here.
    */
   invoke?: (tool: AnyTool, input: unknown, options: InvokeOptions) => Promise<Envelope>;
+  /**
+   * Settles once the runtime's tools are registered (lift serve answers the handshake while
+   * they load): tools/list and tools/call wait for it, so a client never sees a partial list.
+   */
+  toolsLoaded?: Promise<void>;
 }
 
 /** Tools the server adds to the registry's: what a client needs to follow its own calls. */
@@ -77,12 +82,13 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     },
   );
   const toolNamed = (name: string) => own.get(name) ?? runtime.registry.get(name);
+  const toolsLoaded = options.toolsLoaded ?? Promise.resolve();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...runtime.registry.list().filter((tool) => !own.has(tool.name)), ...own.values()]
-      .sort(byToolName)
-      .map(toMcpTool),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await toolsLoaded;
+    const tools = [...runtime.registry.list().filter((tool) => !own.has(tool.name)), ...own.values()];
+    return { tools: tools.sort(byToolName).map(toMcpTool) };
+  });
 
   server.setRequestHandler(SetLevelRequestSchema, (request) => {
     logLevel = request.params.level;
@@ -91,6 +97,7 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: input = {} } = request.params;
+    await toolsLoaded;
     const tool = toolNamed(name);
     if (!tool) {
       const names = [...runtime.registry.list().map((known) => known.name), ...own.keys()];
@@ -150,11 +157,21 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     return approval ? scrub(approval) : files.read(request.params.uri);
   });
 
-  const stopFollowing = runtime.registry.onChange(() => {
-    if (!server.transport) return;
-    server.sendToolListChanged().catch(() => {
-      // The connection is closing; the next tools/list reads the registry anyway.
+  // The first load is no change a client saw (tools/list waited for it): follow the registry after it.
+  let following = true;
+  let stopFollowing = () => {
+    following = false;
+  };
+  const follow = () => {
+    if (!following) return;
+    stopFollowing = runtime.registry.onChange(() => {
+      if (!server.transport) return;
+      server.sendToolListChanged().catch(() => {
+        // The connection is closing; the next tools/list reads the registry anyway.
+      });
     });
-  });
-  return { server, dispose: stopFollowing };
+  };
+  if (options.toolsLoaded) options.toolsLoaded.then(follow, () => {});
+  else follow();
+  return { server, dispose: () => stopFollowing() };
 }

@@ -9,6 +9,8 @@ import { createLiftServer, type LiftServerOptions } from './mcp-server.js';
 export async function serveStdio(
   runtime: Runtime,
   options: LiftServerOptions & {
+    /** Registers the runtime's tools: called once connected, so the handshake never waits for them. */
+    loadTools?: () => Promise<void>;
     stdin?: NodeJS.ReadableStream;
     stdout?: NodeJS.WritableStream;
     stop?: AbortSignal;
@@ -16,7 +18,16 @@ export async function serveStdio(
 ): Promise<void> {
   const stdin = (options.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (options.stdout ?? process.stdout) as NodeJS.WriteStream;
-  const { server, dispose } = createLiftServer(runtime, options);
+  let connected = () => {};
+  const toolsLoaded = options.loadTools
+    ? new Promise<void>((resolve) => {
+        connected = resolve;
+      }).then(options.loadTools)
+    : options.toolsLoaded;
+  const { server, dispose } = createLiftServer(runtime, {
+    ...options,
+    ...(toolsLoaded ? { toolsLoaded } : {}),
+  });
   const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -26,9 +37,13 @@ export async function serveStdio(
   };
   stdin.once('end', endOfInput);
   options.stop?.addEventListener('abort', endOfInput, { once: true });
+  // Tools that cannot load end the server: the failure is the command's, after the handshake.
+  toolsLoaded?.catch(endOfInput);
   await server.connect(transport);
+  connected();
   try {
     await closed;
+    await toolsLoaded;
   } finally {
     stdin.off('end', endOfInput);
     options.stop?.removeEventListener('abort', endOfInput);

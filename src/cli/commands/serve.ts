@@ -7,7 +7,7 @@ import type { RunEvent } from '../../store/runs.js';
 import { parse, UsageError } from '../args.js';
 import { debugLog } from '../debug-log.js';
 import type { CliIo, Command } from '../io.js';
-import { jobQueue, openRuntime } from '../open-runtime.js';
+import { jobQueue, openRuntimeThenTools } from '../open-runtime.js';
 import { queuedInvoke } from '../queued-invoke.js';
 import { defineCommand } from '../spec.js';
 
@@ -129,14 +129,20 @@ export const run: Command = async (args, io) => {
   const { values } = parse(args, spec);
   if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
   // A replay that meets an expired session waits for a person in the console (lift console).
-  const runtime = await openRuntime(io, { attended: true });
+  const { runtime, loadTools } = await openRuntimeThenTools(io, { attended: true });
   const stop = stopSignal();
   try {
     const calls = await callsOf(runtime, values.queue);
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
       // stdout carries protocol messages only; a signal ends the server like a closed stdin.
-      await serveStdio(runtime, { version: LIFT_VERSION, stop, ...debugEvents(runtime, io), ...calls });
+      await serveStdio(runtime, {
+        version: LIFT_VERSION,
+        stop,
+        loadTools,
+        ...debugEvents(runtime, io),
+        ...calls,
+      });
       process.stdin.destroy();
       return 0;
     }
@@ -147,6 +153,7 @@ export const run: Command = async (args, io) => {
     const invalid = origins.find((origin) => !originOf(origin));
     if (invalid)
       throw new UsageError(`--allow-origin needs an origin such as http://localhost:5173, not '${invalid}'.`);
+    await loadTools();
     return await serveOverHttp(runtime, calls, io, port, values.host, origins, stop);
   } finally {
     await runtime.close();
