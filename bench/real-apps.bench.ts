@@ -7,6 +7,8 @@
  * p95 of each, and both ratios (goal: warm <= 1.25x the script of its own on every app).
  *   MediaWiki   the owner of a server by id (a cell of the Server inventory's table)
  *   WordPress   a user's email by login (a cell of the Users list)
+ *   phpMyAdmin  a customer's email by id (a cell of the Browse table, its first header spanning
+ *               the four row actions)
  *   node --import tsx bench/real-apps.bench.ts [app...]   (BENCH_REPLAYS=N, default 20)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,13 +16,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Capability } from '../src/capability/capability.js';
-import { pageFingerprint } from '../src/capability/fingerprint.js';
+import { settledFingerprint } from '../src/capability/fingerprint.js';
 import { LIFT_VERSION } from '../src/contract/version.js';
 import { replayCapability } from '../src/replay/engine.js';
 import { launchBrowser } from '../src/rungs/ui/browser.js';
 import type { Target } from '../src/rungs/ui/locator.js';
 import { type AppName, startApp } from '../test/real-apps/bed.js';
 import { INVENTORY_ROWS } from '../test/real-apps/mediawiki/seed-data.js';
+import { CUSTOMERS } from '../test/real-apps/phpmyadmin/shop-data.js';
 import { signIn } from '../test/real-apps/sign-in.js';
 import { WORDPRESS_USERS } from '../test/real-apps/wordpress/seed-data.js';
 
@@ -83,6 +86,38 @@ const LOOKUPS: Lookup[] = [
       ['nobody', undefined],
     ],
   },
+  {
+    app: 'phpmyadmin',
+    name: 'customer_email_lookup',
+    startPath: '/index.php?route=/sql&db=shop&table=customers',
+    input: 'id',
+    read: cell('{{input.id}}', 'email', { key: 'id' }),
+    checkpoint: cell('{{input.id}}', 'id', { key: 'id' }),
+    match: 'exact',
+    async script(page, origin, id) {
+      await page.goto(`${origin}/index.php?route=/sql&db=shop&table=customers`);
+      // Where each column starts, counting the colspan of the header over the row actions.
+      return page.locator('table.table_results').evaluate((table: HTMLTableElement, wanted: string) => {
+        const at: Record<string, number> = {};
+        let position = 0;
+        for (const header of Array.from(table.tHead?.rows[0]?.cells ?? [])) {
+          const column = header.getAttribute('data-column');
+          if (column) at[column] = position;
+          position += header.colSpan;
+        }
+        const rows = Array.from(table.tBodies[0]?.rows ?? []).filter(
+          (row) => row.cells[at.id ?? -1]?.textContent?.trim() === wanted,
+        );
+        return rows.length === 1
+          ? (rows[0]?.cells[at.email ?? -1]?.textContent?.trim() ?? undefined)
+          : undefined;
+      }, id);
+    },
+    cases: [
+      ...CUSTOMERS.map((customer): [string, string] => [String(customer.id), customer.email]),
+      ['999', undefined],
+    ],
+  },
 ];
 
 function cell(row: string, column: string, where: { key?: string; table?: string }): Target {
@@ -125,7 +160,7 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
     const plain = await plainContext.newPage();
     await signIn(plain, app);
     await page.goto(`${app.origin}${lookup.startPath}`);
-    const capability = capabilityOf(lookup, app.origin, (await pageFingerprint(page)).fingerprint);
+    const capability = capabilityOf(lookup, app.origin, (await settledFingerprint(page)).fingerprint);
     const lift: number[] = [];
     const script: number[] = [];
     const plainScript: number[] = [];
@@ -139,9 +174,10 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
         capability,
         { [lookup.input]: value },
         { page, evidenceDir: evidence, effectClass: 'read' },
-      ).catch((error: { code?: string }) => ({
+      ).catch((error: { code?: string; message?: string }) => ({
         outcome: error.code ?? 'error',
         outputs: {} as Record<string, unknown>,
+        message: error.message,
       }));
       const t1 = performance.now();
       const scripted = await lookup.script(page, app.origin, value);
@@ -162,6 +198,10 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
             plainly === expected
           : result.outcome === 'not_found' && scripted === undefined && plainly === undefined;
       if (right) correct++;
+      else
+        console.log(
+          `  wrong on ${value}: ${JSON.stringify({ outcome: result.outcome, outputs: result.outputs, scripted, plainly, message: 'message' in result ? result.message : undefined })}`,
+        );
     }
     const line = (values: number[]) =>
       `median ${percentile(values, 0.5).toFixed(1)} ms, p95 ${percentile(values, 0.95).toFixed(1)} ms`;

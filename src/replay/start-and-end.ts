@@ -19,7 +19,7 @@ export async function fingerprintMismatch(
   let actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
   if (actual.fingerprint === fingerprint) return undefined;
   // Read at the load event, a page its scripts are still building differs: read it built.
-  actual = await settledFingerprint(page);
+  actual = await settledFingerprint(page, undefined, fingerprint);
   if (actual.fingerprint === fingerprint) return undefined;
   return new LiftError(
     'SURFACE_CHANGED',
