@@ -1,10 +1,14 @@
 /**
  * Lookups on the real-app test bed: Lift's warm replay against a hand-written playwright-core
- * script doing the same lookup on the same warm, signed-in context, interleaved in one run
- * (the machine is shared: drift hits both alike). Prints per lookup: replays correct / tried,
- * outcomes seen, median and p95 of both, and the ratio (goal: warm <= 1.25x on every app).
+ * script doing the same lookup, interleaved in one run (the machine is shared: drift hits all
+ * alike). The script runs twice: on Lift's own page, where it pays Lift's request guard too
+ * (every request paused and checked), and on a signed-in context of its own with no guard, as a
+ * person's script would. Prints per lookup: replays correct / tried, outcomes seen, median and
+ * p95 of each, and both ratios (goal: warm <= 1.25x the script of its own on every app).
  *   MediaWiki   the owner of a server by id (a cell of the Server inventory's table)
  *   WordPress   a user's email by login (a cell of the Users list)
+ *   phpMyAdmin  a customer's email by id (a cell of the Browse table, its first header spanning
+ *               the four row actions)
  *   node --import tsx bench/real-apps.bench.ts [app...]   (BENCH_REPLAYS=N, default 20)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,13 +16,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Capability } from '../src/capability/capability.js';
-import { pageFingerprint } from '../src/capability/fingerprint.js';
+import { settledFingerprint } from '../src/capability/fingerprint.js';
 import { LIFT_VERSION } from '../src/contract/version.js';
 import { replayCapability } from '../src/replay/engine.js';
 import { launchBrowser } from '../src/rungs/ui/browser.js';
 import type { Target } from '../src/rungs/ui/locator.js';
 import { type AppName, startApp } from '../test/real-apps/bed.js';
 import { INVENTORY_ROWS } from '../test/real-apps/mediawiki/seed-data.js';
+import { CUSTOMERS } from '../test/real-apps/phpmyadmin/shop-data.js';
 import { signIn } from '../test/real-apps/sign-in.js';
 import { WORDPRESS_USERS } from '../test/real-apps/wordpress/seed-data.js';
 
@@ -81,6 +86,38 @@ const LOOKUPS: Lookup[] = [
       ['nobody', undefined],
     ],
   },
+  {
+    app: 'phpmyadmin',
+    name: 'customer_email_lookup',
+    startPath: '/index.php?route=/sql&db=shop&table=customers',
+    input: 'id',
+    read: cell('{{input.id}}', 'email', { key: 'id' }),
+    checkpoint: cell('{{input.id}}', 'id', { key: 'id' }),
+    match: 'exact',
+    async script(page, origin, id) {
+      await page.goto(`${origin}/index.php?route=/sql&db=shop&table=customers`);
+      // Where each column starts, counting the colspan of the header over the row actions.
+      return page.locator('table.table_results').evaluate((table: HTMLTableElement, wanted: string) => {
+        const at: Record<string, number> = {};
+        let position = 0;
+        for (const header of Array.from(table.tHead?.rows[0]?.cells ?? [])) {
+          const column = header.getAttribute('data-column');
+          if (column) at[column] = position;
+          position += header.colSpan;
+        }
+        const rows = Array.from(table.tBodies[0]?.rows ?? []).filter(
+          (row) => row.cells[at.id ?? -1]?.textContent?.trim() === wanted,
+        );
+        return rows.length === 1
+          ? (rows[0]?.cells[at.email ?? -1]?.textContent?.trim() ?? undefined)
+          : undefined;
+      }, id);
+    },
+    cases: [
+      ...CUSTOMERS.map((customer): [string, string] => [String(customer.id), customer.email]),
+      ['999', undefined],
+    ],
+  },
 ];
 
 function cell(row: string, column: string, where: { key?: string; table?: string }): Target {
@@ -116,14 +153,19 @@ function capabilityOf(lookup: Lookup, origin: string, fingerprint: string): Capa
 async function measure(lookup: Lookup, browser: Browser, evidence: string): Promise<void> {
   const app = await startApp(lookup.app);
   const context = await browser.newContext();
+  const plainContext = await browser.newContext();
   try {
     const page = await context.newPage();
     await signIn(page, app);
+    const plain = await plainContext.newPage();
+    await signIn(plain, app);
     await page.goto(`${app.origin}${lookup.startPath}`);
-    const capability = capabilityOf(lookup, app.origin, (await pageFingerprint(page)).fingerprint);
+    const capability = capabilityOf(lookup, app.origin, (await settledFingerprint(page)).fingerprint);
     const lift: number[] = [];
     const script: number[] = [];
+    const plainScript: number[] = [];
     const outcomes = new Map<string, number>();
+    const byOutcome = new Map<string, number[]>();
     let correct = 0;
     for (let round = 0; round < N + 2; round++) {
       const [value, expected] = lookup.cases[round % lookup.cases.length]!;
@@ -132,32 +174,48 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
         capability,
         { [lookup.input]: value },
         { page, evidenceDir: evidence, effectClass: 'read' },
-      ).catch((error: { code?: string }) => ({
+      ).catch((error: { code?: string; message?: string }) => ({
         outcome: error.code ?? 'error',
         outputs: {} as Record<string, unknown>,
+        message: error.message,
       }));
       const t1 = performance.now();
       const scripted = await lookup.script(page, app.origin, value);
       const t2 = performance.now();
+      const plainly = await lookup.script(plain, app.origin, value);
+      const t3 = performance.now();
       if (round < 2) continue; // warm-up: the first documents of a context cost more on both sides
       lift.push(t1 - t0);
       script.push(t2 - t1);
+      plainScript.push(t3 - t2);
       outcomes.set(result.outcome, (outcomes.get(result.outcome) ?? 0) + 1);
+      byOutcome.set(result.outcome, [...(byOutcome.get(result.outcome) ?? []), t1 - t0]);
       const right =
         expected !== undefined
-          ? result.outcome === 'found' && result.outputs.value === expected && scripted === expected
-          : result.outcome === 'not_found' && scripted === undefined;
+          ? result.outcome === 'found' &&
+            result.outputs.value === expected &&
+            scripted === expected &&
+            plainly === expected
+          : result.outcome === 'not_found' && scripted === undefined && plainly === undefined;
       if (right) correct++;
+      else
+        console.log(
+          `  wrong on ${value}: ${JSON.stringify({ outcome: result.outcome, outputs: result.outputs, scripted, plainly, message: 'message' in result ? result.message : undefined })}`,
+        );
     }
     const line = (values: number[]) =>
       `median ${percentile(values, 0.5).toFixed(1)} ms, p95 ${percentile(values, 0.95).toFixed(1)} ms`;
     console.log(`${lookup.app} ${lookup.name}: replays correct ${correct}/${lift.length}`);
-    console.log(`  outcomes: ${[...outcomes].map(([name, count]) => `${name} ${count}`).join(', ')}`);
-    console.log(`  lift replay (warm):  ${line(lift)}`);
-    console.log(`  playwright script:   ${line(script)}`);
     console.log(
-      `  ratio (median): ${(percentile(lift, 0.5) / percentile(script, 0.5)).toFixed(2)}x (goal <= 1.25x); p95 ratio ${(percentile(lift, 0.95) / percentile(script, 0.95)).toFixed(2)}x`,
+      `  outcomes: ${[...outcomes].map(([name, count]) => `${name} ${count} (median ${percentile(byOutcome.get(name) ?? [], 0.5).toFixed(0)} ms)`).join(', ')}`,
     );
+    const ratios = (baseline: number[]) =>
+      `${(percentile(lift, 0.5) / percentile(baseline, 0.5)).toFixed(2)}x median, ${(percentile(lift, 0.95) / percentile(baseline, 0.95)).toFixed(2)}x p95`;
+    console.log(`  lift replay (warm):             ${line(lift)}`);
+    console.log(`  script on its own context:      ${line(plainScript)}`);
+    console.log(`  script on Lift's guarded page:  ${line(script)}`);
+    console.log(`  ratio to the script on its own context: ${ratios(plainScript)} (goal <= 1.25x)`);
+    console.log(`  ratio to the script on the guarded page: ${ratios(script)}`);
     console.log(
       `  machine load: ${loadavg()
         .map((load) => load.toFixed(1))
@@ -165,6 +223,7 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
     );
   } finally {
     await context.close();
+    await plainContext.close();
     await app.stop();
   }
 }

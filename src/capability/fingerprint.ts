@@ -133,15 +133,18 @@ const SETTLE_QUIET_MS = 600;
  * The page's fingerprint once its own scripts have built it: read until it has not changed
  * for SETTLE_QUIET_MS, within `timeoutMs`. phpMyAdmin adds its navigation, console and list
  * buttons after the load event, so a page read at load and one read a moment later differ.
+ * With `expected` (a replay's start page), a read that shows it ends the wait: the page has
+ * become the one discovery saw built, and only a page that does not needs the quiet period.
  */
 export async function settledFingerprint(
   page: Page,
   timeoutMs = 5_000,
+  expected?: string,
 ): Promise<{ fingerprint: string; skeleton: string[] }> {
   const deadline = Date.now() + timeoutMs;
   let last = await pageFingerprint(page);
   let since = Date.now();
-  while (Date.now() < deadline && Date.now() - since < SETTLE_QUIET_MS) {
+  while (Date.now() < deadline && Date.now() - since < SETTLE_QUIET_MS && last.fingerprint !== expected) {
     await pause(SETTLE_READ_MS);
     const next = await pageFingerprint(page);
     if (next.fingerprint !== last.fingerprint) since = Date.now();

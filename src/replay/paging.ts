@@ -9,6 +9,8 @@ export interface PagerHost {
   readonly timeoutMs: number;
   documentsSettled: StepRunner['documentsSettled'];
   scriptsSettled: StepRunner['scriptsSettled'];
+  /** Waits out what is left of a late row's moment since the page last loaded or fetched anything. */
+  lateRowsDrawn(): Promise<void>;
   emit(type: string, data?: Record<string, unknown>): void;
 }
 
@@ -50,6 +52,11 @@ export class Pager {
     return 'next';
   }
 
+  /** Whether `turn` settles the page and looks again before it calls a record absent. */
+  settlesAbsence(target: Target): boolean {
+    return !this.#paging && this.#notFoundDeclared && target.locator.by === 'cell';
+  }
+
   /**
    * A list that does not page answers at once when its table is shown and, looked at again
    * once the page has settled (no document loading, the DOM still), has no row for the record:
@@ -60,6 +67,8 @@ export class Pager {
     if (!(await this.#listShown(target))) return false;
     await this.#host.documentsSettled();
     await this.#host.scriptsSettled();
+    // Rows a script draws a moment after its answer came (on a timer, no request in flight).
+    await this.#host.lateRowsDrawn();
     const { count } = await probeTarget(this.#host.page, target);
     return count === 0;
   }

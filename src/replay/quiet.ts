@@ -21,16 +21,22 @@ export class QuietWatch {
   #dialogs = 0;
   readonly #dialogPending: () => boolean;
   readonly #off: () => void;
+  /** When a request of the page last started or ended (Date.now), 0 before any. */
+  lastRequestAt = 0;
 
   /** `dialogPending`: whether a dialog is open and unanswered (the page tracker knows). */
   constructor(page: Page, dialogPending: () => boolean) {
     this.#page = page;
     this.#dialogPending = dialogPending;
     const started = (request: Request) => {
-      if (!STREAMS.has(request.resourceType())) this.#inFlight.add(request);
+      if (STREAMS.has(request.resourceType())) return;
+      this.#inFlight.add(request);
+      this.lastRequestAt = Date.now();
     };
     const done = (request: Request) => {
-      if (!this.#inFlight.delete(request) || this.#inFlight.size > 0) return;
+      if (!this.#inFlight.delete(request)) return;
+      this.lastRequestAt = Date.now();
+      if (this.#inFlight.size > 0) return;
       for (const wake of this.#idle.splice(0)) wake();
     };
     const dialog = () => {

@@ -268,7 +268,10 @@ export class Replay implements StepRunner {
         );
       }
       if (await this.#signShown('not_found', index)) return 'not_found';
-      if ((await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
+      // A late row gets a moment to come. A list that settles before it answers not_found waits
+      // that moment itself, after its requests are answered (Pager), so it looks at once here.
+      const settlesAbsence = this.#pages.settlesAbsence(target);
+      if (!settlesAbsence && (await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
       const settled = await this.#states.answer(await this.#classifier.classify());
       if (settled !== 'ok') return settled;
       const paged = await this.#pages.turn(target);
@@ -277,6 +280,8 @@ export class Replay implements StepRunner {
         continue;
       }
       if (paged === 'last') return this.#notFound(`${describeTarget(target)} is on none of the pages`);
+      // Not answered yet (the list is not shown): the look paces the loop.
+      if (settlesAbsence && (await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
       if (this.#pastDeadline(deadline, wait)) {
         throw await this.#ranOut(
           wait,
@@ -285,6 +290,13 @@ export class Replay implements StepRunner {
         );
       }
     }
+  }
+
+  /** Waits out what is left of a late row's moment (CHUNK_MS) since the page last loaded or fetched anything. */
+  async lateRowsDrawn(): Promise<void> {
+    const last = Math.max(this.#harness.tracker.lastActivity, this.#quiet.lastRequestAt);
+    const left = CHUNK_MS - (Date.now() - last);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
   }
 
   /** Whether a visible postcondition's target is on the settled page now: one count, no timeout. */

@@ -19,7 +19,7 @@ export async function fingerprintMismatch(
   let actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
   if (actual.fingerprint === fingerprint) return undefined;
   // Read at the load event, a page its scripts are still building differs: read it built.
-  actual = await settledFingerprint(page);
+  actual = await settledFingerprint(page, undefined, fingerprint);
   if (actual.fingerprint === fingerprint) return undefined;
   return new LiftError(
     'SURFACE_CHANGED',
@@ -41,10 +41,15 @@ async function compareOne(
 ): Promise<{ target: string; expected: string; actual: string; passed: boolean }> {
   const target = bindPlaceholders(check.target, inputs);
   // A page may show its result a moment after the last step (a message preview loading into
-  // its iframe): the target is waited for, as a read waits for its own, then read once.
-  await waitVisible(page, target, waitMs);
+  // its iframe): a target not shown yet is waited for, as a read waits for its own, then read
+  // once. One shown already is read from the first look (resolving a cell costs round trips).
+  let probe = await probeTarget(page, target, { text: true, visible: true });
+  if (probe.count !== 1 || !probe.visible) {
+    await waitVisible(page, target, waitMs);
+    probe = await probeTarget(page, target, { text: true });
+  }
   const expected = String(inputs[check.equals.input]);
-  const { count, text } = await probeTarget(page, target, { text: true });
+  const { count, text } = probe;
   const actual = count === 1 ? (text ?? '').trim() : '';
   const passed = check.match === 'exact' ? actual === expected : actual.includes(expected);
   return { target: describeTarget(target), expected, actual, passed };

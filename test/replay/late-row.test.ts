@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Capability } from '../../src/capability/capability.js';
+import { LIFT_VERSION } from '../../src/contract/version.js';
+import { replayCapability } from '../../src/replay/engine.js';
+import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { tempDir } from '../support/temp.js';
+
+// A list whose header is on the page at once and whose rows come later: fetched by a script
+// (answered after 300 ms), then drawn on a timer 120 ms after the answer, with no request in
+// flight meanwhile. A lookup answers not_found without waiting a fixed moment after every
+// look, so this is what it must still wait for: a row that is there is found, never called
+// absent; a row that is not is not_found.
+const ROWS = [
+  ['ada', 'ada@example.test'],
+  ['grace', 'grace@example.test'],
+];
+const PAGE = `<!doctype html><title>People</title><main><h1>People</h1>
+<table><thead><tr><th>Name</th><th>Email</th></tr></thead><tbody id="rows"></tbody></table>
+</main><script>
+fetch('/rows').then((response) => response.json()).then((rows) => setTimeout(() => {
+  document.getElementById('rows').innerHTML = rows.map(([name, email]) => '<tr><td>' + name + '</td><td>' + email + '</td></tr>').join('');
+}, 120));
+</script>`;
+
+let server: Server;
+let origin: string;
+let browser: Browser;
+const evidence = tempDir('lift-late-row-');
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    if (request.url === '/rows') {
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(ROWS));
+      }, 300);
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(PAGE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  evidence.remove();
+});
+
+const cell = (column: string) => ({
+  frame: [],
+  locator: { by: 'cell', key: 'Name', row: '{{input.name}}', column },
+});
+
+function emailLookup(): Capability {
+  return {
+    schemaVersion: 1,
+    name: 'email_lookup',
+    intent: "Read a person's email from the People list",
+    inputs: [{ name: 'name', type: 'string' }],
+    outputs: [{ name: 'email', type: 'string' }],
+    preconditions: { origin, path: '/people', fingerprint: 'not-checked' },
+    steps: [{ version: 1, op: 'read', target: cell('Email'), output: 'email', expect: { kind: 'none' } }],
+    outcomes: ['found', 'not_found'],
+    dialogs: [],
+    checkpoint: { target: cell('Name'), equals: { input: 'name' }, match: 'exact' },
+    provenance: {
+      explorer: 'scripted',
+      runId: 'run_test',
+      createdAt: '2026-12-03T10:00:00.000Z',
+      liftVersion: LIFT_VERSION,
+    },
+  } as unknown as Capability;
+}
+
+describe('a lookup in a list whose rows come after the page', () => {
+  it('finds a row drawn on a timer after the rows were fetched, and calls a missing one not_found', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await browser.newPage();
+    try {
+      for (let round = 0; round < 3; round++) {
+        const found = await replayCapability(
+          emailLookup(),
+          { name: 'grace' },
+          { page, layoutTolerant: true, evidenceDir: evidence.path },
+        );
+        expect(found).toMatchObject({ outcome: 'found', outputs: { email: 'grace@example.test' } });
+        const missing = await replayCapability(
+          emailLookup(),
+          { name: 'linus' },
+          { page, layoutTolerant: true, evidenceDir: evidence.path },
+        );
+        expect(missing).toMatchObject({ outcome: 'not_found', outputs: {} });
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});
