@@ -74,3 +74,33 @@ export function linearPattern(source: string, options: PatternOptions = {}): Tex
     test: (text) => compiled.test(text.length > MATCH_TAIL_CHARS ? text.slice(-MATCH_TAIL_CHARS) : text),
   };
 }
+
+/** A pattern that picks one value out of a text: the text its single capture group matched. */
+export interface CapturePattern {
+  readonly source: string;
+  capture(text: string): string | undefined;
+}
+
+/**
+ * Compiles an outside pattern that must name exactly one capture group (what a capability reads
+ * an id with): with none there is nothing to return, with two the value would be a guess.
+ */
+export function capturingPattern(source: string, options: PatternOptions = {}): CapturePattern {
+  linearPattern(source, options);
+  const compiled = re2().compile(source, options.ignoreCase ? re2().CASE_INSENSITIVE : 0);
+  const groups = compiled.groupCount();
+  if (groups !== 1) {
+    throw new LiftError(
+      'BAD_INPUT',
+      `The ${options.what ?? 'pattern'} ${JSON.stringify(source.slice(0, 80))} has ${groups} capture groups; it needs exactly one, around the value (for example 'Request (R-\\d+) created').`,
+      { hint: 'Write other groups as (?:…), which captures nothing.' },
+    );
+  }
+  return {
+    source,
+    capture: (text) => {
+      const matcher = compiled.matcher(text.length > MATCH_TAIL_CHARS ? text.slice(-MATCH_TAIL_CHARS) : text);
+      return matcher.find() ? (matcher.group(1) ?? undefined) : undefined;
+    },
+  };
+}
