@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { capturingPattern, MAX_PATTERN_CHARS } from '../contract/pattern.js';
 import { TargetSchema } from '../rungs/ui/locator.js';
 import { canonicalJson, sha256 } from '../runtime/canonical.js';
 
@@ -25,14 +26,51 @@ export const InputSpecSchema = z.strictObject({
 });
 export type InputSpec = z.infer<typeof InputSpecSchema>;
 
+const Param = z.string().min(1).max(100);
+
+/** A pattern with one capture group, compiled when the capability is parsed, on the linear-time engine. */
+const CaptureSchema = z
+  .string()
+  .min(1)
+  .max(MAX_PATTERN_CHARS)
+  .superRefine((source, context) => {
+    try {
+      capturingPattern(source, { what: 'message pattern' });
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+
 /**
- * Where an output comes from when no step reads it: the URL of the document the last step led
- * to (a created record's address), or one query parameter of it (`id` of
- * `users.php?update=add&id=7`). Read after the checkpoint passed, from the resulting page only.
+ * Where an output comes from when no step reads it, read after the checkpoint passed, from the
+ * resulting page only:
+ * - `url`: the URL of the document the last step led to (a created record's address), or one
+ *   query parameter of it (`id` of `users.php?update=add&id=7`);
+ * - `message`: the text of the page's status or flash message, the value being what the
+ *   pattern's one capture group matched (`Request (R-\d+) created`);
+ * - `link`: the href of the one link whose accessible name is exactly `name` ("View post"),
+ *   as an absolute URL, or one query parameter of it.
  */
-export const OutputSourceSchema = z.strictObject({
-  url: z.strictObject({ param: z.string().min(1).max(100).optional() }),
-});
+export const OutputSourceSchema = z.union([
+  z.strictObject({ url: z.strictObject({ param: Param.optional() }) }),
+  z.strictObject({
+    message: z.strictObject({
+      pattern: CaptureSchema.describe(
+        "A regular expression (RE2 syntax) with exactly one capture group around the value, matched against the page's status or flash message",
+      ),
+    }),
+  }),
+  z.strictObject({
+    link: z.strictObject({
+      name: z
+        .string()
+        .min(1)
+        .max(200)
+        .describe('The exact accessible name of the link to the created record, as the page shows it'),
+      param: Param.optional().describe("A query parameter of the link's href; without it, the absolute URL"),
+    }),
+  }),
+]);
 export type OutputSource = z.infer<typeof OutputSourceSchema>;
 
 export const OutputSpecSchema = z.strictObject({

@@ -27,7 +27,10 @@ const FRAME_TIMEOUT_MS = 2_000;
 export function readPageTexts(): Array<{ kind: 'heading' | 'message' | 'text'; text: string }> {
   const KINDS: Array<['heading' | 'message' | 'text', string]> = [
     ['heading', 'h1, h2, h3, h4, h5, h6, [role=heading]'],
-    ['message', '[role=alert], [role=status], .error, .notice, .warning, .success'],
+    [
+      'message',
+      '[role=alert], [role=status], [aria-live], .error, .notice, .warning, .success, .updated, .alert, .flash',
+    ],
     ['text', 'p, li, dd, label, legend, figcaption, blockquote'],
   ];
   const seen = new Set<string>();

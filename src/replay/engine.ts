@@ -67,7 +67,7 @@ export async function replayCapability(
         },
       );
     }
-    if (outcome === 'found') replay.readUrlOutputs();
+    if (outcome === 'found') await replay.readPageOutputs();
     const durationMs = Math.round((performance.now() - t0) * 10) / 10;
     replay.emit('replay-end', { outcome, ms: durationMs });
     return {

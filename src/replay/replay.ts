@@ -9,6 +9,7 @@ import {
   type Value,
 } from '../capability/capability.js';
 import { canChangeState } from '../capability/effects.js';
+import { sourceKind } from '../capability/page-outputs.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
@@ -31,7 +32,7 @@ import {
   probeTarget,
   waitVisible,
 } from './targets.js';
-import { urlOutputs } from './url-outputs.js';
+import { pageOutputs } from './url-outputs.js';
 import { type OutputValue, parseTyped } from './values.js';
 
 /**
@@ -504,11 +505,12 @@ export class Replay implements StepRunner {
     return evidenceScreenshot(this.#harness, this.#options.evidenceDir, label);
   }
 
-  /** The outputs taken from the resulting document's URL, read once the checkpoint passed. */
-  readUrlOutputs(): void {
-    for (const [name, value] of Object.entries(urlOutputs(this.#page.url(), this.capability))) {
+  /** The outputs taken from the resulting page (URL, message, link), read once the checkpoint passed. */
+  async readPageOutputs(): Promise<void> {
+    for (const [name, value] of Object.entries(await pageOutputs(this.#page, this.capability))) {
       this.outputs[name] = value;
-      this.emit('replay-value-read', { output: name, from: 'url' });
+      const spec = this.capability.outputs.find((output) => output.name === name);
+      this.emit('replay-value-read', { output: name, from: spec?.from ? sourceKind(spec.from) : 'url' });
     }
   }
 

@@ -1,8 +1,12 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { type Capability, validateCapability } from '../../src/capability/capability.js';
 import { LiftError } from '../../src/contract/errors.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
-import { urlOutputs } from '../../src/replay/url-outputs.js';
+import { pageOutputs } from '../../src/replay/url-outputs.js';
+
+/** A page at an address: all a URL source reads of it. */
+const at = (address: string) => ({ url: () => address }) as unknown as Page;
 
 const heading = { frame: [], locator: { by: 'role' as const, role: 'heading', name: '{{input.login}}' } };
 
@@ -39,18 +43,20 @@ function userAdd(extra: Partial<Capability> = {}): unknown {
 }
 
 describe('outputs from the resulting URL and outcome signs in the format', () => {
-  it('validates an output taken from the URL (no read step) and a sign that names an input', () => {
+  it('validates an output taken from the URL (no read step) and a sign that names an input', async () => {
     const checked = validateCapability(userAdd());
     expect(checked.success).toBe(true);
     const capability = (checked as { data: Capability }).data;
-    expect(urlOutputs('http://127.0.0.1:1/users.php?update=add&id=7', capability)).toEqual({ userId: 7 });
+    expect(await pageOutputs(at('http://127.0.0.1:1/users.php?update=add&id=7'), capability)).toEqual({
+      userId: 7,
+    });
   });
 
-  it('refuses a URL without the id: the write landed, its id cannot be given', () => {
+  it('refuses a URL without the id: the write landed, its id cannot be given', async () => {
     const capability = (validateCapability(userAdd()) as { data: Capability }).data;
     let error: unknown;
     try {
-      urlOutputs('http://127.0.0.1:1/users.php?update=add', capability);
+      await pageOutputs(at('http://127.0.0.1:1/users.php?update=add'), capability);
     } catch (caught) {
       error = caught;
     }
