@@ -1,4 +1,5 @@
-import type { CapabilityOutcome, InputSpec, OutputSpec } from '../capability/capability.js';
+import type { CapabilityOutcome, InputSpec, OutputSource, OutputSpec } from '../capability/capability.js';
+import type { SourceReading } from '../capability/page-outputs.js';
 import type { PageAnswer } from '../capability/page-texts.js';
 import type { StepResult } from '../rungs/ui/act.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
@@ -31,6 +32,8 @@ export interface UiDriver {
    * status; `loaded` waits (bounded) for the documents in flight first.
    */
   pageAnswer(options?: { loaded?: boolean }): Promise<PageAnswer>;
+  /** What an output source (URL, message, link) reads on the current page, as replay reads it. */
+  readSource(source: OutputSource): Promise<SourceReading>;
 }
 
 export interface Budgets {

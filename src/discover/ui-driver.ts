@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { fillTemplate } from '../capability/capability.js';
+import { fillTemplate, type OutputSource } from '../capability/capability.js';
 import { settledFingerprint } from '../capability/fingerprint.js';
+import { readSource, type SourceReading } from '../capability/page-outputs.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
@@ -196,6 +197,10 @@ export class PageDriver implements UiDriver {
   /** Requests the guard stopped during this session: origin and path only. */
   blockedRequests(): BlockedRequest[] {
     return this.#harness.blockedRequests();
+  }
+
+  readSource(source: OutputSource): Promise<SourceReading> {
+    return readSource(this.#harness.page, source);
   }
 
   /** Stops the harness's events; the page keeps its guard until it closes. */

@@ -118,3 +118,36 @@ describe('the compiler and targets that would not replay', () => {
     expect(() => compileCapability(input)).toThrow(/is never submitted/);
   });
 });
+
+describe('the compiler and outputs read from the resulting page', () => {
+  const checkpoint = {
+    target: cell('Subject'),
+    input: 'subject',
+    values: [{ target: cell('Priority'), input: 'priority' }],
+  };
+  const withSource = (from: unknown): CompileInput => {
+    const input = requestCreate(checkpoint);
+    return {
+      ...input,
+      outputs: [{ name: 'requestId', type: 'string', from } as CompileInput['outputs'][number]],
+      actions: input.actions.filter((action) => action.op !== 'read'),
+    };
+  };
+
+  it('keeps a message or link source, with no read step for its output', () => {
+    for (const from of [
+      { message: { pattern: 'Request (R-\\d+) created' } },
+      { link: { name: 'View request', param: 'request' } },
+    ]) {
+      const capability = compileCapability(withSource(from));
+      expect(capability.outputs[0]?.from).toEqual(from);
+      expect(capability.steps.some((step) => step.op === 'read')).toBe(false);
+    }
+  });
+
+  it('refuses a message pattern with two capture groups', () => {
+    expect(() => compileCapability(withSource({ message: { pattern: '(Request) (R-\\d+)' } }))).toThrow(
+      /2 capture groups/,
+    );
+  });
+});

@@ -36,3 +36,26 @@ describe('the four explorer tools', () => {
       expect(explorerAnnotations(EXPLORER_TOOLS[name]).title).toBeTruthy();
   });
 });
+
+describe('the complete tool and outputs read from the resulting page', () => {
+  const checkpoint = { target: { frame: [], locator: { by: 'label', label: 'Subject' } }, input: 'subject' };
+  const complete = (from: unknown) =>
+    EXPLORER_TOOLS.complete.input.safeParse({ outputs: ['postId'], checkpoint, from: { postId: from } });
+
+  it('accepts a URL, a message pattern with one group and a link, and tells the model of each', () => {
+    expect(complete({ url: { param: 'id' } }).success).toBe(true);
+    expect(complete({ message: { pattern: 'Post (\\d+) created' } }).success).toBe(true);
+    expect(complete({ link: { name: 'View post' } }).success).toBe(true);
+    expect(complete({ link: { name: 'View post', param: 'p' } }).success).toBe(true);
+    const schema = JSON.stringify(explorerToolJsonSchema('complete'));
+    expect(schema).toContain('"message"');
+    expect(schema).toContain('"link"');
+    expect(schema).toContain('exactly one capture group');
+  });
+
+  it('refuses a message pattern without one capture group before anything is compiled', () => {
+    const refused = complete({ message: { pattern: 'Post \\d+ created' } });
+    expect(refused.success).toBe(false);
+    expect(JSON.stringify(refused.error?.issues)).toContain('capture groups');
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OutputSpec } from '../../capability/capability.js';
+import { OutputSourceSchema, type OutputSpec } from '../../capability/capability.js';
 import { parseTypedValue } from '../../capability/typed.js';
 import { isLiftError } from '../../contract/errors.js';
 import { RefSchema } from '../../rungs/ui/actions.js';
@@ -25,16 +25,13 @@ export const CompleteArgsSchema = z.strictObject({
     /** Where the resulting page shows each other value typed into it: a write reads back all it wrote. */
     values: z.array(CheckArgsSchema).min(1).max(20).optional(),
   }),
-  /**
-   * Outputs taken from the resulting page's URL instead of a read: a created record's address,
-   * or its id as one query parameter ({"userId": {"url": {"param": "id"}}}).
-   */
+  // Described for the model, not only here: the tool's JSON schema is all it sees.
   from: z
-    .record(
-      z.string().min(1).max(64),
-      z.strictObject({ url: z.strictObject({ param: z.string().min(1).max(100).optional() }) }),
-    )
-    .optional(),
+    .record(z.string().min(1).max(64), OutputSourceSchema)
+    .optional()
+    .describe(
+      'Outputs no read step reads, by name, for a create whose new id the page does not show in a cell: from the resulting URL ({"url": {"param": "id"}}), its status or flash message ({"message": {"pattern": "Post (\\\\d+) created"}}), or the link to the record ({"link": {"name": "View post", "param": "p"}})',
+    ),
   /**
    * Inputs for which the application answers otherwise: the steps are rehearsed with each
    * (never past a step that could change anything, for already_exists), and what the page
@@ -100,10 +97,10 @@ function describeLeftOut(entry: LeftOutAction): string {
 }
 
 /**
- * The task's outputs, those taken from the URL with their source; each is read now from the
- * resulting page and must hold a value of its type, as a read would.
+ * The task's outputs, those taken from the resulting page with their source; each is read now,
+ * as replay will read it, and must hold a value of its type, as a read would.
  */
-async function outputsFromUrl(context: ExplorerContext, args: CompleteArgs): Promise<OutputSpec[]> {
+async function outputsFromPage(context: ExplorerContext, args: CompleteArgs): Promise<OutputSpec[]> {
   const sources = args.from ?? {};
   const { task } = context;
   const unknown = Object.keys(sources).filter((name) => !task.outputs.some((output) => output.name === name));
@@ -112,25 +109,24 @@ async function outputsFromUrl(context: ExplorerContext, args: CompleteArgs): Pro
       hint: `Outputs: ${task.outputs.map((output) => output.name).join(', ')}.`,
     });
   }
-  if (Object.keys(sources).length === 0) return task.outputs;
-  const { url } = await context.ui.fingerprint();
-  return task.outputs.map((output) => {
+  const outputs: OutputSpec[] = [];
+  for (const output of task.outputs) {
     const from = sources[output.name];
-    if (!from) return output;
-    const param = from.url.param;
-    const raw = param === undefined ? url : (new URL(url).searchParams.get(param) ?? '');
-    if (parseTypedValue(raw, output.type) === undefined) {
-      throw context.refuse(
-        'CHECK_FAILED',
-        `The page's URL ${param === undefined ? 'is' : `has no ${param} that is`} not a ${output.type} for ${output.name}.`,
-        {
-          hint: 'Name a query parameter the resulting URL carries, or read the value from the page instead.',
-        },
-      );
+    if (!from) {
+      outputs.push(output);
+      continue;
     }
-    context.record.outputs.set(output.name, raw);
-    return { ...output, from };
-  });
+    const reading = await context.ui.readSource(from);
+    if (!('raw' in reading) || parseTypedValue(reading.raw, output.type) === undefined) {
+      const why = 'missing' in reading ? reading.missing : `what it holds is not a ${output.type}`;
+      throw context.refuse('CHECK_FAILED', `The page gives no ${output.name}: ${why}.`, {
+        hint: 'Name a source the resulting page holds (a URL parameter, a message pattern with one group, the exact name of a link), or read the value from the page instead.',
+      });
+    }
+    context.record.outputs.set(output.name, reading.raw);
+    outputs.push({ ...output, from });
+  }
+  return outputs;
 }
 
 /** An example names a value for every input, and an outcome the task may answer. */
@@ -170,7 +166,7 @@ export const completeTool = defineExplorerTool({
       input: check.input,
       ...(check.match ? { match: check.match } : {}),
     }));
-    const outputs = await outputsFromUrl(context, args);
+    const outputs = await outputsFromPage(context, args);
     checkCovered(context, args);
     const { task } = context;
     const examples = (args.examples ?? []).map((example) => checkExample(context, example));
