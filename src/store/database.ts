@@ -16,10 +16,46 @@ export function openDatabase(home: string): Db {
   // Created owner-only before SQLite opens it: its -wal and -shm files take the same mode.
   const file = join(home, 'lift.db');
   closeSync(openSync(file, 'a', PRIVATE_FILE_MODE));
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    whileBusy(() => enterWal(db));
+    db.pragma('synchronous = NORMAL');
+    whileBusy(() => migrate(db));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * WAL is a property of the file: once one process has converted it, every later open only
+ * reads it and takes no lock. The conversion itself needs the file to itself, and SQLite does
+ * not run the busy handler for it, so two processes opening a new home at once could see
+ * "database is locked" (a `lift approve` run twice at once on a new host did in CI).
+ */
+function enterWal(db: Db): void {
+  if (db.pragma('journal_mode', { simple: true }) === 'wal') return;
+  db.pragma('journal_mode = WAL');
+}
+
+/** Runs `step` again, with a growing pause, while another process holds the lock it needs. */
+function whileBusy(step: () => void): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0, wait = 5; ; waited += wait, wait = Math.min(wait * 2, 200)) {
+    try {
+      step();
+      return;
+    } catch (error) {
+      if (!isBusy(error) || waited >= BUSY_TIMEOUT_MS) throw error;
+      Atomics.wait(pause, 0, 0, wait);
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

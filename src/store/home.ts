@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PRIVATE_DIR_MODE } from '../contract/paths.js';
 
@@ -29,9 +29,18 @@ export function prepareHome(home: string): void {
     folder = parent;
   }
   try {
-    for (const level of missing) mkdirSync(level, { mode: PRIVATE_DIR_MODE });
+    for (const level of missing) makeFolder(level);
     accessSync(home, constants.W_OK);
   } catch (error) {
     throw new HomeNotWritable(home, (error as NodeJS.ErrnoException).code ?? 'error');
+  }
+}
+
+/** Another process opening the same new home may create a level first: that is no failure. */
+function makeFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { mode: PRIVATE_DIR_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
   }
 }
