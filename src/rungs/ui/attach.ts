@@ -3,6 +3,7 @@ import { LiftError } from '../../contract/errors.js';
 import { liftContextOptions } from './browser.js';
 import type { LeasedPage } from './page-pool.js';
 import { hostAllowed, type UiPolicy } from './policy.js';
+import { markPersonsBrowser } from './request-guard.js';
 
 /** How long a browser's debugging address has to answer before the session says it cannot. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -54,6 +55,7 @@ export async function attachedPage(
       hint: 'Start Chromium or Chrome with --remote-debugging-port=9222 (and a --user-data-dir of its own), then give --browser-url http://127.0.0.1:9222; a ws:// address changes whenever the browser restarts.',
     });
   }
+  markPersonsBrowser(browser);
   try {
     const person = browser.contexts()[0];
     const cookies = person ? await person.cookies() : [];

@@ -1,4 +1,5 @@
-import type { BrowserContext, CDPSession, Frame, Page, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Frame, Page, Request, Route } from 'playwright-core';
+import { BrowserGuard } from './browser-guard.js';
 import { type BlockedRequest, PageTracker } from './page-tracker.js';
 import { checkUrl, type UiPolicy } from './policy.js';
 
@@ -90,8 +91,17 @@ export class RequestGuard {
     }
     const guard = new RequestGuard(page, policy);
     RequestGuard.#guards.set(page, guard);
-    await ContextGuard.of(page.context());
-    await guard.#watch(await page.context().newCDPSession(page));
+    const session = await page.context().newCDPSession(page);
+    const browser = page.context().browser();
+    const ownBrowser = browser !== null && !isPersonsBrowser(browser);
+    await ContextGuard.of(page.context(), { route: !ownBrowser });
+    if (ownBrowser) {
+      const { targetInfo } = (await session.send('Target.getTargetInfo')) as {
+        targetInfo: { targetId: string; browserContextId?: string };
+      };
+      (await BrowserGuard.of(browser)).watch(targetInfo.targetId, targetInfo.browserContextId ?? '', guard);
+    }
+    await guard.#watch(session);
     page.on('framenavigated', (frame) => guard.#watchOutOfProcessFrame(frame));
     return guard;
   }
@@ -146,8 +156,9 @@ export class RequestGuard {
   /**
    * A frame in a process of its own (site isolation) has its own session, which the page's
    * does not cover; Lift launches Chromium with frames in the page's process, so this only
-   * matters for a browser launched elsewhere. Its first requests are still checked by the
-   * context's route, so what could pass before this session is enabled is a redirect hop.
+   * matters for a browser launched elsewhere. Its requests are still checked by the browser's
+   * line (or, in a person's browser, the first of each by the context's route, so what could
+   * pass there before this session is enabled is a redirect hop).
    */
   #watchOutOfProcessFrame(frame: Frame): void {
     if (frame === this.page.mainFrame() || this.#frameSessions.has(frame)) return;
@@ -163,33 +174,50 @@ export class RequestGuard {
   }
 }
 
+const personsBrowsers = new WeakSet<Browser>();
+
+/**
+ * A browser a person started and Lift connected to (attach.ts): its other tabs are the
+ * person's, so Lift does not pause the whole browser's requests; its pages are guarded by
+ * their own sessions and a route on Lift's context.
+ */
+export function markPersonsBrowser(browser: Browser): void {
+  personsBrowsers.add(browser);
+}
+
+function isPersonsBrowser(browser: Browser): boolean {
+  return personsBrowsers.has(browser);
+}
+
 const SERVICE_WORKERS_OFF = `if (self.ServiceWorkerContainer) ServiceWorkerContainer.prototype.register = async () => { throw new DOMException('Service workers are off in Lift sessions.', 'SecurityError'); };`;
 
 /**
- * What a guard needs of the whole context, installed once: a route that checks the first
- * request of everything the context loads (a second line for frames and workers in other
- * processes) and refuses every request of a window the page opened (`window.open`,
- * `target=_blank`: Lift works in one page, under one policy), no service workers (whose
- * requests no page session sees), and popups closed.
+ * What a guard needs of the whole context, installed once: no service workers (whose requests
+ * no page session sees) and a window the page opened closed (`window.open`, `target=_blank`:
+ * Lift works in one page, under one policy). The second line that keeps such a window, a frame
+ * in another process and a shared worker from loading what the policy refuses is the browser's
+ * (browser-guard.ts); in a browser that is not Lift's to pause it is a route on the context,
+ * which checks the first request of everything the context loads and refuses every request of
+ * a window the page opened (Playwright turns the HTTP cache off for it).
  */
 class ContextGuard {
   readonly #context: BrowserContext;
 
   static readonly #guards = new WeakMap<BrowserContext, Promise<ContextGuard>>();
 
-  static of(context: BrowserContext): Promise<ContextGuard> {
+  static of(context: BrowserContext, options: { route: boolean }): Promise<ContextGuard> {
     let guard = ContextGuard.#guards.get(context);
     if (!guard) {
-      guard = ContextGuard.#install(context);
+      guard = ContextGuard.#install(context, options);
       ContextGuard.#guards.set(context, guard);
     }
     return guard;
   }
 
-  static async #install(context: BrowserContext): Promise<ContextGuard> {
+  static async #install(context: BrowserContext, options: { route: boolean }): Promise<ContextGuard> {
     const guard = new ContextGuard(context);
     await context.addInitScript(SERVICE_WORKERS_OFF);
-    await context.route('**/*', (route, request) => guard.#route(route, request));
+    if (options.route) await context.route('**/*', (route, request) => guard.#route(route, request));
     context.on('page', (page) => void guard.#closeIfOpened(page));
     return guard;
   }
