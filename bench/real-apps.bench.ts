@@ -9,7 +9,7 @@
  *   WordPress   a user's email by login (a cell of the Users list)
  *   phpMyAdmin  a customer's email by id (a cell of the Browse table, its first header spanning
  *               the four row actions)
- *   node --import tsx bench/real-apps.bench.ts [app...]   (BENCH_REPLAYS=N, default 20)
+ *   node --import tsx bench/real-apps.bench.ts [app...]   (BENCH_REPLAYS=N, default 20; BENCH_TRACE=1)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +28,8 @@ import { signIn } from '../test/real-apps/sign-in.js';
 import { WORDPRESS_USERS } from '../test/real-apps/wordpress/seed-data.js';
 
 const N = Number(process.env.BENCH_REPLAYS ?? 20);
+/** BENCH_TRACE=1 prints when each replay event came, for three replays per lookup. */
+const TRACE = process.env.BENCH_TRACE === '1';
 
 /** One lookup of the bed: the capability's one read, the script a person would write, and inputs with their answers. */
 interface Lookup {
@@ -150,10 +152,10 @@ function capabilityOf(lookup: Lookup, origin: string, fingerprint: string): Capa
   };
 }
 
-async function measure(lookup: Lookup, browser: Browser, evidence: string): Promise<void> {
+async function measure(lookup: Lookup, browsers: Browsers, evidence: string): Promise<void> {
   const app = await startApp(lookup.app);
-  const context = await browser.newContext();
-  const plainContext = await browser.newContext();
+  const context = await browsers.lift.newContext();
+  const plainContext = await browsers.plain.newContext();
   try {
     const page = await context.newPage();
     await signIn(page, app);
@@ -170,10 +172,16 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
     for (let round = 0; round < N + 2; round++) {
       const [value, expected] = lookup.cases[round % lookup.cases.length]!;
       const t0 = performance.now();
+      const trace: string[] = [];
       const result = await replayCapability(
         capability,
         { [lookup.input]: value },
-        { page, evidenceDir: evidence, effectClass: 'read' },
+        {
+          page,
+          evidenceDir: evidence,
+          effectClass: 'read',
+          ...(TRACE ? { emit: (event) => trace.push(`${(performance.now() - t0).toFixed(0)} ${event.type}`) } : {}),
+        },
       ).catch((error: { code?: string; message?: string }) => ({
         outcome: error.code ?? 'error',
         outputs: {} as Record<string, unknown>,
@@ -184,6 +192,7 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
       const t2 = performance.now();
       const plainly = await lookup.script(plain, app.origin, value);
       const t3 = performance.now();
+      if (TRACE && round >= 2 && round < 5) console.log(`  trace ${value}: ${trace.join(', ')}, end ${(t1 - t0).toFixed(0)}`);
       if (round < 2) continue; // warm-up: the first documents of a context cost more on both sides
       lift.push(t1 - t0);
       script.push(t2 - t1);
@@ -228,16 +237,26 @@ async function measure(lookup: Lookup, browser: Browser, evidence: string): Prom
   }
 }
 
+/**
+ * Lift's browser and the plain script's: a browser Lift guards pauses every request of every
+ * context at its browser line, and the script of its own must pay nothing of Lift's.
+ */
+interface Browsers {
+  lift: Browser;
+  plain: Browser;
+}
+
 async function main(): Promise<void> {
   const chosen = process.argv.slice(2);
-  const browser = await launchBrowser();
+  const browsers: Browsers = { lift: await launchBrowser(), plain: await launchBrowser() };
   const evidence = mkdtempSync(join(tmpdir(), 'lift-bench-real-'));
   try {
     for (const lookup of LOOKUPS) {
-      if (chosen.length === 0 || chosen.includes(lookup.app)) await measure(lookup, browser, evidence);
+      if (chosen.length === 0 || chosen.includes(lookup.app)) await measure(lookup, browsers, evidence);
     }
   } finally {
-    await browser.close();
+    await browsers.lift.close();
+    await browsers.plain.close();
     rmSync(evidence, { recursive: true, force: true });
   }
 }

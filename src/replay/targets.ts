@@ -2,9 +2,9 @@ import type { Locator, Page } from 'playwright-core';
 import {
   cellRows,
   cellsUnder,
-  columnSpan,
   describeLocator,
   frameScope,
+  lookAtRows,
   resolveTarget,
   type Target,
 } from '../rungs/ui/locator.js';
@@ -63,20 +63,22 @@ export async function probeTarget(
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
     return { locator: resolved, count, visible, text: await resolved.innerText() };
   }
-  const { tables, rows } = await cellRows(frameScope(page, target.frame), locator);
-  // The column's position on this page, read now, counting every cell of the header row.
-  const [column, count] = await Promise.all([columnSpan(tables.first(), locator.column), rows.count()]);
+  const { rows, column } = await cellRows(frameScope(page, target.frame), locator);
   // One cell per matching row: with several rows, reading it is a strict-mode error, never a guess.
   const cell = column ? cellsUnder(rows, column) : rows.locator('lift-missing-column');
   // A column this page does not have matches nothing, whatever rows carry the value.
   if (!column) return { locator: cell, count: 0, visible: false };
-  if (count !== 1) return { locator: cell, count, visible: false };
-  const [visible, text] = await Promise.all([
-    want.visible ? cell.isVisible() : false,
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-    want.text ? cell.innerText() : undefined,
+  // The rows counted and the one cell read in one look, its visibility beside it when asked.
+  const [look, visible] = await Promise.all([
+    lookAtRows(rows, column),
+    want.visible ? cell.isVisible().catch(() => false) : false,
   ]);
-  return { locator: cell, count, visible, ...(text === undefined ? {} : { text }) };
+  if (look.rows !== 1) return { locator: cell, count: look.rows, visible: false };
+  if (!want.text) return { locator: cell, count: 1, visible };
+  // Several cells under a spanning header: Playwright's own read throws its strict-mode error.
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+  const text = look.cells === 1 ? (look.text ?? '') : await cell.innerText();
+  return { locator: cell, count: 1, visible, text };
 }
 
 /** Rows carrying the row value (for a cell with an element in it, whose locator picks by position). */

@@ -168,11 +168,9 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
     case 'pair':
       return pairValue(scope, locator.label);
     case 'cell': {
-      const { tables, rows: row } = await cellRows(scope, locator);
-      const table = tables.first();
-      const column = await columnSpan(table, locator.column);
+      const { tables, rows: row, column } = await cellRows(scope, locator);
       // A column this page does not have resolves to nothing (count 0), never to another column.
-      if (!column) return table.locator('lift-missing-column');
+      if (!column) return tables.first().locator('lift-missing-column');
       // Positions on the live header row: read now, never stored.
       const cell = cellsUnder(row, column);
       if (!locator.element) return cell;
@@ -204,28 +202,33 @@ export function tablesNamed(scope: Scope, name: string): Locator {
 }
 
 /**
- * The tables that have the column (and the row value), and the rows that carry the row
- * value: in the key column when the locator names one, else in any cell.
+ * The tables that have the column (and the row value), the rows that carry the row value (in
+ * the key column when the locator names one, else in any cell), and where the column lies in
+ * the first such table. The key's place and the column's are read in one go.
  */
 export async function cellRows(
   scope: Scope,
   locator: CellLocator,
-): Promise<{ tables: Locator; rows: Locator }> {
+): Promise<{ tables: Locator; rows: Locator; column: ColumnSpan | undefined }> {
   const header = headerCell(scope, locator.column);
   const named = locator.table ? tablesNamed(scope, locator.table) : scope.locator('table');
   if (!locator.key) {
     const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
     const tables = named.filter({ has: header }).filter({ has: rowCell });
-    return { tables, rows: tables.getByRole('row').filter({ has: rowCell }) };
+    const column = await columnSpan(tables.first(), locator.column);
+    return { tables, rows: tables.getByRole('row').filter({ has: rowCell }), column };
   }
   const tables = named.filter({ has: header }).filter({ has: headerCell(scope, locator.key) });
-  const keyColumn = await columnSpan(tables.first(), locator.key);
-  if (!keyColumn) return { tables, rows: tables.locator('lift-missing-column') };
+  const [keyColumn, column] = await Promise.all([
+    columnSpan(tables.first(), locator.key),
+    columnSpan(tables.first(), locator.column),
+  ]);
+  if (!keyColumn) return { tables, rows: tables.locator('lift-missing-column'), column };
   const keyCell = cellsUnder(scope, keyColumn);
   const holds = keyCell
     .filter({ hasText: wholeText(locator.row) })
     .or(keyCell.filter({ has: scope.getByText(locator.row, { exact: true }) }));
-  return { tables, rows: tables.getByRole('row').filter({ has: holds }) };
+  return { tables, rows: tables.getByRole('row').filter({ has: holds }), column };
 }
 
 function wholeText(text: string): RegExp {
@@ -256,7 +259,7 @@ export interface ColumnSpan {
  * accessible name (an image's alt text), else by its text.
  */
 export async function columnSpan(table: Locator, column: string): Promise<ColumnSpan | undefined> {
-  if ((await table.count()) === 0) return undefined;
+  // No table: no header cells either, and no look of its own.
   const found = await headerCell(table, column).evaluateAll((cells) => {
     // No named helpers in here: the bundler would wrap them in a __name the page lacks.
     for (const cell of cells as HTMLTableCellElement[]) {
@@ -286,5 +289,42 @@ export function cellsUnder(rows: Scope, column: ColumnSpan): Locator {
   const end = `${start} + 1 + sum(@colspan) - count(@colspan)`;
   return rows.locator(
     `xpath=./*[(self::td or self::th) and ${start} < ${column.start + column.span} and ${end} > ${column.start}]`,
+  );
+}
+
+/** One look at the rows that carry a row value: how many, and the cell under the column of the one. */
+export interface RowsLook {
+  rows: number;
+  /** Cells under the column in the one row (0 when there is not exactly one row). */
+  cells: number;
+  /** innerText of the one cell of the one row. */
+  text?: string;
+}
+
+/**
+ * Counts the rows and reads the cell under the column of the single one, in one look: the
+ * count and the read see the same page, and a cell read costs one round trip, not three. The
+ * cell is the one `cellsUnder` names, by the same arithmetic (colspan attributes of the
+ * elements before it).
+ */
+export async function lookAtRows(rows: Locator, column: ColumnSpan): Promise<RowsLook> {
+  return rows.evaluateAll(
+    (found, { start, span }) => {
+      if (found.length !== 1) return { rows: found.length, cells: 0 };
+      // No named helpers in here: the bundler would wrap them in a __name the page lacks.
+      const cells: Element[] = [];
+      let at = 0;
+      for (const child of Array.from((found[0] as Element).children)) {
+        const width = child.hasAttribute('colspan') ? Number(child.getAttribute('colspan')) : 1;
+        const tag = child.tagName;
+        if ((tag === 'TD' || tag === 'TH') && at < start + span && at + width > start) cells.push(child);
+        at += width;
+      }
+      return cells.length === 1
+        ? // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+          { rows: 1, cells: 1, text: (cells[0] as HTMLElement).innerText }
+        : { rows: 1, cells: cells.length };
+    },
+    { start: column.start, span: column.span },
   );
 }
