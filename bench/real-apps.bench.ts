@@ -180,7 +180,9 @@ async function measure(lookup: Lookup, browsers: Browsers, evidence: string): Pr
           page,
           evidenceDir: evidence,
           effectClass: 'read',
-          ...(TRACE ? { emit: (event) => trace.push(`${(performance.now() - t0).toFixed(0)} ${event.type}`) } : {}),
+          ...(TRACE
+            ? { emit: (event) => trace.push(`${(performance.now() - t0).toFixed(0)} ${event.type}`) }
+            : {}),
         },
       ).catch((error: { code?: string; message?: string }) => ({
         outcome: error.code ?? 'error',
@@ -192,7 +194,8 @@ async function measure(lookup: Lookup, browsers: Browsers, evidence: string): Pr
       const t2 = performance.now();
       const plainly = await lookup.script(plain, app.origin, value);
       const t3 = performance.now();
-      if (TRACE && round >= 2 && round < 5) console.log(`  trace ${value}: ${trace.join(', ')}, end ${(t1 - t0).toFixed(0)}`);
+      if (TRACE && round >= 2 && round < 5)
+        console.log(`  trace ${value}: ${trace.join(', ')}, end ${(t1 - t0).toFixed(0)}`);
       if (round < 2) continue; // warm-up: the first documents of a context cost more on both sides
       lift.push(t1 - t0);
       script.push(t2 - t1);

@@ -128,6 +128,12 @@ export async function pageFingerprint(page: Page): Promise<{ fingerprint: string
 /** How often a start page is read while it may still be building, and how long it must hold still. */
 const SETTLE_READ_MS = 150;
 const SETTLE_QUIET_MS = 600;
+/**
+ * How often a replay's start page is read while it waits for the fingerprint it expects: a
+ * read costs 3-10 ms even on phpMyAdmin's page, which matches 200-300 ms after its load
+ * event, and reading every 150 ms answered up to 150 ms after the page was there.
+ */
+const EXPECTED_READ_MS = 25;
 
 /**
  * The page's fingerprint once its own scripts have built it: read until it has not changed
@@ -145,7 +151,7 @@ export async function settledFingerprint(
   let last = await pageFingerprint(page);
   let since = Date.now();
   while (Date.now() < deadline && Date.now() - since < SETTLE_QUIET_MS && last.fingerprint !== expected) {
-    await pause(SETTLE_READ_MS);
+    await pause(expected === undefined ? SETTLE_READ_MS : EXPECTED_READ_MS);
     const next = await pageFingerprint(page);
     if (next.fingerprint !== last.fingerprint) since = Date.now();
     last = next;
