@@ -60,6 +60,7 @@ export const RUN_EVENT_TYPES = [
   'replay-start',
   'replay-precondition-checked',
   'replay-step-end',
+  'replay-step-skipped',
   'replay-value-read',
   'replay-page-classified',
   'replay-page-reloaded',

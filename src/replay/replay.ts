@@ -15,6 +15,7 @@ import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
+import { disclosureAfter } from './disclosures.js';
 import { evidenceScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
@@ -77,6 +78,8 @@ export class Replay implements StepRunner {
   #started = false;
   /** The target the last postcondition saw exactly once and visible, and the documents loaded by then. */
   #seen: { key: string; loads: number } | undefined;
+  /** Steps whose disclosure the application kept open, so that their click has nothing to do. */
+  readonly #passOver = new Set<number>();
 
   constructor(
     capability: Capability,
@@ -154,11 +157,16 @@ export class Replay implements StepRunner {
   }
 
   async #runOnce(): Promise<Settled> {
+    this.#passOver.clear();
     const start = await this.#openStart();
     if (start !== 'ok') return start;
     this.#classifier.stepsBegin();
     for (const [index, step] of this.capability.steps.entries()) {
       this.#stepIndex = index;
+      if (this.#passOver.has(index)) {
+        this.emit('replay-step-skipped', { index, op: step.op, reason: 'what it shows is shown already' });
+        continue;
+      }
       // A write stops where discovery saw that the record it would make is already there.
       if (await this.#signShown('already_exists', index)) return 'already_exists';
       const t0 = performance.now();
@@ -419,13 +427,25 @@ export class Replay implements StepRunner {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     const deadline = performance.now() + this.timeoutMs;
     const wait = this.#startWait();
+    const disclosed = disclosureAfter(this.capability, this.#stepIndex, this.#options.effectClass);
+    const bound = (value: Value) => this.value(value);
     let lookedAgain = false;
     for (;;) {
       this.assertNothingBlocked();
       // Both only read the page; the classification decides first when it is not ok.
       let [held, state] = await this.#timedLook(wait, () =>
-        Promise.all([holds(this.#page, expect, (value) => this.value(value)), this.#classifier.classify()]),
+        Promise.all([holds(this.#page, expect, bound), this.#classifier.classify()]),
       );
+      // Looked at only when the control is missing, so a replay that clicks it pays nothing.
+      if (
+        held === false &&
+        disclosed &&
+        state.kind === 'ok' &&
+        (await this.#presentNow(disclosed)) === true
+      ) {
+        this.#passOver.add(this.#stepIndex + 1);
+        return 'ok';
+      }
       if (held === false && (await this.#signShown('not_found', this.#stepIndex + 1))) return 'not_found';
       // What the step expected is on the page: a password field or a message there is the page's own.
       const weak = state.kind === 'auth_expired' || state.kind === 'not_found';
