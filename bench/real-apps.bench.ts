@@ -9,13 +9,15 @@
  *   WordPress   a user's email by login (a cell of the Users list)
  *   phpMyAdmin  a customer's email by id (a cell of the Browse table, its first header spanning
  *               the four row actions)
+ *   Roundcube   a message's sender by subject (its link in the list, the preview frame's Details,
+ *               the value beside "From"), three steps on a page that builds its list after load
  *   node --import tsx bench/real-apps.bench.ts [app...]   (BENCH_REPLAYS=N, default 20; BENCH_TRACE=1)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { Capability } from '../src/capability/capability.js';
+import type { Capability, Step } from '../src/capability/capability.js';
 import { settledFingerprint } from '../src/capability/fingerprint.js';
 import { LIFT_VERSION } from '../src/contract/version.js';
 import { replayCapability } from '../src/replay/engine.js';
@@ -24,6 +26,7 @@ import type { Target } from '../src/rungs/ui/locator.js';
 import { type AppName, startApp } from '../test/real-apps/bed.js';
 import { INVENTORY_ROWS } from '../test/real-apps/mediawiki/seed-data.js';
 import { CUSTOMERS } from '../test/real-apps/phpmyadmin/shop-data.js';
+import { ALICE, SEED_MESSAGES } from '../test/real-apps/roundcube/messages.js';
 import { signIn } from '../test/real-apps/sign-in.js';
 import { WORDPRESS_USERS } from '../test/real-apps/wordpress/seed-data.js';
 
@@ -37,14 +40,18 @@ interface Lookup {
   name: string;
   startPath: string;
   input: string;
-  /** The cell read and the cell the checkpoint compares, for an input. */
+  /** The target read and the one the checkpoint compares, for an input. */
   read: Target;
   checkpoint: Target;
+  /** Clicks before the read, each with the target that shows it worked (none: the read is all). */
+  clicks?: Array<{ target: Target; shows: Target }>;
   match: 'exact' | 'contains';
   script: (page: Page, origin: string, value: string) => Promise<string | undefined>;
   /** Inputs in turn, with the value expected (undefined: the record does not exist). */
   cases: Array<[string, string | undefined]>;
 }
+
+const INBOX = '/?_task=mail&_mbox=INBOX';
 
 const LOOKUPS: Lookup[] = [
   {
@@ -120,7 +127,49 @@ const LOOKUPS: Lookup[] = [
       ['999', undefined],
     ],
   },
+  {
+    app: 'roundcube',
+    name: 'sender_by_subject',
+    startPath: INBOX,
+    input: 'subject',
+    clicks: [
+      {
+        target: { frame: [], locator: role('link', '{{input.subject}}') },
+        shows: inPreview(role('link', 'Details', false)),
+      },
+      { target: inPreview(role('link', 'Details', false)), shows: inPreview({ by: 'pair', label: 'From' }) },
+    ],
+    read: inPreview({ by: 'pair', label: 'From' }),
+    checkpoint: inPreview(role('heading', '{{input.subject}}', false)),
+    match: 'contains',
+    async script(page, origin, subject) {
+      await page.goto(`${origin}${INBOX}`);
+      // The list is asked for after load: its first row says it is there.
+      const list = page.getByRole('table', { name: 'Email Messages Listing' });
+      await list.locator('tbody tr').first().waitFor();
+      const link = list.getByRole('link', { name: subject, exact: true });
+      if ((await link.count()) !== 1) return undefined;
+      await link.click();
+      const preview = page.frameLocator('iframe[title="Message preview"]');
+      // The frame shows the message before it is read: the previous one may still be there.
+      await preview.getByRole('heading', { name: subject }).waitFor();
+      const from = preview.locator('.header-summary .rcmContactAddress').first();
+      return ((await from.textContent()) ?? '').trim();
+    },
+    cases: SEED_MESSAGES.filter((message) => message.to === ALICE.user && message.folder === 'INBOX').map(
+      (message): [string, string] => [message.subject, message.from.replace(/\s*<.*$/, '')],
+    ),
+  },
 ];
+
+function role(name: string, accessibleName: string, exact = true): Target['locator'] {
+  return { by: 'role', role: name, name: accessibleName, exact };
+}
+
+/** A target in Roundcube's message preview frame. */
+function inPreview(locator: Target['locator']): Target {
+  return { frame: ['Message preview'], locator };
+}
 
 function cell(row: string, column: string, where: { key?: string; table?: string }): Target {
   return { frame: [], locator: { by: 'cell', row, column, ...where } };
@@ -139,7 +188,17 @@ function capabilityOf(lookup: Lookup, origin: string, fingerprint: string): Capa
     inputs: [{ name: lookup.input, type: 'string' }],
     outputs: [{ name: 'value', type: 'string' }],
     preconditions: { origin, path: lookup.startPath, fingerprint },
-    steps: [{ version: 1, op: 'read', target: lookup.read, output: 'value', expect: { kind: 'none' } }],
+    steps: [
+      ...(lookup.clicks ?? []).map(
+        ({ target, shows }): Step => ({
+          version: 1,
+          op: 'click',
+          target,
+          expect: { kind: 'visible', target: shows },
+        }),
+      ),
+      { version: 1, op: 'read', target: lookup.read, output: 'value', expect: { kind: 'none' } },
+    ],
     outcomes: ['found', 'not_found'],
     dialogs: [],
     checkpoint: { target: lookup.checkpoint, equals: { input: lookup.input }, match: lookup.match },
