@@ -427,7 +427,8 @@ export class Replay implements StepRunner {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     const deadline = performance.now() + this.timeoutMs;
     const wait = this.#startWait();
-    const disclosed = disclosureAfter(this.capability, this.#stepIndex, this.#options.effectClass);
+    const next = disclosureAfter(this.capability, this.#stepIndex, this.#options.effectClass);
+    const disclosed = next ? bindPlaceholders(next, this.#inputs) : undefined;
     const bound = (value: Value) => this.value(value);
     let lookedAgain = false;
     for (;;) {
