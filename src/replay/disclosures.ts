@@ -1,6 +1,7 @@
 import type { Capability, Postcondition } from '../capability/capability.js';
 import type { EffectClass } from '../contract/effects.js';
 import type { Target } from '../rungs/ui/locator.js';
+import { canonicalJson } from '../runtime/canonical.js';
 
 /**
  * What step `index` may settle on instead of its own postcondition: a disclosure the
@@ -23,18 +24,7 @@ export function disclosureAfter(
   return sameTarget(step.expect.target, next.target) ? next.expect : undefined;
 }
 
+/** The same target whatever wrote it: a postcondition's and a step's may order their keys differently. */
 function sameTarget(a: Target, b: Target): boolean {
-  return canonical(a) === canonical(b);
-}
-
-/** JSON with keys in one order: a postcondition's target and a step's are the same whatever wrote them. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return canonicalJson(a) === canonicalJson(b);
 }

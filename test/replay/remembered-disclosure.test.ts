@@ -1,10 +1,9 @@
-import type { Browser } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability, Step } from '../../src/capability/capability.js';
 import type { EffectClass } from '../../src/contract/effects.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
-import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import type { Target } from '../../src/rungs/ui/locator.js';
 import { pageOnServer, servesHtml } from '../rungs/ui/page-on-server.js';
 import { tempDir } from '../support/temp.js';
@@ -92,20 +91,22 @@ function senderLookup(origin: string): Capability {
 }
 
 let server: Awaited<ReturnType<typeof pageOnServer>>;
-let browser: Browser;
 const evidence = tempDir('lift-disclosure-');
 
 beforeAll(async () => {
   server = await pageOnServer(servesHtml(PAGE), 'lift-disclosure-page-');
-  browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
   evidence.remove();
 });
 
-async function replay(page: import('playwright-core').Page, subject: string, effectClass: EffectClass) {
+/** A new context of the server's browser: a profile that remembers nothing yet. */
+async function freshProfile(): Promise<Page> {
+  return (await server.page.context().browser()!.newContext()).newPage();
+}
+
+async function replay(page: Page, subject: string, effectClass: EffectClass) {
   const events: Array<{ type: string; index?: unknown }> = [];
   const result = await replayCapability(
     senderLookup(server.origin),
@@ -126,7 +127,7 @@ describe('a disclosure the application remembers open', () => {
   it('is clicked the first time, and passed over by a read once the page shows what it would show', {
     timeout: 60_000,
   }, async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await freshProfile();
     try {
       const first = await replay(page, 'Lunch on Friday?', 'read');
       expect(first.result).toMatchObject({ outcome: 'found', outputs: { sender: 'Jane Doe' }, stepsRun: 3 });
@@ -144,7 +145,7 @@ describe('a disclosure the application remembers open', () => {
   it('is never passed over by a write: its click could be the one that sends', {
     timeout: 60_000,
   }, async () => {
-    const page = await (await browser.newContext()).newPage();
+    const page = await freshProfile();
     try {
       await replay(page, 'Lunch on Friday?', 'visible');
       await expect(replay(page, 'Re: 2', 'visible')).rejects.toMatchObject({ code: 'SURFACE_CHANGED' });
