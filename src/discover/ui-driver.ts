@@ -136,6 +136,7 @@ export class PageDriver implements UiDriver {
         return result;
       },
       stopsBatch,
+      (since) => this.#harness.settleAfterStep(since),
     );
   }
 

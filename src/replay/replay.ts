@@ -21,7 +21,6 @@ import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
 import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
-import { QuietWatch } from './quiet.js';
 import { OutcomeSigns } from './signs.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
@@ -65,7 +64,6 @@ export class Replay implements StepRunner {
   readonly #classifier: Classifier;
   readonly #states: PageStates;
   readonly #pages: Pager;
-  readonly #quiet: QuietWatch;
   readonly #signs: OutcomeSigns;
   /** The step running now (0-based). */
   #stepIndex = 0;
@@ -99,7 +97,6 @@ export class Replay implements StepRunner {
       wordsAnswer: !this.#signs.declares('not_found'),
     });
     this.#pages = new Pager(this, capability.paging, capability.outcomes.includes('not_found'));
-    this.#quiet = new QuietWatch(options.page, () => harness.tracker.dialog !== undefined);
     this.#states = new PageStates({
       capability,
       harness,
@@ -130,7 +127,6 @@ export class Replay implements StepRunner {
 
   /** Leaves the page clean for its next use: no dialog open, no listener of this replay. */
   async detach(): Promise<void> {
-    this.#quiet.detach();
     await this.#harness.tracker.dismissDialog();
     this.#harness.detach();
   }
@@ -237,7 +233,7 @@ export class Replay implements StepRunner {
     // message list, and ignores a folder click until it has it) is watched, in its main frame,
     // until those requests are answered and the DOM is still, as after the start page loads.
     const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
-    return loaded ? this.scriptsSettled() : this.#quiet.settle(locator, this.timeoutMs);
+    return loaded ? this.scriptsSettled() : this.#harness.quiet.settle(locator, this.timeoutMs);
   }
 
   /**
@@ -246,7 +242,7 @@ export class Replay implements StepRunner {
    * quiet period. One short look when nothing changes.
    */
   scriptsSettled(): Promise<void> {
-    return this.#quiet.settle(undefined, this.timeoutMs);
+    return this.#harness.quiet.settle(undefined, this.timeoutMs);
   }
 
   documentsSettled(): Promise<void> {
@@ -303,7 +299,7 @@ export class Replay implements StepRunner {
 
   /** Waits out what is left of a late row's moment (CHUNK_MS) since the page last loaded or fetched anything. */
   async lateRowsDrawn(): Promise<void> {
-    const last = Math.max(this.#harness.tracker.lastActivity, this.#quiet.lastRequestAt);
+    const last = Math.max(this.#harness.tracker.lastActivity, this.#harness.quiet.lastRequestAt);
     const left = CHUNK_MS - (Date.now() - last);
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
   }

@@ -19,6 +19,7 @@ import {
   redactedRequest,
 } from './page-tracker.js';
 import { checkUrl, type UiPolicy } from './policy.js';
+import { QuietWatch } from './quiet.js';
 import { Redactor } from './redact.js';
 import type { ElementRecord } from './render.js';
 import { RequestGuard } from './request-guard.js';
@@ -71,6 +72,8 @@ export interface PageHarnessOptions {
 export class PageHarness {
   readonly page: Page;
   readonly tracker: PageTracker;
+  /** Tells when the work a step set off (requests, re-rendering) is done. */
+  readonly quiet: QuietWatch;
   readonly redactor: Redactor;
   readonly timings: UiTimings;
   readonly attended: boolean;
@@ -94,6 +97,7 @@ export class PageHarness {
     this.#guard = guard;
     this.#options = options;
     this.tracker = guard.tracker;
+    this.quiet = new QuietWatch(page, () => this.tracker.dialog !== undefined);
     this.timings = withDefaults(options.timings);
     this.attended = Boolean(options.attended);
     this.outputDir = options.outputDir;
@@ -311,6 +315,18 @@ export class PageHarness {
   detach(): void {
     this.#detached = true;
     this.#unlisten();
+    this.quiet.detach();
+  }
+
+  /**
+   * Between two actions of one batch: waits until the work the first set off has been done
+   * (the requests it started answered, the page still), as replay does after each step. A
+   * search box loads its script on focus and only then stops a plain Enter from submitting
+   * the full-text search (MediaWiki): pressing Enter before that lands on another page.
+   */
+  settleAfterStep(startedAt: number): Promise<void> {
+    if (this.tracker.dialog || this.tracker.fileChooser) return Promise.resolve();
+    return this.quiet.settle(undefined, this.timings.replayStepTimeoutMs, { since: startedAt });
   }
 
   async #blocked(): Promise<Observation> {

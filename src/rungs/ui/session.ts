@@ -165,6 +165,7 @@ export class UiSession {
         !completed(step) ||
         this.#harness.tracker.dialog !== undefined ||
         this.#harness.tracker.fileChooser !== undefined,
+      (since) => this.#harness.settleAfterStep(since),
     );
     return {
       steps,

@@ -14,7 +14,8 @@ const STREAMS = new Set(['eventsource', 'websocket', 'manifest', 'other']);
  */
 export class QuietWatch {
   readonly #page: Page;
-  readonly #inFlight = new Set<Request>();
+  /** Requests in flight, with when each started (Date.now). */
+  readonly #inFlight = new Map<Request, number>();
   #idle: Array<() => void> = [];
   /** Wakes a wait when a dialog opens: the page runs no script until someone answers it. */
   #onDialog: Array<() => void> = [];
@@ -30,13 +31,13 @@ export class QuietWatch {
     this.#dialogPending = dialogPending;
     const started = (request: Request) => {
       if (STREAMS.has(request.resourceType())) return;
-      this.#inFlight.add(request);
       this.lastRequestAt = Date.now();
+      this.#inFlight.set(request, this.lastRequestAt);
     };
     const done = (request: Request) => {
       if (!this.#inFlight.delete(request)) return;
       this.lastRequestAt = Date.now();
-      if (this.#inFlight.size > 0) return;
+      // Each waiter looks again whether the requests it waits for are answered.
       for (const wake of this.#idle.splice(0)) wake();
     };
     const dialog = () => {
@@ -62,33 +63,44 @@ export class QuietWatch {
     for (const wake of this.#idle.splice(0)) wake();
   }
 
-  /** Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`. */
+  /**
+   * Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`.
+   * `since` (Date.now): only requests started then or later keep the page busy, so a
+   * request that was already hanging before the step does not hold every step after it.
+   */
   async settle(
     locator: Locator | undefined,
     timeoutMs: number,
-    options: { domWindow: boolean } = { domWindow: true },
+    options: { domWindow?: boolean; since?: number } = {},
   ): Promise<void> {
     const deadline = performance.now() + timeoutMs;
+    const since = options.since ?? 0;
     const dialogsBefore = this.#dialogs;
     if (this.#dialogPending()) return;
     for (let round = 0; round < 20 && performance.now() < deadline; round++) {
-      await this.#requestsAnswered(deadline);
-      if (!options.domWindow) return;
+      await this.#requestsAnswered(deadline, since);
+      if (options.domWindow === false) return;
       const changed = await this.#domQuiet(locator, deadline);
-      if (!changed && this.#inFlight.size === 0) return;
+      if (!changed && !this.#busySince(since)) return;
       if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
     }
   }
 
-  #requestsAnswered(deadline: number): Promise<void> {
-    if (this.#inFlight.size === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
-      this.#idle.push(() => {
-        clearTimeout(timer);
-        resolve();
+  #busySince(since: number): boolean {
+    for (const started of this.#inFlight.values()) if (started >= since) return true;
+    return false;
+  }
+
+  async #requestsAnswered(deadline: number, since: number): Promise<void> {
+    while (this.#busySince(since) && performance.now() < deadline && !this.#dialogPending()) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+        this.#idle.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
+    }
   }
 
   /** Whether the frame changed before it stayed quiet for QUIET_MS (false: quiet throughout). */
