@@ -420,6 +420,16 @@ export class Replay implements StepRunner {
   }
 
   async settle(raw: Postcondition | undefined): Promise<Settled> {
+    const loadsBefore = this.#harness.tracker.loads;
+    const settled = await this.#settleOn(raw);
+    // A document that came while the postcondition was awaited (Roundcube goes back to the
+    // mail view a moment after a send) shows the next step's target before its scripts are
+    // set up, and a click then is ignored: the next step waits for them, as after its own load.
+    if (settled === 'ok' && this.#harness.tracker.loads !== loadsBefore) await this.scriptsSettled();
+    return settled;
+  }
+
+  async #settleOn(raw: Postcondition | undefined): Promise<Settled> {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     const deadline = performance.now() + this.timeoutMs;
     const wait = this.#startWait();

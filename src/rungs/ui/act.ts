@@ -230,9 +230,15 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
       const value = await currentValue(element as LiveElement);
       env.reads[action.as] = value;
       // What a read stores must find the same place on another record, not this record's text.
-      if (step.resolved?.target && namesByContent(step.resolved.target, value)) {
+      if (step.resolved?.target && namesByContent(step.resolved.target, value, env.redactor)) {
         const record = target && isRef(target) ? env.refs.get(target.ref) : undefined;
-        const structural = await structuralReadTarget(env.page, element as LiveElement, record, value);
+        const structural = await structuralReadTarget(
+          env.page,
+          element as LiveElement,
+          record,
+          value,
+          env.redactor,
+        );
         if (structural) step.resolved = { target: structural };
       }
       return {

@@ -1,19 +1,24 @@
 import type { ElementHandle, Page } from 'playwright-core';
 import { type LiveElement, uniqueTarget } from './element.js';
 import { resolveTarget, type Target } from './locator.js';
+import type { Redactor } from './redact.js';
 import type { ElementRecord } from './render.js';
 
 /**
  * Whether a target names its element by the text it read: a link "jane.doe@example.com" whose
  * read is that address. Replayed on another record, such a target finds the explored record's
- * element or none, never the one in the same place.
+ * element or none, never the one in the same place. A bound input's value in the target is no
+ * such name: it is the input's placeholder in the capability, bound anew on every replay (the
+ * message list's link named by the subject being looked for).
  */
-export function namesByContent(target: Target, read: string): boolean {
-  const value = read.replace(/\s+/g, ' ').trim();
+export function namesByContent(target: Target, read: string, redactor?: Redactor): boolean {
+  const own = (text: string) =>
+    (redactor ? redactor.text(text).replace(/⟦[^⟧]*⟧/g, ' ') : text).replace(/\s+/g, ' ').trim();
+  const value = own(read);
   if (value.length === 0) return false;
   const texts: string[] = [];
   const collect = (node: unknown): void => {
-    if (typeof node === 'string') texts.push(node.replace(/\s+/g, ' ').trim());
+    if (typeof node === 'string') texts.push(own(node));
     else if (node && typeof node === 'object') Object.values(node).forEach(collect);
   };
   collect({ locator: target.locator, within: target.within });
@@ -34,6 +39,7 @@ export async function structuralReadTarget(
   element: LiveElement,
   record: ElementRecord | undefined,
   read: string,
+  redactor?: Redactor,
 ): Promise<Target | undefined> {
   const handle = await element.locator.elementHandle({ timeout: 1_000 }).catch(() => null);
   if (!handle) return undefined;
@@ -49,7 +55,7 @@ export async function structuralReadTarget(
     if (record?.container) candidates.push({ frame, within: record.container, locator: anyOfRole });
     candidates.push({ frame, locator: anyOfRole });
     for (const candidate of candidates) {
-      if (namesByContent(candidate, read)) continue;
+      if (namesByContent(candidate, read, redactor)) continue;
       const found =
         candidate.locator.by === 'pair'
           ? await holdsOnly(page, candidate, handle)

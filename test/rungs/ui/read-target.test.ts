@@ -82,3 +82,37 @@ describe('a read by ref stores where the value is, not the value', () => {
     expect(await readOn(`${origin}/preview?login=rroe`, target)).toBe('Richard Roe');
   });
 });
+
+describe('a read of an element named by a bound input', () => {
+  it('keeps the name: the capability binds it anew, so it finds the same place on another record', async () => {
+    // The Sent folder's link named by the subject being looked for (Roundcube) is this link
+    // named by the sender looked for: a position among the page's links, or the label before
+    // it, would read whatever sits there on another day.
+    const bound = await pageOnServer(
+      (request, response) => {
+        const url = new URL(request.url ?? '/', 'http://localhost');
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(previewPage(url.searchParams.get('login') ?? 'jdoe'));
+      },
+      'lift-read-bound-',
+      { sender: 'Jane Doe' },
+    );
+    try {
+      await bound.harness.goto(`${bound.origin}/preview`);
+      const { observation, index } = await bound.harness.observe(1);
+      const link = observation.elements.find((each) => each.role === 'link' && each.name.includes('sender'));
+      expect(link, observation.text).toBeDefined();
+      const reads: Record<string, string> = {};
+      const step = await performAction(
+        bound.harness.actEnvironment(index.elements, reads),
+        { op: 'read', target: { ref: link!.ref }, as: 'value' },
+        0,
+      );
+      expect(step.status, step.message).toBe('executed');
+      expect(reads.value).toBe('Jane Doe');
+      expect(step.resolved?.target?.locator).toMatchObject({ by: 'role', role: 'link', name: 'Jane Doe' });
+    } finally {
+      await bound.close();
+    }
+  });
+});
