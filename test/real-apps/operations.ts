@@ -166,7 +166,7 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
         if (await test.check(app, replayed)) record.correct++;
         else record.failures.push(`case ${index}: wrong state or output ${JSON.stringify(replayed.outputs)}`);
       } catch (error) {
-        record.failures.push(`case ${index}: ${error instanceof Error ? error.message : String(error)}`);
+        record.failures.push(`case ${index}: ${failureOf(error)}`);
       } finally {
         await replayContext.close();
       }
@@ -176,6 +176,13 @@ export async function discoverRegisterReplay<App extends RealApp<unknown, unknow
     store.close();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** A replay's failure as the record keeps it: the message, and what the error saw (a skeleton, the targets offered). */
+function failureOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const details = (error as { details?: unknown }).details;
+  return details === undefined ? error.message : `${error.message} ${JSON.stringify(details).slice(0, 3000)}`;
 }
 
 /** One line per operation, for the closing note. */
