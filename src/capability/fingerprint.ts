@@ -134,6 +134,13 @@ const SETTLE_QUIET_MS = 600;
  * event, and reading every 150 ms answered up to 150 ms after the page was there.
  */
 const EXPECTED_READ_MS = 25;
+/**
+ * How long a page must hold still before a replay gives up on the fingerprint it expects: a
+ * starved machine can run a page's late scripts seconds after a still moment, and a start page
+ * called different then fails a replay that would have run. Only a page that truly differs
+ * waits this long, on its way to SURFACE_CHANGED.
+ */
+const EXPECTED_QUIET_MS = 2_000;
 
 /**
  * The page's fingerprint once its own scripts have built it: read until it has not changed
@@ -150,7 +157,8 @@ export async function settledFingerprint(
   const deadline = Date.now() + timeoutMs;
   let last = await pageFingerprint(page);
   let since = Date.now();
-  while (Date.now() < deadline && Date.now() - since < SETTLE_QUIET_MS && last.fingerprint !== expected) {
+  const quietMs = expected === undefined ? SETTLE_QUIET_MS : EXPECTED_QUIET_MS;
+  while (Date.now() < deadline && Date.now() - since < quietMs && last.fingerprint !== expected) {
     await pause(expected === undefined ? SETTLE_READ_MS : EXPECTED_READ_MS);
     const next = await pageFingerprint(page);
     if (next.fingerprint !== last.fingerprint) since = Date.now();
