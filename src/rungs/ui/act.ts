@@ -47,16 +47,28 @@ function frameScope(page: Page, frame: FramePath | undefined) {
   return scope;
 }
 
-async function frameFor(page: Page, path: FramePath | undefined) {
+/** How long a frame is looked for when no document is on its way: a wrong name answers soon. */
+const FRAME_LOOKUP_MS = 1_000;
+
+async function frameFor(env: ActEnvironment, path: FramePath | undefined) {
+  const { page } = env;
   if (!path?.length) return page.mainFrame();
-  const byName = frameScope(page, path);
-  if (byName) return byName;
-  // Frames are named by their title in targets; find the iframe element with that title.
+  const found = frameScope(page, path) ?? (await frameByTitle(page, path, FRAME_LOOKUP_MS));
+  if (found) return found;
+  // The page holding the frame may still be coming (a sign-in's redirect to the app's shell on
+  // a loaded machine): while a document is in flight or just came, it is looked for again.
+  const { activity } = env;
+  if (!activity.loading && Date.now() - activity.lastActivity >= FRAME_LOOKUP_MS) return undefined;
+  return frameByTitle(page, path, Math.max(FRAME_LOOKUP_MS, env.deadline - Date.now()));
+}
+
+/** Frames are named by their title in targets: the iframe element with that title, level by level. */
+async function frameByTitle(page: Page, path: FramePath, timeoutMs: number) {
   let scope = page.mainFrame();
   for (const title of path) {
     const handle = await scope
       .locator(`iframe[title=${JSON.stringify(title)}], iframe[name=${JSON.stringify(title)}]`)
-      .elementHandle({ timeout: 1_000 })
+      .elementHandle({ timeout: timeoutMs })
       .catch(() => null);
     const next = await handle?.contentFrame();
     await handle?.dispose();
@@ -184,7 +196,7 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
     }
     case 'navigate':
     case 'reload': {
-      const frame = await frameFor(env.page, action.frame);
+      const frame = await frameFor(env, action.frame);
       if (!frame)
         refuse('BAD_INPUT', `No frame ${JSON.stringify(action.frame)} on the page.`, {
           hint: 'Use a frame title from the observation.',
