@@ -13,6 +13,7 @@ import {
 import { type LiveElement, refreshRefs } from './element.js';
 import { fieldHolds, fieldValue, readField } from './field-value.js';
 import type { FramePath } from './locator.js';
+import { PageTracker } from './page-tracker.js';
 import { checkUrl } from './policy.js';
 import { namesByContent, structuralReadTarget } from './read-target.js';
 import type { ActEnvironment, StepResult } from './step.js';
@@ -56,10 +57,9 @@ async function frameFor(env: ActEnvironment, path: FramePath | undefined) {
   const found = frameScope(page, path) ?? (await frameByTitle(page, path, FRAME_LOOKUP_MS));
   if (found) return found;
   // The page holding the frame may still be coming (a sign-in's redirect to the app's shell on
-  // a loaded machine): while a document is in flight or just came, it is looked for again.
-  const { activity } = env;
-  if (!activity.loading && Date.now() - activity.lastActivity >= FRAME_LOOKUP_MS) return undefined;
-  return frameByTitle(page, path, Math.max(FRAME_LOOKUP_MS, env.deadline - Date.now()));
+  // a loaded machine): while a document is in flight or just came, it is looked for on the page that lands.
+  const arrived = await PageTracker.of(page).documentArrived(FRAME_LOOKUP_MS, env.deadline - Date.now());
+  return arrived ? frameByTitle(page, path, FRAME_LOOKUP_MS) : undefined;
 }
 
 /** Frames are named by their title in targets: the iframe element with that title, level by level. */

@@ -193,11 +193,7 @@ async function resolveSemantic(page: Page, target: Target, timeoutMs: number): P
     // That page may take longer than a moment on a slow server or a loaded machine (a search
     // that redirects to the article): while a document is on its way, or has just come, the
     // target is looked for once more on the page that lands.
-    const tracker = PageTracker.of(page);
-    if (tracker.loading || Date.now() - tracker.lastActivity < LOOKUP_MS) {
-      await tracker.documentsSettled(timeoutMs);
-      count = await lookAgain();
-    }
+    if (await PageTracker.of(page).documentArrived(LOOKUP_MS, timeoutMs)) count = await lookAgain();
   }
   if (count !== 1) {
     return {

@@ -190,6 +190,17 @@ export class PageTracker {
     };
   }
 
+  /**
+   * When a document is in flight, or came less than `recentMs` ago, waits (bounded) until none
+   * is and answers true: what was looked for may be on the page that lands. False at once
+   * otherwise, so a look for something the page never had is not drawn out.
+   */
+  async documentArrived(recentMs: number, timeoutMs: number): Promise<boolean> {
+    if (this.#documents.size === 0 && Date.now() - this.#lastActivity >= recentMs) return false;
+    await this.documentsSettled(timeoutMs);
+    return true;
+  }
+
   /** Waits (bounded) until no document is in flight. */
   async documentsSettled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
