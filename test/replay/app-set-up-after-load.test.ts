@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { tempDir } from '../support/temp.js';
+import { handWrittenCapability } from './helpers.js';
 
 // A mail client as Roundcube is one: the mail page's script sets the app up after the page
 // has loaded, asks for the folder's list over a script request, and ignores a folder click
@@ -73,8 +73,7 @@ afterAll(async () => {
 const main = <L>(locator: L) => ({ frame: [], locator });
 
 function draftsCapability(): Capability {
-  return {
-    schemaVersion: 1,
+  return handWrittenCapability({
     name: 'draft_where',
     intent: 'Open the Drafts folder and read where the message "Re: 2" is',
     inputs: [{ name: 'kind', type: 'string' }],
@@ -102,19 +101,12 @@ function draftsCapability(): Capability {
       },
     ],
     outcomes: ['found'],
-    dialogs: [],
     checkpoint: {
       target: main({ by: 'cell', key: 'Subject', row: 'Re: 2', column: 'Where' }),
       equals: { input: 'kind' },
       match: 'exact',
     },
-    provenance: {
-      explorer: 'scripted',
-      runId: 'run_test',
-      createdAt: '2026-12-02T12:00:00.000Z',
-      liftVersion: LIFT_VERSION,
-    },
-  } as unknown as Capability;
+  });
 }
 
 describe('a step that loads a page its scripts set up afterwards', () => {

@@ -10,6 +10,26 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 
 export { CHROMIUM_ARGS };
 
+/**
+ * A capability a test writes by hand: what it replays (steps, checkpoint, outcomes) is the
+ * test's own; the fields that only record where a capability came from are filled here.
+ */
+export function handWrittenCapability(
+  parts: Omit<Capability, 'schemaVersion' | 'dialogs' | 'provenance'> & Partial<Pick<Capability, 'dialogs'>>,
+): Capability {
+  return {
+    schemaVersion: 1,
+    dialogs: [],
+    provenance: {
+      explorer: 'scripted',
+      runId: 'run_test',
+      createdAt: '2026-12-03T10:00:00.000Z',
+      liftVersion: LIFT_VERSION,
+    },
+    ...parts,
+  };
+}
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }

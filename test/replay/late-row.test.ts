@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import type { Target } from '../../src/rungs/ui/locator.js';
 import { tempDir } from '../support/temp.js';
+import { handWrittenCapability } from './helpers.js';
 
 // A list whose header is on the page at once and whose rows come later: fetched by a script
 // (answered after 300 ms), then drawn on a timer 120 ms after the answer, with no request in
@@ -52,14 +53,13 @@ afterAll(async () => {
   evidence.remove();
 });
 
-const cell = (column: string) => ({
+const cell = (column: string): Target => ({
   frame: [],
   locator: { by: 'cell', key: 'Name', row: '{{input.name}}', column },
 });
 
 function emailLookup(): Capability {
-  return {
-    schemaVersion: 1,
+  return handWrittenCapability({
     name: 'email_lookup',
     intent: "Read a person's email from the People list",
     inputs: [{ name: 'name', type: 'string' }],
@@ -67,15 +67,8 @@ function emailLookup(): Capability {
     preconditions: { origin, path: '/people', fingerprint: 'not-checked' },
     steps: [{ version: 1, op: 'read', target: cell('Email'), output: 'email', expect: { kind: 'none' } }],
     outcomes: ['found', 'not_found'],
-    dialogs: [],
     checkpoint: { target: cell('Name'), equals: { input: 'name' }, match: 'exact' },
-    provenance: {
-      explorer: 'scripted',
-      runId: 'run_test',
-      createdAt: '2026-12-03T10:00:00.000Z',
-      liftVersion: LIFT_VERSION,
-    },
-  } as unknown as Capability;
+  });
 }
 
 describe('a lookup in a list whose rows come after the page', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability, Step } from '../../src/capability/capability.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import type { Target } from '../../src/rungs/ui/locator.js';
 import { type PageOnServer, pageOnServer } from '../rungs/ui/page-on-server.js';
 import { tempDir } from '../support/temp.js';
+import { handWrittenCapability } from './helpers.js';
 
 // Roundcube's send, in a few lines: Send posts the message, says so, and goes back to the
 // mail view a moment later by itself. That view shows its folder links at once but hears a
@@ -61,8 +61,7 @@ function sendAndList(origin: string): Capability {
       expect: { kind: 'none' },
     },
   ];
-  return {
-    schemaVersion: 1,
+  return handWrittenCapability({
     name: 'send_and_list',
     intent: 'Send the drafted message and read it from the Sent folder',
     inputs: [{ name: 'subject', type: 'string' }],
@@ -70,15 +69,8 @@ function sendAndList(origin: string): Capability {
     preconditions: { origin, path: '/compose', fingerprint: 'not-checked' },
     steps,
     outcomes: ['found'],
-    dialogs: [],
     checkpoint: { target: role('link', '{{input.subject}}'), equals: { input: 'subject' }, match: 'exact' },
-    provenance: {
-      explorer: 'scripted',
-      runId: 'run_test',
-      createdAt: '2026-12-04T10:00:00.000Z',
-      liftVersion: LIFT_VERSION,
-    },
-  };
+  });
 }
 
 let server: PageOnServer;

@@ -2,11 +2,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability, Step } from '../../src/capability/capability.js';
 import type { EffectClass } from '../../src/contract/effects.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import type { Target } from '../../src/rungs/ui/locator.js';
 import { pageOnServer, servesHtml } from '../rungs/ui/page-on-server.js';
 import { tempDir } from '../support/temp.js';
+import { handWrittenCapability } from './helpers.js';
 
 // A mail list whose preview shows a summary and a "Details" link; the link shows the header
 // table and, as Roundcube does, the page remembers it: every later preview opens with the
@@ -66,8 +66,7 @@ function senderLookup(origin: string): Capability {
     },
     { version: 1, op: 'read', target: FROM, output: 'sender', expect: { kind: 'none' } },
   ];
-  return {
-    schemaVersion: 1,
+  return handWrittenCapability({
     name: 'sender_by_subject',
     intent: "Read a message's sender by its subject",
     inputs: [{ name: 'subject', type: 'string' }],
@@ -75,19 +74,12 @@ function senderLookup(origin: string): Capability {
     preconditions: { origin, path: '/inbox', fingerprint: 'not-checked' },
     steps,
     outcomes: ['found', 'not_found'],
-    dialogs: [],
     checkpoint: {
       target: role('heading', '{{input.subject}}'),
       equals: { input: 'subject' },
       match: 'exact',
     },
-    provenance: {
-      explorer: 'scripted',
-      runId: 'run_test',
-      createdAt: '2026-12-03T10:00:00.000Z',
-      liftVersion: LIFT_VERSION,
-    },
-  };
+  });
 }
 
 let server: Awaited<ReturnType<typeof pageOnServer>>;
