@@ -3,6 +3,7 @@ import type { AnyTool } from '../contract/define-tool.js';
 import { type Envelope, isError, isPending } from '../contract/envelope.js';
 import { isLiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
+import { timeoutSignal } from '../contract/timeout-signal.js';
 import type { ModelClient, ModelClientEvent } from '../model/model-client.js';
 import { formatCount } from '../model/tokens.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -140,16 +141,14 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
   let stoppedBy: BudgetName | undefined;
 
   const remainingMs = () => budgets.seconds * 1000 - clock.elapsedMs();
-  const workSignal = () => {
-    const signals = [AbortSignal.timeout(Math.max(1, Math.ceil(remainingMs())))];
-    if (options.signal) signals.push(options.signal);
-    return AbortSignal.any(signals);
-  };
+  const workSignal = () =>
+    timeoutSignal(Math.max(1, Math.ceil(remainingMs())), ...(options.signal ? [options.signal] : []));
   try {
     for (;;) {
       if (counters.modelCalls >= budgets.modelCalls) throw new BudgetExceeded('model calls');
       if (remainingMs() <= 0) throw new BudgetExceeded('seconds');
-      const signal = workSignal();
+      const work = workSignal();
+      const signal = work.signal;
       const events: ModelClientEvent[] = [];
       let reply: Awaited<ReturnType<ModelClient['call']>>;
       try {
@@ -162,6 +161,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
         if (signal.aborted) throw new BudgetExceeded('seconds');
         throw error;
       } finally {
+        work.dispose();
         for (const { type, ...data } of events)
           log(type, { provider: client.provider, model: client.modelName, ...data });
       }
@@ -210,7 +210,10 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
         const steps = call.name === RUN_CHAIN ? chainLength(call.input) : 1;
         if (counters.toolCalls + steps > budgets.steps) throw new BudgetExceeded('steps');
         if (remainingMs() <= 0) throw new BudgetExceeded('seconds');
-        const envelope = await runtime.invoke(call.name, call.input, { runId, signal: workSignal() });
+        const callWork = workSignal();
+        const envelope = await runtime
+          .invoke(call.name, call.input, { runId, signal: callWork.signal })
+          .finally(callWork.dispose);
         tally.account(envelope, call.name);
         let text = envelopeText(envelope);
         const held = heldIn(envelope);

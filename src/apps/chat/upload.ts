@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
+import { type TimeoutSignal, timeoutSignal } from '../../contract/timeout-signal.js';
 import { type ChatSession, xml } from './session.js';
 import { domainOf, type ResolvedChatSettings } from './settings.js';
 import { discoInfo } from './target.js';
@@ -78,17 +79,24 @@ export async function uploadFile(
     if (SLOT_HEADERS.has(name)) headers[name] = header.getText();
   }
   ctx.markStarted();
+  const bound = callBound(ctx);
   const response = await fetch(String(put.attrs.url), {
     method: 'PUT',
     body: new Uint8Array(file.bytes),
     headers,
-    signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1_000, ctx.deadline - Date.now()))]),
-  }).catch((error: unknown) => {
-    throw new LiftError('UPSTREAM_ERROR', `The upload of ${file.name} failed: ${(error as Error).message}`, {
-      outcome: 'unknown',
-      cause: error,
-    });
-  });
+    signal: bound.signal,
+  })
+    .catch((error: unknown) => {
+      throw new LiftError(
+        'UPSTREAM_ERROR',
+        `The upload of ${file.name} failed: ${(error as Error).message}`,
+        {
+          outcome: 'unknown',
+          cause: error,
+        },
+      );
+    })
+    .finally(bound.dispose);
   if (!response.ok) {
     throw new LiftError(
       'UPSTREAM_ERROR',
@@ -106,10 +114,18 @@ export async function servedSha256(
   ctx: ToolContext,
   url: string,
 ): Promise<{ sha256: string; size: number } | undefined> {
-  const response = await fetch(url, {
-    signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1_000, ctx.deadline - Date.now()))]),
-  }).catch(() => undefined);
-  if (!response?.ok) return undefined;
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return { sha256: sha256(bytes), size: bytes.length };
+  const bound = callBound(ctx);
+  try {
+    const response = await fetch(url, { signal: bound.signal }).catch(() => undefined);
+    if (!response?.ok) return undefined;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { sha256: sha256(bytes), size: bytes.length };
+  } finally {
+    bound.dispose();
+  }
+}
+
+/** The call's signal, with at least a second for a request started just before its deadline. */
+function callBound(ctx: ToolContext): TimeoutSignal {
+  return timeoutSignal(Math.max(1_000, ctx.deadline - Date.now()), ctx.signal);
 }

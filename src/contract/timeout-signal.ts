@@ -1,0 +1,26 @@
+/** A signal that aborts when its time is up or when any signal it follows aborts. */
+export interface TimeoutSignal {
+  readonly signal: AbortSignal;
+  /** Stops the timer once the work it bounds is over. */
+  dispose(): void;
+}
+
+/**
+ * `AbortSignal.any([AbortSignal.timeout(ms), ...])` without its trap on Node 20: there the
+ * timer holds the timeout signal weakly, and a composite does not keep its sources alive, so
+ * a collection before the timer fires loses the timeout and the composite never aborts
+ * (nodejs/node#57736). An agent's time budget vanished that way on a busy machine: the model
+ * call it should have cut ran to its own deadline. Here the timer holds the controller.
+ */
+export function timeoutSignal(ms: number, ...follow: AbortSignal[]): TimeoutSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  );
+  // Like AbortSignal.timeout's, this timer alone does not keep the process running.
+  timer.unref();
+  const signal = follow.length > 0 ? AbortSignal.any([controller.signal, ...follow]) : controller.signal;
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  return { signal, dispose: () => clearTimeout(timer) };
+}
