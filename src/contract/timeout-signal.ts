@@ -6,11 +6,12 @@ export interface TimeoutSignal {
 }
 
 /**
- * `AbortSignal.any([AbortSignal.timeout(ms), ...])` without its trap on Node 20: there the
- * timer holds the timeout signal weakly, and a composite does not keep its sources alive, so
- * a collection before the timer fires loses the timeout and the composite never aborts
- * (nodejs/node#57736). An agent's time budget vanished that way on a busy machine: the model
- * call it should have cut ran to its own deadline. Here the timer holds the controller.
+ * A deadline combined with other signals, without the trap of AbortSignal.any over a timeout
+ * signal on Node 20: there the timer holds the timeout signal weakly, and a composite does not
+ * keep its sources alive, so a collection before the timer fires loses the timeout and the
+ * composite never aborts (nodejs/node#57736). An agent's time budget vanished that way on a
+ * busy machine: the model call it should have cut ran to its own deadline. Here the timer
+ * holds the controller.
  */
 export function timeoutSignal(ms: number, ...follow: AbortSignal[]): TimeoutSignal {
   const controller = new AbortController();
