@@ -13,7 +13,7 @@ import { sourceKind } from '../capability/page-outputs.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
-import { resolveTarget, type Target } from '../rungs/ui/locator.js';
+import { type KeyCellLook, resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
 import { disclosureAfter } from './disclosures.js';
 import { evidenceScreenshot, surfaceChanged } from './evidence.js';
@@ -78,6 +78,8 @@ export class Replay implements StepRunner {
   #seen: { key: string; loads: number } | undefined;
   /** Steps whose disclosure the application kept open, so that their click has nothing to do. */
   readonly #passOver = new Set<number>();
+  /** The key cell of the row the last keyed read found, and when: a checkpoint may compare it. */
+  #keyCellRead: { target: Target; cell: KeyCellLook; loads: number; actAt: number } | undefined;
 
   constructor(
     capability: Capability,
@@ -154,6 +156,7 @@ export class Replay implements StepRunner {
 
   async #runOnce(): Promise<Settled> {
     this.#passOver.clear();
+    this.#keyCellRead = undefined;
     const start = await this.#openStart();
     if (start !== 'ok') return start;
     this.#classifier.stepsBegin();
@@ -265,7 +268,10 @@ export class Replay implements StepRunner {
     for (;;) {
       this.assertNothingBlocked();
       const found = await this.#timedLook(wait, () => probeTarget(this.#page, target, want));
-      if (found.count === 1) return found;
+      if (found.count === 1) {
+        if (found.keyCell) this.#rememberKeyCell(target, found.keyCell);
+        return found;
+      }
       if (found.count > 1) {
         throw await this.#surfaceChanged(
           `Step ${index + 1}: ${describeTarget(target)} matches ${found.count} elements.`,
@@ -541,10 +547,45 @@ export class Replay implements StepRunner {
     }
   }
 
+  #rememberKeyCell(target: Target, cell: KeyCellLook): void {
+    this.#keyCellRead = { target, cell, loads: this.#harness.tracker.loads, actAt: this.#lastActAt };
+  }
+
+  /**
+   * The key cell a read saw, for a checkpoint target that is that cell: the same table, key
+   * and row (the column being the key), with no document loaded and nothing done since.
+   */
+  #knownCell(target: Target): KeyCellLook | undefined {
+    const read = this.#keyCellRead;
+    if (!read || read.loads !== this.#harness.tracker.loads || read.actAt !== this.#lastActAt)
+      return undefined;
+    const asked = target.locator;
+    const seen = read.target.locator;
+    if (asked.by !== 'cell' || seen.by !== 'cell' || asked.element || !asked.key) return undefined;
+    const same =
+      asked.column === asked.key &&
+      asked.key === seen.key &&
+      asked.row === seen.row &&
+      asked.table === seen.table &&
+      JSON.stringify([target.frame, target.within, target.nth]) ===
+        JSON.stringify([read.target.frame, read.target.within, read.target.nth]);
+    return same ? read.cell : undefined;
+  }
+
   /** Compares the page with the bound inputs before any output is returned. */
   async checkpoint(): Promise<ReplayResult['checkpoint']> {
-    const result = await compareCheckpoint(this.#page, this.capability, this.#inputs, this.timeoutMs);
-    this.emit('replay-checkpoint-checked', { target: result.target, passed: result.passed });
+    const result = await compareCheckpoint(
+      this.#page,
+      this.capability,
+      this.#inputs,
+      this.timeoutMs,
+      (target) => this.#knownCell(target),
+    );
+    this.emit('replay-checkpoint-checked', {
+      target: result.target,
+      passed: result.passed,
+      from: result.from,
+    });
     return { expected: result.expected, actual: result.actual, passed: result.passed };
   }
 }

@@ -4,6 +4,7 @@ import {
   cellsUnder,
   describeLocator,
   frameScope,
+  type KeyCellLook,
   lookAtRows,
   resolveTarget,
   type Target,
@@ -37,6 +38,8 @@ export interface Probe {
   visible: boolean;
   /** innerText of the single match, when asked for. */
   text?: string;
+  /** For a keyed cell read with its text, the row's key cell as the same look saw it. */
+  keyCell?: KeyCellLook;
 }
 
 /**
@@ -63,14 +66,14 @@ export async function probeTarget(
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
     return { locator: resolved, count, visible, text: await resolved.innerText() };
   }
-  const { rows, column } = await cellRows(frameScope(page, target.frame), locator);
+  const { rows, column, keyColumn } = await cellRows(frameScope(page, target.frame), locator);
   // One cell per matching row: with several rows, reading it is a strict-mode error, never a guess.
   const cell = column ? cellsUnder(rows, column) : rows.locator('lift-missing-column');
   // A column this page does not have matches nothing, whatever rows carry the value.
   if (!column) return { locator: cell, count: 0, visible: false };
   // The rows counted and the one cell read in one look, its visibility beside it when asked.
   const [look, visible] = await Promise.all([
-    lookAtRows(rows, column),
+    lookAtRows(rows, column, want.text ? keyColumn : undefined),
     want.visible ? cell.isVisible().catch(() => false) : false,
   ]);
   if (look.rows !== 1) return { locator: cell, count: look.rows, visible: false };
@@ -78,7 +81,7 @@ export async function probeTarget(
   // Several cells under a spanning header: Playwright's own read throws its strict-mode error.
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
   const text = look.cells === 1 ? (look.text ?? '') : await cell.innerText();
-  return { locator: cell, count: 1, visible, text };
+  return { locator: cell, count: 1, visible, text, ...(look.key ? { keyCell: look.key } : {}) };
 }
 
 /** Rows carrying the row value (for a cell with an element in it, whose locator picks by position). */

@@ -209,7 +209,7 @@ export function tablesNamed(scope: Scope, name: string): Locator {
 export async function cellRows(
   scope: Scope,
   locator: CellLocator,
-): Promise<{ tables: Locator; rows: Locator; column: ColumnSpan | undefined }> {
+): Promise<{ tables: Locator; rows: Locator; column: ColumnSpan | undefined; keyColumn?: ColumnSpan }> {
   const header = headerCell(scope, locator.column);
   const named = locator.table ? tablesNamed(scope, locator.table) : scope.locator('table');
   if (!locator.key) {
@@ -228,7 +228,7 @@ export async function cellRows(
   const holds = keyCell
     .filter({ hasText: wholeText(locator.row) })
     .or(keyCell.filter({ has: scope.getByText(locator.row, { exact: true }) }));
-  return { tables, rows: tables.getByRole('row').filter({ has: holds }), column };
+  return { tables, rows: tables.getByRole('row').filter({ has: holds }), column, keyColumn };
 }
 
 function wholeText(text: string): RegExp {
@@ -299,32 +299,58 @@ export interface RowsLook {
   cells: number;
   /** innerText of the one cell of the one row. */
   text?: string;
+  /** The one row's cell under the key column, when asked for and there is exactly one. */
+  key?: KeyCellLook;
+}
+
+/** A keyed row's own key cell, as the look that found the row saw it. */
+export interface KeyCellLook {
+  /** innerText, as a person reads it. */
+  text: string;
+  /** A box of some size and not `visibility: hidden`, as Playwright calls an element visible. */
+  visible: boolean;
 }
 
 /**
  * Counts the rows and reads the cell under the column of the single one, in one look: the
  * count and the read see the same page, and a cell read costs one round trip, not three. The
  * cell is the one `cellsUnder` names, by the same arithmetic (colspan attributes of the
- * elements before it).
+ * elements before it). Given the key column, the row's key cell is read in the same look: a
+ * checkpoint that compares it needs no look of its own.
  */
-export async function lookAtRows(rows: Locator, column: ColumnSpan): Promise<RowsLook> {
+export async function lookAtRows(
+  rows: Locator,
+  column: ColumnSpan,
+  keyColumn?: ColumnSpan,
+): Promise<RowsLook> {
   return rows.evaluateAll(
-    (found, { start, span }) => {
+    (found, { columns }) => {
       if (found.length !== 1) return { rows: found.length, cells: 0 };
       // No named helpers in here: the bundler would wrap them in a __name the page lacks.
-      const cells: Element[] = [];
+      const under = columns.map(() => [] as HTMLElement[]);
       let at = 0;
       for (const child of Array.from((found[0] as Element).children)) {
         const width = child.hasAttribute('colspan') ? Number(child.getAttribute('colspan')) : 1;
         const tag = child.tagName;
-        if ((tag === 'TD' || tag === 'TH') && at < start + span && at + width > start) cells.push(child);
+        columns.forEach(({ start, span }, index) => {
+          if ((tag === 'TD' || tag === 'TH') && at < start + span && at + width > start)
+            under[index]?.push(child as HTMLElement);
+        });
         at += width;
       }
-      return cells.length === 1
-        ? // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-          { rows: 1, cells: 1, text: (cells[0] as HTMLElement).innerText }
-        : { rows: 1, cells: cells.length };
+      const [cells = [], keys = []] = under;
+      const look: RowsLook = { rows: 1, cells: cells.length };
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+      if (cells.length === 1) look.text = (cells[0] as HTMLElement).innerText;
+      const key = keys.length === 1 ? keys[0] : undefined;
+      if (key) {
+        const box = key.getBoundingClientRect();
+        const visible = box.width > 0 && box.height > 0 && getComputedStyle(key).visibility !== 'hidden';
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+        look.key = { text: key.innerText, visible };
+      }
+      return look;
     },
-    { start: column.start, span: column.span },
+    { columns: keyColumn ? [column, keyColumn] : [column] },
   );
 }
