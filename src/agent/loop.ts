@@ -142,7 +142,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
 
   const remainingMs = () => budgets.seconds * 1000 - clock.elapsedMs();
   const workSignal = () =>
-    timeoutSignal(Math.max(1, Math.ceil(remainingMs())), ...(options.signal ? [options.signal] : []));
+    timeoutSignal(Math.max(1, Math.ceil(remainingMs())), { follow: options.signal ? [options.signal] : [] });
   try {
     for (;;) {
       if (counters.modelCalls >= budgets.modelCalls) throw new BudgetExceeded('model calls');

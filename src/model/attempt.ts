@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import { LiftError } from '../contract/errors.js';
+import { timeoutSignal } from '../contract/timeout-signal.js';
 
 /** What the loop sends to the model: the system text, the conversation so far and the tools on offer. */
 export interface ModelRequest {
@@ -42,12 +43,11 @@ export async function attemptOnce(
   request: ModelRequest,
   options: { deadlineMs: number; signal: AbortSignal; maxOutputTokens?: number | undefined },
 ): Promise<AttemptAnswer> {
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new AttemptTimeoutError(options.deadlineMs)),
-    options.deadlineMs,
-  );
-  const signal = AbortSignal.any([options.signal, deadline.signal]);
+  const deadline = timeoutSignal(options.deadlineMs, {
+    follow: [options.signal],
+    reason: () => new AttemptTimeoutError(options.deadlineMs),
+  });
+  const signal = deadline.signal;
   try {
     // `ai` loads on the first model call, not with Lift, so that loading Lift stays light.
     const { streamText } = await import('ai');
@@ -85,6 +85,6 @@ export async function attemptOnce(
     if (signal.aborted) throw signal.reason;
     throw error;
   } finally {
-    clearTimeout(timer);
+    deadline.dispose();
   }
 }

@@ -17,7 +17,7 @@ async function collectWhileWaiting(ms: number): Promise<void> {
 describe('timeoutSignal', () => {
   it('aborts on time even when the collector runs before the timer fires', async () => {
     const parent = new AbortController();
-    const { signal } = timeoutSignal(100, parent.signal);
+    const { signal } = timeoutSignal(100, { follow: [parent.signal] });
     await collectWhileWaiting(400);
     expect(signal.aborted).toBe(true);
     expect((signal.reason as DOMException).name).toBe('TimeoutError');
@@ -25,7 +25,7 @@ describe('timeoutSignal', () => {
 
   it('aborts with the reason of a signal it follows, before its time', () => {
     const parent = new AbortController();
-    const { signal, dispose } = timeoutSignal(60_000, parent.signal);
+    const { signal, dispose } = timeoutSignal(60_000, { follow: [parent.signal] });
     parent.abort(new Error('cancelled by the caller'));
     expect((signal.reason as Error).message).toBe('cancelled by the caller');
     dispose();

@@ -127,5 +127,5 @@ export async function servedSha256(
 
 /** The call's signal, with at least a second for a request started just before its deadline. */
 function callBound(ctx: ToolContext): TimeoutSignal {
-  return timeoutSignal(Math.max(1_000, ctx.deadline - Date.now()), ctx.signal);
+  return timeoutSignal(Math.max(1_000, ctx.deadline - Date.now()), { follow: [ctx.signal] });
 }

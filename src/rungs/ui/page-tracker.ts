@@ -196,7 +196,7 @@ export class PageTracker {
    * otherwise, so a look for something the page never had is not drawn out.
    */
   async documentArrived(recentMs: number, timeoutMs: number): Promise<boolean> {
-    if (this.#documents.size === 0 && Date.now() - this.#lastActivity >= recentMs) return false;
+    if (!this.loading && Date.now() - this.#lastActivity >= recentMs) return false;
     await this.documentsSettled(timeoutMs);
     return true;
   }
