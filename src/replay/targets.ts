@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { frameAt } from '../rungs/ui/frame-at.js';
 import {
   cellRows,
   cellsUnder,
@@ -66,7 +67,8 @@ export async function probeTarget(
     // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
     return { locator: resolved, count, visible, text: await resolved.innerText() };
   }
-  const { rows, column, keyColumn } = await cellRows(frameScope(page, target.frame), locator);
+  const frame = await frameAt(page, target.frame);
+  const { rows, column, keyColumn } = await cellRows(frameScope(page, target.frame), locator, frame);
   // One cell per matching row: with several rows, reading it is a strict-mode error, never a guess.
   const cell = column ? cellsUnder(rows, column) : rows.locator('lift-missing-column');
   // A column this page does not have matches nothing, whatever rows carry the value.
@@ -87,7 +89,8 @@ export async function probeTarget(
 /** Rows carrying the row value (for a cell with an element in it, whose locator picks by position). */
 async function rowCount(page: Page, target: Target): Promise<number> {
   if (target.locator.by !== 'cell') return 1;
-  return (await cellRows(frameScope(page, target.frame), target.locator)).rows.count();
+  const frame = await frameAt(page, target.frame);
+  return (await cellRows(frameScope(page, target.frame), target.locator, frame)).rows.count();
 }
 
 /**

@@ -1,5 +1,7 @@
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { z } from 'zod';
+import { frameAt } from './frame-at.js';
+import { columnSpanInFrame } from './header-columns.js';
 import { fieldByLabel, pairValue, xpathString } from './locator-fields.js';
 
 /**
@@ -168,7 +170,7 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
     case 'pair':
       return pairValue(scope, locator.label);
     case 'cell': {
-      const { tables, rows: row, column } = await cellRows(scope, locator);
+      const { tables, rows: row, column } = await cellRows(scope, locator, await frameAt(page, target.frame));
       // A column this page does not have resolves to nothing (count 0), never to another column.
       if (!column) return tables.first().locator('lift-missing-column');
       // Positions on the live header row: read now, never stored.
@@ -209,19 +211,23 @@ export function tablesNamed(scope: Scope, name: string): Locator {
 export async function cellRows(
   scope: Scope,
   locator: CellLocator,
+  frame?: Frame,
 ): Promise<{ tables: Locator; rows: Locator; column: ColumnSpan | undefined; keyColumn?: ColumnSpan }> {
   const header = headerCell(scope, locator.column);
+  // The frame's own look first, when the frame is known: Playwright's costs a new document more.
+  const spanOf = async (table: Locator, column: string) =>
+    (frame && (await columnSpanInFrame(frame, column))) || columnSpan(table, column);
   const named = locator.table ? tablesNamed(scope, locator.table) : scope.locator('table');
   if (!locator.key) {
     const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
     const tables = named.filter({ has: header }).filter({ has: rowCell });
-    const column = await columnSpan(tables.first(), locator.column);
+    const column = await spanOf(tables.first(), locator.column);
     return { tables, rows: tables.getByRole('row').filter({ has: rowCell }), column };
   }
   const tables = named.filter({ has: header }).filter({ has: headerCell(scope, locator.key) });
   const [keyColumn, column] = await Promise.all([
-    columnSpan(tables.first(), locator.key),
-    columnSpan(tables.first(), locator.column),
+    spanOf(tables.first(), locator.key),
+    spanOf(tables.first(), locator.column),
   ]);
   if (!keyColumn) return { tables, rows: tables.locator('lift-missing-column'), column };
   const keyCell = cellsUnder(scope, keyColumn);
@@ -312,45 +318,41 @@ export interface KeyCellLook {
 }
 
 /**
- * Counts the rows and reads the cell under the column of the single one, in one look: the
- * count and the read see the same page, and a cell read costs one round trip, not three. The
- * cell is the one `cellsUnder` names, by the same arithmetic (colspan attributes of the
- * elements before it). Given the key column, the row's key cell is read in the same look: a
- * checkpoint that compares it needs no look of its own.
+ * Counts the rows and reads the cell under the column of the single one (the cell `cellsUnder`
+ * names); given the key column, the row's key cell too, so a checkpoint that compares it
+ * needs no look of its own. Every read is Playwright's utility world, as actions are: an
+ * evaluation in the page's own world costs a new document 40–50 ms (frame-at.ts). The reads
+ * after the count go out together, on the one row the count found.
  */
 export async function lookAtRows(
   rows: Locator,
   column: ColumnSpan,
   keyColumn?: ColumnSpan,
 ): Promise<RowsLook> {
-  return rows.evaluateAll(
-    (found, { columns }) => {
-      if (found.length !== 1) return { rows: found.length, cells: 0 };
-      // No named helpers in here: the bundler would wrap them in a __name the page lacks.
-      const under = columns.map(() => [] as HTMLElement[]);
-      let at = 0;
-      for (const child of Array.from((found[0] as Element).children)) {
-        const width = child.hasAttribute('colspan') ? Number(child.getAttribute('colspan')) : 1;
-        const tag = child.tagName;
-        columns.forEach(({ start, span }, index) => {
-          if ((tag === 'TD' || tag === 'TH') && at < start + span && at + width > start)
-            under[index]?.push(child as HTMLElement);
-        });
-        at += width;
-      }
-      const [cells = [], keys = []] = under;
-      const look: RowsLook = { rows: 1, cells: cells.length };
-      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-      if (cells.length === 1) look.text = (cells[0] as HTMLElement).innerText;
-      const key = keys.length === 1 ? keys[0] : undefined;
-      if (key) {
-        const box = key.getBoundingClientRect();
-        const visible = box.width > 0 && box.height > 0 && getComputedStyle(key).visibility !== 'hidden';
-        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-        look.key = { text: key.innerText, visible };
-      }
-      return look;
-    },
-    { columns: keyColumn ? [column, keyColumn] : [column] },
-  );
+  const count = await rows.count();
+  if (count !== 1) return { rows: count, cells: 0 };
+  const row = rows.first();
+  const cell = cellsUnder(row, column);
+  const key = keyColumn ? cellsUnder(row, keyColumn) : undefined;
+  // The row went between the count and the read (a re-render): looked at as a row not there.
+  const gone = () => undefined;
+  const [cells, text, keys, keyText, keyVisible] = await Promise.all([
+    cell.count(),
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    cell.first().innerText({ timeout: LOOK_MS }).catch(gone),
+    key?.count(),
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    key?.first().innerText({ timeout: LOOK_MS }).catch(gone),
+    key?.first().isVisible(),
+  ]);
+  const look: RowsLook = { rows: 1, cells };
+  if (cells === 1) {
+    if (text === undefined) return { rows: 0, cells: 0 };
+    look.text = text;
+  }
+  if (keys === 1 && keyText !== undefined) look.key = { text: keyText, visible: keyVisible === true };
+  return look;
 }
+
+/** How long a read waits for a cell the count just saw: it is there, or it went. */
+const LOOK_MS = 1_000;

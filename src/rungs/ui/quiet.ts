@@ -1,4 +1,4 @@
-import type { Locator, Page, Request } from 'playwright-core';
+import type { Frame, Locator, Page, Request } from 'playwright-core';
 
 /** How long the page must stay unchanged (no DOM mutation, no request in flight) to count as settled. */
 export const QUIET_MS = 25;
@@ -64,12 +64,14 @@ export class QuietWatch {
   }
 
   /**
-   * Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`.
+   * Settles the frame given, or the frame of `locator`, or the main frame, within `timeoutMs`.
+   * A frame is watched with `frame.evaluate`, which costs a few ms in a new document where
+   * a locator's evaluation costs 40–50 ms (frame-at.ts): pass the frame when it is known.
    * `since` (Date.now): only requests started then or later keep the page busy, so a
    * request that was already hanging before the step does not hold every step after it.
    */
   async settle(
-    locator: Locator | undefined,
+    scope: Frame | Locator | undefined,
     timeoutMs: number,
     options: { domWindow?: boolean; since?: number } = {},
   ): Promise<void> {
@@ -80,7 +82,7 @@ export class QuietWatch {
     for (let round = 0; round < 20 && performance.now() < deadline; round++) {
       await this.#requestsAnswered(deadline, since);
       if (options.domWindow === false) return;
-      const changed = await this.#domQuiet(locator, deadline);
+      const changed = await this.#domQuiet(scope, deadline);
       if (!changed && !this.#busySince(since)) return;
       if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
     }
@@ -104,12 +106,13 @@ export class QuietWatch {
   }
 
   /** Whether the frame changed before it stayed quiet for QUIET_MS (false: quiet throughout). */
-  async #domQuiet(locator: Locator | undefined, deadline: number): Promise<boolean> {
+  async #domQuiet(scope: Frame | Locator | undefined, deadline: number): Promise<boolean> {
     const args: [number, number] = [QUIET_MS, Math.max(QUIET_MS, Math.round(deadline - performance.now()))];
-    const inFrame = (locator ?? this.#page.locator(':root')).evaluate(WATCH_DOM, args, {
-      timeout: QUIET_MS * 4,
-    });
-    // The element is gone (its frame navigated, or a re-render replaced it): the page changed.
+    const inFrame =
+      scope === undefined || isFrame(scope)
+        ? (scope ?? this.#page.mainFrame()).evaluate(WATCH_FRAME, args)
+        : scope.evaluate(WATCH_ELEMENT, args, { timeout: QUIET_MS * 4 });
+    // The element or its document is gone (a navigation, a re-render replaced it): the page changed.
     const watched = (inFrame as Promise<boolean>).catch(() => true);
     // A dialog blocks the frame's script: the page is not going to settle until it is answered.
     let timer: NodeJS.Timeout | undefined;
@@ -128,7 +131,7 @@ export class QuietWatch {
  * In the frame: resolves true once the document has been quiet for `quiet` ms after changing,
  * false if it never changed, or at `max`. Source text, so no bundler can wrap it in helpers.
  */
-const WATCH_DOM_SOURCE = `(_, [quiet, max]) => new Promise((resolve) => {
+const WATCH_DOM_SOURCE = `([quiet, max]) => new Promise((resolve) => {
   let changed = false;
   let timer;
   let stop;
@@ -148,8 +151,15 @@ const WATCH_DOM_SOURCE = `(_, [quiet, max]) => new Promise((resolve) => {
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 })`;
 
-// A function made from the source text: Playwright sends a function's text and calls it with the argument.
-const WATCH_DOM = new Function(`return ${WATCH_DOM_SOURCE}`)() as (
+// Functions made from the source text: Playwright sends a function's text and calls it with the argument.
+const WATCH_FRAME = new Function(`return ${WATCH_DOM_SOURCE}`)() as (
+  args: [number, number],
+) => Promise<boolean>;
+const WATCH_ELEMENT = new Function(`return (_, args) => (${WATCH_DOM_SOURCE})(args)`)() as (
   element: unknown,
   args: [number, number],
 ) => Promise<boolean>;
+
+function isFrame(scope: Frame | Locator): scope is Frame {
+  return 'childFrames' in scope;
+}

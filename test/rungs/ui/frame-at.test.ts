@@ -1,0 +1,71 @@
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import { parksOffScreen } from '../../../src/rungs/ui/element.js';
+import { frameAt } from '../../../src/rungs/ui/frame-at.js';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  page = await browser.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const framed = (attributes: string, body: string) =>
+  `<iframe ${attributes} srcdoc="${body.replace(/"/g, '&quot;')}"></iframe>`;
+
+async function text(frame: Frame | undefined): Promise<string | undefined> {
+  return frame?.evaluate(() => (document.body.textContent ?? '').trim());
+}
+
+describe('frameAt', () => {
+  it('finds frames by their iframe title or name, level by level', async () => {
+    await page.setContent(
+      `<p>top</p>${framed('title="Workspace"', '<p>workspace</p>')}${framed('name="side"', '<p>side</p>')}${framed(
+        'title="Outer"',
+        `<p>outer</p>${framed('title="Inner"', '<p>inner</p>')}`,
+      )}`,
+    );
+    await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3);
+    await expect.poll(() => page.frames().length).toBe(5);
+    expect(await text(await frameAt(page, []))).toContain('top');
+    expect(await text(await frameAt(page, ['Workspace']))).toBe('workspace');
+    expect(await text(await frameAt(page, ['side']))).toBe('side');
+    expect(await text(await frameAt(page, ['Outer', 'Inner']))).toBe('inner');
+  });
+
+  it('answers undefined for a frame that is missing or named twice, as a frame locator would refuse it', async () => {
+    await page.setContent(`${framed('title="Twin"', '<p>a</p>')}${framed('title="Twin"', '<p>b</p>')}`);
+    await expect.poll(() => page.frames().length).toBe(3);
+    expect(await frameAt(page, ['Twin'])).toBeUndefined();
+    expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
+    expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
+  });
+});
+
+describe('parksOffScreen', () => {
+  it('is false on a page whose elements all lie where scrolling reaches them', async () => {
+    await page.setContent(
+      '<h1>List</h1><a href="#a">Edit</a><div style="height: 3000px"></div><a href="#b">Far below</a>',
+    );
+    expect(await parksOffScreen(page.mainFrame())).toBe(false);
+  });
+
+  it('is true when a control waits left of the page for focus, as row actions do', async () => {
+    await page.setContent(
+      '<table><tr><td>admin<div style="position: relative; left: -9999em"><a href="#d">Delete</a></div></td></tr></table>',
+    );
+    expect(await parksOffScreen(page.mainFrame())).toBe(true);
+  });
+
+  it('is true for a focusable element with no width, and ignores what is not rendered', async () => {
+    await page.setContent('<a href="#s" style="display: inline-block; width: 0; overflow: hidden">Skip</a>');
+    expect(await parksOffScreen(page.mainFrame())).toBe(true);
+    await page.setContent('<a href="#s" style="display: none">Skip</a><span></span><p>Text</p>');
+    expect(await parksOffScreen(page.mainFrame())).toBe(false);
+  });
+});
