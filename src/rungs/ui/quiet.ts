@@ -129,25 +129,45 @@ export class QuietWatch {
 
 /**
  * In the frame: resolves true once the document has been quiet for `quiet` ms after changing,
- * false if it never changed, or at `max`. Source text, so no bundler can wrap it in helpers.
+ * false if it never changed, or at `max`. Quiet also means the page's idle work queued so far
+ * has run, and what that work queued in turn: two idle callbacks of our own, each bounded,
+ * taken while the quiet period runs. An app that runs a module from its local store in an
+ * idle callback when a field takes focus (MediaWiki's search: no request, and its DOM changes
+ * later than any fixed window) has set the field up before the next step presses Enter.
+ * Source text, so no bundler can wrap it in helpers.
  */
 const WATCH_DOM_SOURCE = `([quiet, max]) => new Promise((resolve) => {
   let changed = false;
-  let timer;
-  let stop;
+  let idleRounds = 0;
+  let last = performance.now();
+  let done = false;
+  const idle = typeof requestIdleCallback === 'function'
+    ? (callback) => requestIdleCallback(callback, { timeout: quiet * 4 })
+    : (callback) => setTimeout(callback, 0);
   const observer = new MutationObserver(() => {
     changed = true;
-    clearTimeout(timer);
-    timer = setTimeout(finish, quiet);
+    last = performance.now();
   });
   const finish = () => {
+    if (done) return;
+    done = true;
     observer.disconnect();
-    clearTimeout(timer);
     clearTimeout(stop);
     resolve(changed);
   };
-  timer = setTimeout(finish, quiet);
-  stop = setTimeout(finish, max);
+  const check = () => {
+    const wait = last + quiet - performance.now();
+    if (wait > 0) setTimeout(check, wait);
+    else if (idleRounds >= 2) finish();
+  };
+  const afterIdle = () => {
+    idleRounds++;
+    if (idleRounds < 2) idle(afterIdle);
+    else check();
+  };
+  idle(afterIdle);
+  setTimeout(check, quiet);
+  const stop = setTimeout(finish, max);
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 })`;
 
