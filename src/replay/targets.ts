@@ -75,7 +75,12 @@ export async function probeTarget(
   if (!column) return { locator: cell, count: 0, visible: false };
   // The rows counted and the one cell read in one look, its visibility beside it when asked.
   const [look, visible] = await Promise.all([
-    lookAtRows(rows, column, want.text ? keyColumn : undefined),
+    lookAtRows(
+      rows,
+      column,
+      want.text ? keyColumn : undefined,
+      frame && locator.key && keyColumn ? { frame, row: locator.row, key: keyColumn } : undefined,
+    ),
     want.visible ? cell.isVisible().catch(() => false) : false,
   ]);
   if (look.rows !== 1) return { locator: cell, count: look.rows, visible: false };

@@ -2,6 +2,7 @@ import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { z } from 'zod';
 import { frameAt } from './frame-at.js';
 import { columnSpanInFrame } from './header-columns.js';
+import { lookAtKeyedRows } from './keyed-rows.js';
 import { fieldByLabel, pairValue, xpathString } from './locator-fields.js';
 
 /**
@@ -322,13 +323,22 @@ export interface KeyCellLook {
  * names); given the key column, the row's key cell too, so a checkpoint that compares it
  * needs no look of its own. Every read is Playwright's utility world, as actions are: an
  * evaluation in the page's own world costs a new document 40–50 ms (frame-at.ts). The reads
- * after the count go out together, on the one row the count found.
+ * after the count go out together, on the one row the count found. A keyed row in a known
+ * frame is looked at there first (keyed-rows.ts): one evaluation and one count, not five.
  */
 export async function lookAtRows(
   rows: Locator,
   column: ColumnSpan,
   keyColumn?: ColumnSpan,
+  keyed?: { frame: Frame; row: string; key: ColumnSpan },
 ): Promise<RowsLook> {
+  if (keyed) {
+    const { frame, ...where } = keyed;
+    const seen = await lookAtKeyedRows(frame, { ...where, column, readKey: keyColumn !== undefined });
+    // Its rows hold Playwright's: none there is none here, one there is this one if it counts one.
+    if (seen?.rows === 0) return seen;
+    if (seen?.rows === 1 && (await rows.count()) === 1) return seen;
+  }
   const count = await rows.count();
   if (count !== 1) return { rows: count, cells: 0 };
   const row = rows.first();
