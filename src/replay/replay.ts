@@ -1,4 +1,4 @@
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   bindPlaceholders,
   type Capability,
@@ -12,7 +12,6 @@ import { canChangeState } from '../capability/effects.js';
 import { sourceKind } from '../capability/page-outputs.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
-import { frameAt } from '../rungs/ui/frame-at.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { type KeyCellLook, resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
@@ -231,17 +230,13 @@ export class Replay implements StepRunner {
     return this.#harness.goto(url);
   }
 
-  frameOf(target: Target): Promise<Frame | undefined> {
-    return frameAt(this.#page, this.#bind(target).frame);
-  }
-
-  quiet(scope: Frame | Locator | undefined): Promise<void> {
+  quiet(locator: Locator | undefined): Promise<void> {
     // A step that loaded a document waited for it, but not for the scripts that build it: an
     // app that sets itself up after load and asks for its content then (Roundcube fetches the
     // message list, and ignores a folder click until it has it) is watched, in its main frame,
     // until those requests are answered and the DOM is still, as after the start page loads.
     const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
-    return loaded ? this.scriptsSettled() : this.#harness.quiet.settle(scope, this.timeoutMs);
+    return loaded ? this.scriptsSettled() : this.#harness.quiet.settle(locator, this.timeoutMs);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Frame, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { Capability, Postcondition, Step, Value } from '../capability/capability.js';
 import { revealForPointer } from '../rungs/ui/element.js';
 import { fieldHolds, readField } from '../rungs/ui/field-value.js';
@@ -25,13 +25,11 @@ export interface StepRunner {
   act(step: Extract<Step, { target: Target }>, index: number, perform: () => Promise<void>): Promise<void>;
   /** Loads a page of the capability's origin (the policy checks it first). */
   goto(url: string): Promise<void>;
-  /** The frame the target's frame path names, when it can be found without the element (frame-at.ts). */
-  frameOf(target: Target): Promise<Frame | undefined>;
   /**
    * Waits (bounded) until the page the step caused has settled: its requests answered and its
-   * frame (given, or the locator's) unchanged for a quiet period. Cheap when the step caused nothing.
+   * frame unchanged for a quiet period. Cheap when the step caused nothing.
    */
-  quiet(scope: Frame | Locator | undefined): Promise<void>;
+  quiet(locator: Locator | undefined): Promise<void>;
   /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
   documentsSettled(): Promise<void>;
   /** After a load: the document's own scripts have stopped re-rendering it. */
@@ -48,7 +46,7 @@ type Handler<S extends Step> = (runner: StepRunner, step: S, index: number) => P
 
 /** One action on the step's target, the same for every kind: find, act, then settle. */
 function onTarget<S extends Extract<Step, { target: Target }>>(
-  perform: (locator: Locator, step: S, runner: StepRunner, frame: Frame | undefined) => Promise<void>,
+  perform: (locator: Locator, step: S, runner: StepRunner) => Promise<void>,
   options: {
     /** A submit loads a document: wait for it before looking for the postcondition. */
     loadsDocuments?: boolean;
@@ -59,11 +57,10 @@ function onTarget<S extends Extract<Step, { target: Target }>>(
   return async (runner, step, index) => {
     const found = await runner.find(step.target, index);
     if (typeof found === 'string') return found;
-    const frame = await runner.frameOf(step.target);
-    await runner.act(step, index, () => perform(found.locator, step, runner, frame));
+    await runner.act(step, index, () => perform(found.locator, step, runner));
     if (options.loadsDocuments) await runner.documentsSettled();
     // Whatever the action set off (a re-render, a request, a navigation) ends before the next look.
-    await runner.quiet(options.loadsDocuments ? undefined : (frame ?? found.locator));
+    await runner.quiet(options.loadsDocuments ? undefined : found.locator);
     const expect = options.expect ? await options.expect(found.locator, step, runner) : step.expect;
     return runner.settle(expect);
   };
@@ -96,8 +93,8 @@ export const STEP_HANDLERS: Handlers = {
     return runner.settle(step.expect);
   },
   click: onTarget(
-    async (locator, _step, runner, frame) => {
-      await revealForPointer(locator, frame);
+    async (locator, _step, runner) => {
+      await revealForPointer(locator);
       await locator.click({ timeout: runner.timeoutMs });
     },
     { loadsDocuments: true },

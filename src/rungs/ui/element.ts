@@ -1,4 +1,4 @@
-import type { ElementHandle, Frame, Locator, Page } from 'playwright-core';
+import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { resolveTarget, type Target } from './locator.js';
 import { PageTracker } from './page-tracker.js';
 import type { ElementRecord } from './render.js';
@@ -226,42 +226,12 @@ function centreOnScreen(locator: Locator): Promise<boolean> {
  * Brings the element where a pointer reaches it: scrolled into view, and, when it is still
  * off screen, focused, as a keyboard user would. Controls parked off screen until their row is
  * hovered or focused (WordPress's row actions, at left: -9999em) show themselves on focus.
- * Given the element's frame, a frame that parks nothing off screen is left as it is: the
- * click scrolls its element into view itself, and the look costs a few ms where the
- * element's own look costs a new document 40–50 ms (frame-at.ts).
  */
-export async function revealForPointer(locator: Locator, frame?: Frame): Promise<void> {
-  if (frame && !(await parksOffScreen(frame))) return;
+export async function revealForPointer(locator: Locator): Promise<void> {
   await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
   if (await centreOnScreen(locator)) return;
   await locator.focus({ timeout: 1_000 }).catch(() => undefined);
   await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
-}
-
-/**
- * Whether the frame's document holds a rendered element no scrolling brings into its window
- * (its box wholly left of or above the page, or past its scrollable end) or a focusable one
- * with no width: where a control may wait for focus to show itself. True when it cannot tell.
- */
-export function parksOffScreen(frame: Frame): Promise<boolean> {
-  return frame.evaluate(PARKS_OFF_SCREEN).catch(() => true);
-}
-
-function PARKS_OFF_SCREEN(): boolean {
-  const root = document.scrollingElement ?? document.documentElement;
-  const width = Math.max(root.scrollWidth, window.innerWidth);
-  const height = Math.max(root.scrollHeight, window.innerHeight);
-  const focusable = 'a[href], button, input, select, textarea, summary, [tabindex], [role]';
-  for (const element of Array.from(document.body?.querySelectorAll('*') ?? [])) {
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0 && element.getClientRects().length === 0) continue;
-    const left = box.left + window.scrollX;
-    const top = box.top + window.scrollY;
-    if (box.right + window.scrollX < 0 || box.bottom + window.scrollY < 0) return true;
-    if (left >= width || top >= height) return true;
-    if (box.width === 0 && element.matches(focusable)) return true;
-  }
-  return false;
 }
 
 /**

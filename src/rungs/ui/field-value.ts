@@ -11,22 +11,23 @@ export interface FieldRead {
 /**
  * What a field holds: an input's, textarea's or select's value, or the text of a rich-text
  * editor (a contenteditable element, the body of an editor's iframe), as a person reads it.
- * Both are read in Playwright's utility world, as actions are: an evaluation in the page's
- * own world would cost a new document 40–50 ms (frame-at.ts).
  */
-export async function readField(locator: Locator, timeout: number): Promise<FieldRead> {
-  try {
-    return { value: await locator.inputValue({ timeout }), editor: false };
-  } catch (error) {
-    if (!NOT_A_FIELD.test(error instanceof Error ? error.message : String(error))) throw error;
-  }
-  // biome-ignore lint/performance/useDomNodeTextContent: an editor's text as a person reads it.
-  const text = await locator.innerText({ timeout });
-  return { value: text.replace(/\s+/g, ' ').trim(), editor: true };
+export function readField(locator: Locator, timeout: number): Promise<FieldRead> {
+  return locator.evaluate(
+    (element) => {
+      if (
+        element instanceof HTMLInputElement ||
+        element instanceof HTMLTextAreaElement ||
+        element instanceof HTMLSelectElement
+      )
+        return { value: element.value, editor: false };
+      // biome-ignore lint/performance/useDomNodeTextContent: an editor's text as a person reads it.
+      return { value: (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim(), editor: true };
+    },
+    undefined,
+    { timeout },
+  );
 }
-
-/** Playwright's answer when inputValue meets an element that has no value of its own. */
-const NOT_A_FIELD = /not an <input>, <textarea> or <select>/i;
 
 export async function fieldValue(locator: Locator, timeout: number): Promise<string> {
   return (await readField(locator, timeout)).value;

@@ -1,4 +1,4 @@
-import type { Frame, Locator, Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 
 /** How long the page must stay unchanged (no DOM mutation, no request in flight) to count as settled. */
 export const QUIET_MS = 25;
@@ -64,14 +64,12 @@ export class QuietWatch {
   }
 
   /**
-   * Settles the frame given, or the frame of `locator`, or the main frame, within `timeoutMs`.
-   * A frame is watched with `frame.evaluate`, which costs a few ms in a new document where
-   * a locator's evaluation costs 40–50 ms (frame-at.ts): pass the frame when it is known.
+   * Settles the frame of `locator` (the main frame when it is gone), within `timeoutMs`.
    * `since` (Date.now): only requests started then or later keep the page busy, so a
    * request that was already hanging before the step does not hold every step after it.
    */
   async settle(
-    scope: Frame | Locator | undefined,
+    locator: Locator | undefined,
     timeoutMs: number,
     options: { domWindow?: boolean; since?: number } = {},
   ): Promise<void> {
@@ -82,7 +80,7 @@ export class QuietWatch {
     for (let round = 0; round < 20 && performance.now() < deadline; round++) {
       await this.#requestsAnswered(deadline, since);
       if (options.domWindow === false) return;
-      const changed = await this.#domQuiet(scope, deadline);
+      const changed = await this.#domQuiet(locator, deadline);
       if (!changed && !this.#busySince(since)) return;
       if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
     }
@@ -106,13 +104,12 @@ export class QuietWatch {
   }
 
   /** Whether the frame changed before it stayed quiet for QUIET_MS (false: quiet throughout). */
-  async #domQuiet(scope: Frame | Locator | undefined, deadline: number): Promise<boolean> {
+  async #domQuiet(locator: Locator | undefined, deadline: number): Promise<boolean> {
     const args: [number, number] = [QUIET_MS, Math.max(QUIET_MS, Math.round(deadline - performance.now()))];
-    const inFrame =
-      scope === undefined || isFrame(scope)
-        ? (scope ?? this.#page.mainFrame()).evaluate(WATCH_FRAME, args)
-        : scope.evaluate(WATCH_ELEMENT, args, { timeout: QUIET_MS * 4 });
-    // The element or its document is gone (a navigation, a re-render replaced it): the page changed.
+    const inFrame = (locator ?? this.#page.locator(':root')).evaluate(WATCH_DOM, args, {
+      timeout: QUIET_MS * 4,
+    });
+    // The element is gone (its frame navigated, or a re-render replaced it): the page changed.
     const watched = (inFrame as Promise<boolean>).catch(() => true);
     // A dialog blocks the frame's script: the page is not going to settle until it is answered.
     let timer: NodeJS.Timeout | undefined;
@@ -129,57 +126,30 @@ export class QuietWatch {
 
 /**
  * In the frame: resolves true once the document has been quiet for `quiet` ms after changing,
- * false if it never changed, or at `max`. Quiet also means the page's idle work queued so far
- * has run, and what that work queued in turn: two idle callbacks of our own, each bounded,
- * taken while the quiet period runs. An app that runs a module from its local store in an
- * idle callback when a field takes focus (MediaWiki's search: no request, and its DOM changes
- * later than any fixed window) has set the field up before the next step presses Enter.
- * Source text, so no bundler can wrap it in helpers.
+ * false if it never changed, or at `max`. Source text, so no bundler can wrap it in helpers.
  */
-const WATCH_DOM_SOURCE = `([quiet, max]) => new Promise((resolve) => {
+const WATCH_DOM_SOURCE = `(_, [quiet, max]) => new Promise((resolve) => {
   let changed = false;
-  let idleRounds = 0;
-  let last = performance.now();
-  let done = false;
-  const idle = typeof requestIdleCallback === 'function'
-    ? (callback) => requestIdleCallback(callback, { timeout: quiet * 4 })
-    : (callback) => setTimeout(callback, 0);
+  let timer;
+  let stop;
   const observer = new MutationObserver(() => {
     changed = true;
-    last = performance.now();
+    clearTimeout(timer);
+    timer = setTimeout(finish, quiet);
   });
   const finish = () => {
-    if (done) return;
-    done = true;
     observer.disconnect();
+    clearTimeout(timer);
     clearTimeout(stop);
     resolve(changed);
   };
-  const check = () => {
-    const wait = last + quiet - performance.now();
-    if (wait > 0) setTimeout(check, wait);
-    else if (idleRounds >= 2) finish();
-  };
-  const afterIdle = () => {
-    idleRounds++;
-    if (idleRounds < 2) idle(afterIdle);
-    else check();
-  };
-  idle(afterIdle);
-  setTimeout(check, quiet);
-  const stop = setTimeout(finish, max);
+  timer = setTimeout(finish, quiet);
+  stop = setTimeout(finish, max);
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 })`;
 
-// Functions made from the source text: Playwright sends a function's text and calls it with the argument.
-const WATCH_FRAME = new Function(`return ${WATCH_DOM_SOURCE}`)() as (
-  args: [number, number],
-) => Promise<boolean>;
-const WATCH_ELEMENT = new Function(`return (_, args) => (${WATCH_DOM_SOURCE})(args)`)() as (
+// A function made from the source text: Playwright sends a function's text and calls it with the argument.
+const WATCH_DOM = new Function(`return ${WATCH_DOM_SOURCE}`)() as (
   element: unknown,
   args: [number, number],
 ) => Promise<boolean>;
-
-function isFrame(scope: Frame | Locator): scope is Frame {
-  return 'childFrames' in scope;
-}

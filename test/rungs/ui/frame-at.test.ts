@@ -1,7 +1,6 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../../src/rungs/ui/browser.js';
-import { parksOffScreen } from '../../../src/rungs/ui/element.js';
 import { frameAt } from '../../../src/rungs/ui/frame-at.js';
 
 let browser: Browser;
@@ -44,28 +43,5 @@ describe('frameAt', () => {
     expect(await frameAt(page, ['Twin'])).toBeUndefined();
     expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
     expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
-  });
-});
-
-describe('parksOffScreen', () => {
-  it('is false on a page whose elements all lie where scrolling reaches them', async () => {
-    await page.setContent(
-      '<h1>List</h1><a href="#a">Edit</a><div style="height: 3000px"></div><a href="#b">Far below</a>',
-    );
-    expect(await parksOffScreen(page.mainFrame())).toBe(false);
-  });
-
-  it('is true when a control waits left of the page for focus, as row actions do', async () => {
-    await page.setContent(
-      '<table><tr><td>admin<div style="position: relative; left: -9999em"><a href="#d">Delete</a></div></td></tr></table>',
-    );
-    expect(await parksOffScreen(page.mainFrame())).toBe(true);
-  });
-
-  it('is true for a focusable element with no width, and ignores what is not rendered', async () => {
-    await page.setContent('<a href="#s" style="display: inline-block; width: 0; overflow: hidden">Skip</a>');
-    expect(await parksOffScreen(page.mainFrame())).toBe(true);
-    await page.setContent('<a href="#s" style="display: none">Skip</a><span></span><p>Text</p>');
-    expect(await parksOffScreen(page.mainFrame())).toBe(false);
   });
 });
