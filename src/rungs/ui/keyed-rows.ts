@@ -19,7 +19,7 @@ export async function lookAtKeyedRows(
   frame: Frame,
   look: { row: string; key: ColumnSpan; column: ColumnSpan; readKey: boolean },
 ): Promise<RowsLook | undefined> {
-  return (await frame.evaluate(KEYED_ROWS, look).catch(() => undefined)) ?? undefined;
+  return frame.evaluate(KEYED_ROWS, look).catch(() => undefined);
 }
 
 // Source text, so no bundler wraps its helpers in a __name the page lacks.

@@ -332,14 +332,15 @@ export async function lookAtRows(
   keyColumn?: ColumnSpan,
   keyed?: { frame: Frame; row: string; key: ColumnSpan },
 ): Promise<RowsLook> {
+  let seen: RowsLook | undefined;
   if (keyed) {
     const { frame, ...where } = keyed;
-    const seen = await lookAtKeyedRows(frame, { ...where, column, readKey: keyColumn !== undefined });
+    seen = await lookAtKeyedRows(frame, { ...where, column, readKey: keyColumn !== undefined });
     // Its rows hold Playwright's: none there is none here, one there is this one if it counts one.
     if (seen?.rows === 0) return seen;
-    if (seen?.rows === 1 && (await rows.count()) === 1) return seen;
   }
   const count = await rows.count();
+  if (seen?.rows === 1 && count === 1) return seen;
   if (count !== 1) return { rows: count, cells: 0 };
   const row = rows.first();
   const cell = cellsUnder(row, column);
