@@ -8,8 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { type HttpServing, serveHttp } from '../../src/serve/http.js';
+import { noteRead } from '../serve/fixtures/tools.js';
 import { isolatedAbortFetch } from '../support/isolated-abort-fetch.js';
-import { noteRead } from './fixtures/tools.js';
 
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
