@@ -48,6 +48,10 @@ function blockedEvents(events: ToolEvent[]): ToolEvent[] {
   return events.filter((event) => event.type === 'ui-request-blocked');
 }
 
+function popupClosed(events: ToolEvent[]): boolean {
+  return events.some((event) => event.type === 'ui-popup-closed');
+}
+
 function expectNothingLeaked(events: ToolEvent[]): void {
   expect(listener.requests).toEqual([]);
   expect(listener.connections).toBe(preconnects);
@@ -181,11 +185,13 @@ describe('discovery sessions (any page, even of a context Lift did not make)', (
     const member = await onMemberPage('popup_redirect');
     try {
       await member.act([{ op: 'click', target: role('button', 'Print statement') }]);
+      // Closed, not yet opened: the window's request can be refused before the window's page
+      // exists in the client, so one page alone proves nothing until the close was told.
+      await expect.poll(() => popupClosed(member.events()), { timeout: 10_000 }).toBe(true);
       await expect.poll(() => member.context.pages().length, { timeout: 10_000 }).toBe(1);
       expect(blockedEvents(member.events())).toContainEqual(
         expect.objectContaining({ origin: server.origin, path: '/app/leak', navigation: true }),
       );
-      expect(member.events().some((event) => event.type === 'ui-popup-closed')).toBe(true);
       expectNothingLeaked(member.events());
     } finally {
       await member.close();
@@ -196,6 +202,7 @@ describe('discovery sessions (any page, even of a context Lift did not make)', (
     const member = await onMemberPage('blank_window_frame');
     try {
       await member.act([{ op: 'click', target: role('button', 'Preview statement') }]);
+      await expect.poll(() => popupClosed(member.events()), { timeout: 10_000 }).toBe(true);
       await expect.poll(() => member.context.pages().length, { timeout: 10_000 }).toBe(1);
       // The frame's request is refused if it is made before the window is closed, and not made
       // after (test/rungs/ui/browser-guard.test.ts holds a window open to see the refusal). Its

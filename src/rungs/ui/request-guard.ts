@@ -1,42 +1,14 @@
 import type { Browser, BrowserContext, CDPSession, Frame, Page, Request, Route } from 'playwright-core';
 import { BrowserGuard } from './browser-guard.js';
 import { type BlockedRequest, PageTracker } from './page-tracker.js';
+import {
+  answerPaused,
+  frameIdsOf,
+  GUARD_PATTERNS,
+  type PausedRequest,
+  questionOf,
+} from './paused-request.js';
 import { checkUrl, type UiPolicy } from './policy.js';
-
-/** What Chromium's Fetch domain reports for a request it paused (the fields used here). */
-interface PausedRequest {
-  requestId: string;
-  request: { url: string };
-  resourceType: string;
-  /** Set on each hop of a redirect: the request the browser is about to send next. */
-  redirectedRequestId?: string;
-  /** Set when paused at the response stage (documents only). */
-  responseStatusCode?: number;
-  responseHeaders?: Array<{ name: string; value: string }>;
-}
-
-/** Requests are checked before they are sent; a document's redirect also when its answer comes in. */
-const PATTERNS: Array<{
-  urlPattern: string;
-  requestStage: 'Request' | 'Response';
-  resourceType?: 'Document';
-}> = [
-  { urlPattern: '*', requestStage: 'Request' },
-  { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
-];
-
-/** Where a paused response redirects to, if it is a redirect. */
-function redirectTarget(event: PausedRequest): string | undefined {
-  const status = event.responseStatusCode ?? 0;
-  if (status < 300 || status >= 400) return undefined;
-  const location = event.responseHeaders?.find((header) => header.name.toLowerCase() === 'location');
-  if (!location) return undefined;
-  try {
-    return new URL(location.value, event.request.url).href;
-  } catch {
-    return location.value;
-  }
-}
 
 /** Origin and path of a URL, never its query or fragment (they carry bound input values). */
 export function originAndPath(rawUrl: string): { origin: string; path: string } {
@@ -70,11 +42,16 @@ function reasonOf(policy: UiPolicy, rawUrl: string, navigation: boolean): string
  * redirect is also checked when its answer arrives, before the browser acts on it: a download
  * would otherwise open a connection to the next hop before that hop is paused. A refused
  * request fails as blocked-by-client and is recorded on the page's tracker.
+ *
+ * Who pauses: in a browser Lift launched, the browser's own Fetch session (browser-guard.ts),
+ * once per request, asking this guard; in a browser a person started, the page's own session.
  */
 export class RequestGuard {
   policy: UiPolicy;
   readonly page: Page;
   readonly tracker: PageTracker;
+  /** The ids of the page's frames now (its session's frame tree), for the browser's line. */
+  frameIds?: () => Promise<string[]>;
   readonly #frameSessions = new WeakSet<Frame>();
 
   static readonly #guards = new WeakMap<Page, RequestGuard>();
@@ -96,13 +73,11 @@ export class RequestGuard {
     const ownBrowser = browser !== null && !isPersonsBrowser(browser);
     await ContextGuard.of(page.context(), { route: !ownBrowser });
     if (ownBrowser) {
-      const { targetInfo } = (await session.send('Target.getTargetInfo')) as {
-        targetInfo: { targetId: string; browserContextId?: string };
-      };
-      (await BrowserGuard.of(browser)).watch(targetInfo.targetId, targetInfo.browserContextId ?? '', guard);
+      await guard.#watchFromBrowserLine(browser, session);
+    } else {
+      await guard.#watch(session);
+      page.on('framenavigated', (frame) => guard.#watchOutOfProcessFrame(frame));
     }
-    await guard.#watch(session);
-    page.on('framenavigated', (frame) => guard.#watchOutOfProcessFrame(frame));
     return guard;
   }
 
@@ -129,28 +104,33 @@ export class RequestGuard {
     this.tracker.recordBlocked(stopped(url, reason, navigation, false));
   }
 
+  /**
+   * In a browser Lift launched, the browser's line decides this page's requests (one pause each):
+   * it is told of each frame as it attaches, and can ask for the page's frames when a request
+   * comes from one it has not heard of.
+   */
+  async #watchFromBrowserLine(browser: Browser, session: CDPSession): Promise<void> {
+    const line = await BrowserGuard.of(browser);
+    const { targetInfo } = (await session.send('Target.getTargetInfo')) as {
+      targetInfo: { targetId: string; browserContextId?: string };
+    };
+    const pageId = targetInfo.targetId;
+    this.frameIds = () => frameIdsOf(session);
+    session.on('Page.frameAttached', ({ frameId }: { frameId: string }) => line.claimFrame(pageId, frameId));
+    line.watch(pageId, targetInfo.browserContextId ?? '', this);
+    await session.send('Page.enable');
+    for (const frameId of await frameIdsOf(session)) line.claimFrame(pageId, frameId);
+  }
+
+  /** In a browser a person started, the page's own Fetch session decides its requests. */
   async #watch(session: CDPSession): Promise<void> {
     session.on('Fetch.requestPaused', (event: PausedRequest) => {
-      const { requestId } = event;
-      const refuse = () => session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
-      let answer: Promise<unknown>;
-      if (event.responseStatusCode !== undefined) {
-        const next = redirectTarget(event);
-        answer =
-          next === undefined || this.allows(next, true, true)
-            ? session.send('Fetch.continueResponse', { requestId })
-            : refuse();
-      } else {
-        const navigation = event.resourceType === 'Document';
-        const redirect = event.redirectedRequestId !== undefined;
-        answer = this.allows(event.request.url, navigation, redirect)
-          ? session.send('Fetch.continueRequest', { requestId })
-          : refuse();
-      }
-      // The page may close while a request waits; there is nothing left to answer then.
-      answer.catch(() => undefined);
+      const question = questionOf(event);
+      const allowed =
+        question === undefined || this.allows(question.url, question.navigation, question.redirect);
+      answerPaused(session, event, allowed);
     });
-    await session.send('Fetch.enable', { patterns: PATTERNS });
+    await session.send('Fetch.enable', { patterns: GUARD_PATTERNS });
   }
 
   /**

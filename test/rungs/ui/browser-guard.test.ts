@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserGuard, type GuardedPage } from '../../../src/rungs/ui/browser-guard.js';
+import { frameIdsOf } from '../../../src/rungs/ui/paused-request.js';
 import { checkUrl, parsePolicy } from '../../../src/rungs/ui/policy.js';
 import { RequestGuard } from '../../../src/rungs/ui/request-guard.js';
 import { launchChromium } from '../../replay/helpers.js';
@@ -30,6 +31,14 @@ function pageHtml(path: string): string {
       return `<button onclick="window.open('/after-open')">Open</button>`;
     case '/blank-frame':
       return `<button onclick="const w = window.open(''); w.document.body.innerHTML = '<iframe src=&quot;${elsewhere}/blank-frame&quot;></iframe>'">Open</button>`;
+    case '/framed':
+      return `<iframe src="/inner"></iframe>`;
+    case '/inner':
+      return `<img src="${elsewhere}/from-frame">`;
+    case '/framed-plain':
+      return `<iframe src="/inner-plain"></iframe>`;
+    case '/framed-elsewhere':
+      return `<iframe src="${elsewhere}/other-context-frame"></iframe>`;
     case '/shared-worker':
       return `<p id="said">waiting</p><script>const w = new SharedWorker('/shared.js'); w.port.onmessage = (e) => { document.getElementById('said').textContent = e.data; };</script>`;
     default:
@@ -83,8 +92,11 @@ function fakeGuard(): GuardedPage & { refused: string[] } {
   };
 }
 
-/** A page in a new context, watched by the line (no page guard of its own: the line alone). */
-async function guardedPage() {
+/**
+ * A page in a new context, watched by the line (no page guard of its own: the line alone). With
+ * `frames`, the guard answers the line's question for the page's frames and names none itself.
+ */
+async function guardedPage(options: { frames?: boolean } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const session = await context.newCDPSession(page);
@@ -92,6 +104,7 @@ async function guardedPage() {
     targetInfo: { targetId: string; browserContextId: string };
   };
   const guard = fakeGuard();
+  if (options.frames) guard.frameIds = () => frameIdsOf(session);
   (await BrowserGuard.of(browser)).watch(targetInfo.targetId, targetInfo.browserContextId, guard);
   return { context, page, guard };
 }
@@ -135,6 +148,43 @@ describe('the browser line of the request guard', () => {
       expect(listener.requests).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('decides a request of a frame it was not told of by the policy of the page that has it', async () => {
+    const { context, page, guard } = await guardedPage({ frames: true });
+    try {
+      await page.goto(`${origin}/framed`);
+      await expect.poll(() => guard.refused).toContain('/from-frame');
+      expect(served).toContain('/inner');
+      expect(listener.requests).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('holds no request longer than a bounded wait for a page that never names its frames', async () => {
+    const { context, page, guard } = await guardedPage();
+    guard.frameIds = () => new Promise<string[]>(() => undefined);
+    try {
+      await page.goto(`${origin}/framed-plain`, { waitUntil: 'commit' });
+      await expect.poll(() => served, { timeout: 10_000 }).toContain('/inner-plain');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("leaves the frames of another context's pages alone", async () => {
+    const { context: guarded } = await guardedPage({ frames: true });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(`${origin}/framed-elsewhere`);
+      await expect.poll(() => listener.requests).toEqual(['GET /other-context-frame']);
+    } finally {
+      listener.requests.length = 0;
+      await context.close();
+      await guarded.close();
     }
   });
 
