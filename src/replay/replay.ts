@@ -20,7 +20,7 @@ import { evidenceScreenshot, surfaceChanged } from './evidence.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
-import { CHUNK_MS, describePostcondition, holds } from './postconditions.js';
+import { CHUNK_MS, describePostcondition, holds, holdsNow } from './postconditions.js';
 import { OutcomeSigns } from './signs.js';
 import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
@@ -30,6 +30,7 @@ import {
   isStrictViolation,
   type Probe,
   probeTarget,
+  slowPageAt,
   waitVisible,
 } from './targets.js';
 import { pageOutputs } from './url-outputs.js';
@@ -42,6 +43,9 @@ import { type OutputValue, parseTyped } from './values.js';
  */
 /** A look at the page normally takes milliseconds; one this slow means the page or the machine is starved. */
 const STARVED_LOOK_MS = 1_500;
+
+/** Steps whose action, done twice, leaves the page as done once: a field's value, a box, an option. */
+const SETS_A_STATE: ReadonlySet<Step['op']> = new Set(['fill', 'type', 'select', 'check']);
 
 /** One wait of a step for its target or postcondition: when it began, and its slowest look. */
 interface Wait {
@@ -310,11 +314,14 @@ export class Replay implements StepRunner {
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
   }
 
-  /** Whether a visible postcondition's target is on the settled page now: one count, no timeout. */
-  async #presentNow(expect: Postcondition | undefined): Promise<boolean | 'ambiguous'> {
-    if (expect?.kind !== 'visible') return false;
-    const { count, visible } = await probeTarget(this.#page, expect.target, { visible: true });
-    return count > 1 ? 'ambiguous' : count === 1 && visible;
+  /** Whether a bound postcondition holds on the page now: one look that does not wait. */
+  #holdsNow(expect: Postcondition | undefined): Promise<boolean | 'ambiguous'> {
+    return holdsNow(
+      this.#page,
+      expect,
+      (value) => this.value(value),
+      this.#harness.timings.navigationTimeoutMs,
+    );
   }
 
   /** A wait counts the requests of the last action as its own: they are what the page is busy with. */
@@ -397,7 +404,7 @@ export class Replay implements StepRunner {
   async act(
     step: Extract<Step, { target: Target }>,
     index: number,
-    perform: () => Promise<void>,
+    perform: (timeoutMs: number) => Promise<void>,
   ): Promise<void> {
     // The one notion of started: from here a failure may have left the step's effect behind.
     if (canChangeState(step)) {
@@ -407,7 +414,7 @@ export class Replay implements StepRunner {
     this.#loadsAtAct = this.#harness.tracker.loads;
     this.#lastActAt = Date.now();
     try {
-      await perform();
+      await this.#performOnSlowPage(step.op, perform);
     } catch (error) {
       const what = describeTarget(this.#bind(step.target));
       if (isStrictViolation(error)) {
@@ -416,12 +423,47 @@ export class Replay implements StepRunner {
           step.target,
         );
       }
+      if (slowPageAt(error)) {
+        throw new LiftError(
+          'TIMEOUT',
+          `Step ${index + 1}: ${what} was there, but the page was too slow to take the ${step.op} (a starved page or machine); it may still land.`,
+          { outcome: this.#outcome() },
+        );
+      }
       const reason = blockedReason(error);
       throw new LiftError('NO_CHANGE', `Step ${index + 1}: ${what} could not be used: ${reason}.`, {
         hint: `Nothing was clicked twice. The page blocks the action (${reason}); a person should look at it before another replay.`,
         outcome: this.#outcome(),
         details: { screenshot: await this.#screenshot('no-change') },
       });
+    }
+  }
+
+  /**
+   * The action within the step's clock. On a page too slow to answer it in that time (a
+   * starved renderer or machine): once more within the navigation bound when no input reached
+   * the page yet or the step only sets a state (a field's value, a box checked); done when an
+   * input may have reached it, and the postcondition decides whether it took (a second click
+   * or Enter could act twice).
+   */
+  async #performOnSlowPage(op: Step['op'], perform: (timeoutMs: number) => Promise<void>): Promise<void> {
+    try {
+      await perform(this.timeoutMs);
+    } catch (error) {
+      const at = slowPageAt(error);
+      if (at === undefined) throw error;
+      if (at === 'input_sent' && !SETS_A_STATE.has(op)) {
+        this.emit('replay-page-classified', {
+          state: 'busy',
+          detail: "the page was too slow to acknowledge the step's input; its postcondition decides",
+        });
+        return;
+      }
+      this.emit('replay-page-classified', {
+        state: 'busy',
+        detail: "the page was too slow to take the step's action; it goes again with the navigation bound",
+      });
+      await perform(this.#harness.timings.navigationTimeoutMs);
     }
   }
 
@@ -443,19 +485,18 @@ export class Replay implements StepRunner {
     const disclosed = next ? bindPlaceholders(next, this.#inputs) : undefined;
     const bound = (value: Value) => this.value(value);
     let lookedAgain = false;
+    // The wait's last look does not wait: each of the others gives the page CHUNK_MS, which a
+    // starved renderer can miss every time while what the step expects is there.
+    let lastLook = false;
     for (;;) {
       this.assertNothingBlocked();
+      const look = lastLook ? () => this.#holdsNow(expect) : () => holds(this.#page, expect, bound);
       // Both only read the page; the classification decides first when it is not ok.
       let [held, state] = await this.#timedLook(wait, () =>
-        Promise.all([holds(this.#page, expect, bound), this.#classifier.classify()]),
+        Promise.all([look(), this.#classifier.classify()]),
       );
       // Looked at only when the control is missing, so a replay that clicks it pays nothing.
-      if (
-        held === false &&
-        disclosed &&
-        state.kind === 'ok' &&
-        (await this.#presentNow(disclosed)) === true
-      ) {
+      if (held === false && disclosed && state.kind === 'ok' && (await this.#holdsNow(disclosed)) === true) {
         this.#passOver.add(this.#stepIndex + 1);
         return 'ok';
       }
@@ -470,7 +511,7 @@ export class Replay implements StepRunner {
         continue;
       }
       // A timed look can miss on a busy machine; before a message decides, look without a clock.
-      if (weak && held === false) held = await this.#presentNow(expect);
+      if (weak && held === false) held = await this.#holdsNow(expect);
       const settled = held === true && weak ? 'ok' : await this.#states.answer(state);
       if (settled !== 'ok') return settled;
       const target = expect && 'target' in expect ? expect.target : undefined;
@@ -485,7 +526,13 @@ export class Replay implements StepRunner {
             : undefined;
         return 'ok';
       }
-      if (this.#pastDeadline(deadline, wait)) {
+      const past = this.#pastDeadline(deadline, wait);
+      if (past && !lastLook) {
+        lastLook = true;
+        continue;
+      }
+      lastLook = false;
+      if (past) {
         throw await this.#ranOut(
           wait,
           `The page did not reach the expected state (${describePostcondition(expect)}).`,

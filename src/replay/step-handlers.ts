@@ -19,10 +19,15 @@ export interface StepRunner {
    */
   find(target: Target, index: number, want?: { visible?: boolean; text?: boolean }): Promise<Probe | Settled>;
   /**
-   * Performs the step's action on the page. A step that can change state marks the effect
-   * started first (capability/effects.ts); a failure becomes NO_CHANGE or SURFACE_CHANGED.
+   * Performs the step's action on the page within the clock it is given. A step that can
+   * change state marks the effect started first (capability/effects.ts); a failure becomes
+   * NO_CHANGE, SURFACE_CHANGED, or TIMEOUT on a page too slow to take it.
    */
-  act(step: Extract<Step, { target: Target }>, index: number, perform: () => Promise<void>): Promise<void>;
+  act(
+    step: Extract<Step, { target: Target }>,
+    index: number,
+    perform: (timeoutMs: number) => Promise<void>,
+  ): Promise<void>;
   /** Loads a page of the capability's origin (the policy checks it first). */
   goto(url: string): Promise<void>;
   /**
@@ -46,7 +51,7 @@ type Handler<S extends Step> = (runner: StepRunner, step: S, index: number) => P
 
 /** One action on the step's target, the same for every kind: find, act, then settle. */
 function onTarget<S extends Extract<Step, { target: Target }>>(
-  perform: (locator: Locator, step: S, runner: StepRunner) => Promise<void>,
+  perform: (locator: Locator, step: S, runner: StepRunner, timeoutMs: number) => Promise<void>,
   options: {
     /** A submit loads a document: wait for it before looking for the postcondition. */
     loadsDocuments?: boolean;
@@ -57,7 +62,7 @@ function onTarget<S extends Extract<Step, { target: Target }>>(
   return async (runner, step, index) => {
     const found = await runner.find(step.target, index);
     if (typeof found === 'string') return found;
-    await runner.act(step, index, () => perform(found.locator, step, runner));
+    await runner.act(step, index, (timeoutMs) => perform(found.locator, step, runner, timeoutMs));
     if (options.loadsDocuments) await runner.documentsSettled();
     // Whatever the action set off (a re-render, a request, a navigation) ends before the next look.
     await runner.quiet(options.loadsDocuments ? undefined : found.locator);
@@ -93,34 +98,31 @@ export const STEP_HANDLERS: Handlers = {
     return runner.settle(step.expect);
   },
   click: onTarget(
-    async (locator, _step, runner) => {
+    async (locator, _step, _runner, timeout) => {
       await revealForPointer(locator);
-      await locator.click({ timeout: runner.timeoutMs });
+      await locator.click({ timeout });
     },
     { loadsDocuments: true },
   ),
-  press: onTarget((locator, step, runner) => locator.press(step.key, { timeout: runner.timeoutMs }), {
+  press: onTarget((locator, step, _runner, timeout) => locator.press(step.key, { timeout }), {
     loadsDocuments: true,
   }),
-  fill: onTarget(
-    (locator, step, runner) => locator.fill(runner.value(step.value), { timeout: runner.timeoutMs }),
-    { expect: heldOrExpected },
-  ),
+  fill: onTarget((locator, step, runner, timeout) => locator.fill(runner.value(step.value), { timeout }), {
+    expect: heldOrExpected,
+  }),
   type: onTarget(
-    async (locator, step, runner) => {
+    async (locator, step, runner, timeout) => {
       const text = runner.value(step.value);
       // A line break would be typed as Enter and could send the form: nothing is typed at all.
       if (/[\r\n]/.test(text)) throw new Error('a typed value holds a line break, which would be Enter');
-      await typeKeys(locator, text, runner.timeoutMs);
+      await typeKeys(locator, text, timeout);
     },
     { expect: heldOrExpected },
   ),
-  select: onTarget((locator, step, runner) =>
-    locator
-      .selectOption({ label: runner.value(step.value) }, { timeout: runner.timeoutMs })
-      .then(() => undefined),
+  select: onTarget((locator, step, runner, timeout) =>
+    locator.selectOption({ label: runner.value(step.value) }, { timeout }).then(() => undefined),
   ),
-  check: onTarget((locator, step, runner) => locator.setChecked(step.checked, { timeout: runner.timeoutMs })),
+  check: onTarget((locator, step, _runner, timeout) => locator.setChecked(step.checked, { timeout })),
   wait_for: async (runner, step, index) => {
     const found = await runner.find(step.target, index, { visible: true });
     if (typeof found === 'string') return found;

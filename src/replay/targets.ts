@@ -131,6 +131,38 @@ export function blockedReason(error: unknown): string {
   return 'it did not become actionable';
 }
 
+/**
+ * How far an action got when its clock ran out on a page too slow to answer it (a starved
+ * renderer or machine), read from Playwright's call log, whose last line says what it was
+ * doing: 'before_input' while it was still looking at the element, 'input_sent' once an input
+ * may have reached the page. Undefined when the page refused the action (an element covering
+ * it, one still moving) or the error is not a timeout.
+ */
+export function slowPageAt(error: unknown): 'before_input' | 'input_sent' | undefined {
+  if (!(error instanceof Error) || error.name !== 'TimeoutError') return undefined;
+  const log = error.message.split('Call log:')[1] ?? '';
+  // Playwright dims its call log with ANSI codes.
+  const lines = log.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const steps = lines.map((line) => line.replace(/^\s*-\s*/, '').trim()).filter(Boolean);
+  // A page that refused the action even once was refusing it, not slow to answer.
+  if (steps.some((step) => REFUSED.test(step))) return undefined;
+  const last = steps.at(-1) ?? '';
+  if (BEFORE_INPUT.test(last)) return 'before_input';
+  return INPUT_MAY_BE_SENT.test(last) ? 'input_sent' : undefined;
+}
+
+/** Call-log steps of an action still looking at its element: nothing has reached the page. */
+const BEFORE_INPUT =
+  /^(locator resolved to |attempting [\w ]+ action|waiting for element to be visible(, enabled)? and stable|element is visible(, enabled)? and stable|scrolling into view|done scrolling)/;
+
+/** Call-log steps after which an input may have reached the page. */
+const INPUT_MAY_BE_SENT =
+  /^(performing \w+ action|\w+ action done|waiting for scheduled navigations|fill\(|waiting for element to be visible, enabled and editable|waiting for element to be visible and enabled|elementHandle\.\w+\()/;
+
+/** Call-log reasons a page gives for not taking an action. */
+const REFUSED =
+  /^(element is not |element is outside|element is inert|.+ intercepts pointer events|did not find some options|option being selected is not enabled|retrying )/;
+
 export function isStrictViolation(error: unknown): boolean {
   return error instanceof Error && /strict mode violation/i.test(error.message);
 }

@@ -358,8 +358,9 @@ export async function lookAtRows(
   ]);
   const look: RowsLook = { rows: 1, cells };
   if (cells === 1) {
-    if (text === undefined) return { rows: 0, cells: 0 };
-    look.text = text;
+    const read = text ?? (await readIfStillThere(cell));
+    if (read === undefined) return { rows: 0, cells: 0 };
+    look.text = read;
   }
   if (keys === 1 && keyText !== undefined) look.key = { text: keyText, visible: keyVisible === true };
   return look;
@@ -367,3 +368,16 @@ export async function lookAtRows(
 
 /** How long a read waits for a cell the count just saw: it is there, or it went. */
 const LOOK_MS = 1_000;
+/** How long a cell counted again after a read ran out gets: a starved renderer answers late. */
+const STILL_THERE_MS = 15_000;
+
+/**
+ * A cell whose read ran out its clock, read again if it is still there: a read that ran out
+ * on a cell still counted says the renderer is starved, not that the row went.
+ */
+async function readIfStillThere(cell: Locator): Promise<string | undefined> {
+  if ((await cell.count()) !== 1) return undefined;
+  const read = cell.first();
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+  return read.innerText({ timeout: STILL_THERE_MS }).catch(() => undefined);
+}

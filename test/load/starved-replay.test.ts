@@ -1,0 +1,77 @@
+/**
+ * The back office's member lookup replayed on a renderer slowed 50 times (CDP's CPU
+ * throttling), as three worker hosts on two cores starve it: the load run once saw a lookup
+ * take 39 s and answer SURFACE_CHANGED with the heading it waited for on the page, and this
+ * page, before the fix, answered SURFACE_CHANGED, NO_CHANGE or CHECK_FAILED in about half of
+ * its replays. Each answer must be true: the member's own savings, or TIMEOUT. It runs here,
+ * alone, because each replay takes some 40 s of a core.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Capability } from '../../src/capability/capability.js';
+import { type BackofficeServer, loadMembers } from '../../src/fixtures/backoffice/index.js';
+import { replayCapability } from '../../src/replay/engine.js';
+import {
+  launchChromium,
+  memberLookupCapability,
+  signedInPage,
+  startBackoffice,
+  tempHome,
+} from '../replay/helpers.js';
+
+const SLOWER = 50;
+const MEMBERS = ['M-1003', 'M-1005'];
+
+let fixture: BackofficeServer;
+let browser: Browser;
+let capability: Capability;
+const home = tempHome();
+
+beforeAll(async () => {
+  fixture = await startBackoffice();
+  browser = await launchChromium();
+  const page = await signedInPage(browser, fixture);
+  capability = await memberLookupCapability(page, fixture.origin);
+  await page.context().close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await fixture?.close();
+  home.cleanup();
+});
+
+it(`answers each member lookup truly on a renderer ${SLOWER} times slower: the savings, or TIMEOUT`, async () => {
+  const members = loadMembers();
+  const answers: unknown[] = [];
+  for (const memberId of MEMBERS) {
+    const page = await signedInPage(browser, fixture);
+    const session = await page.context().newCDPSession(page);
+    await session.send('Emulation.setCPUThrottlingRate', { rate: SLOWER });
+    const started = performance.now();
+    try {
+      const answer = await replayCapability(
+        capability,
+        { memberId },
+        { page, evidenceDir: home.home, stepTimeoutMs: 5_000 },
+      ).catch((error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }));
+      const ms = Math.round(performance.now() - started);
+      console.log(`starved replay of ${memberId}: ${ms} ms, ${JSON.stringify(answer)}`);
+      answers.push(answer);
+      if ('code' in answer) {
+        expect(answer.code, answer.message).toBe('TIMEOUT');
+        continue;
+      }
+      const savings = members
+        .find((member) => member.id === memberId)
+        ?.accounts.find((a) => a.type === 'Savings');
+      expect(answer).toMatchObject({
+        outcome: 'found',
+        outputs: { savingsBalance: Number(savings?.balance), currency: savings?.currency },
+        checkpoint: { passed: true },
+      });
+    } finally {
+      await page.context().close();
+    }
+  }
+  expect(answers).toHaveLength(MEMBERS.length);
+});
