@@ -16,6 +16,7 @@ import type { FramePath } from './locator.js';
 import { PageTracker } from './page-tracker.js';
 import { checkUrl } from './policy.js';
 import { namesByContent, structuralReadTarget } from './read-target.js';
+import { answerWithin } from './settle.js';
 import type { ActEnvironment, StepResult } from './step.js';
 import { typeKeys } from './type-keys.js';
 import { currentValue, performAndVerify } from './verify.js';
@@ -54,22 +55,33 @@ const FRAME_LOOKUP_MS = 1_000;
 async function frameFor(env: ActEnvironment, path: FramePath | undefined) {
   const { page } = env;
   if (!path?.length) return page.mainFrame();
-  const found = frameScope(page, path) ?? (await frameByTitle(page, path, FRAME_LOOKUP_MS));
+  const found = frameScope(page, path) ?? (await frameByTitle(page, path, FRAME_LOOKUP_MS, env.deadline));
   if (found) return found;
   // The page holding the frame may still be coming (a sign-in's redirect to the app's shell on
   // a loaded machine): while a document is in flight or just came, it is looked for on the page that lands.
   const arrived = await PageTracker.of(page).documentArrived(FRAME_LOOKUP_MS, env.deadline - Date.now());
-  return arrived ? frameByTitle(page, path, FRAME_LOOKUP_MS) : undefined;
+  return arrived ? frameByTitle(page, path, FRAME_LOOKUP_MS, env.deadline) : undefined;
 }
 
-/** Frames are named by their title in targets: the iframe element with that title, level by level. */
-async function frameByTitle(page: Page, path: FramePath, timeoutMs: number) {
+/**
+ * Frames are named by their title in targets: the iframe element with that title, level by
+ * level. A look that misses its clock is asked once more without one (bounded by the step's
+ * deadline) before a frame is called missing: a renderer starved on a loaded machine answers
+ * late, and its frame is there all the same.
+ */
+async function frameByTitle(page: Page, path: FramePath, timeoutMs: number, deadline: number) {
   let scope = page.mainFrame();
   for (const title of path) {
-    const handle = await scope
-      .locator(`iframe[title=${JSON.stringify(title)}], iframe[name=${JSON.stringify(title)}]`)
-      .elementHandle({ timeout: timeoutMs })
-      .catch(() => null);
+    const iframe = scope.locator(
+      `iframe[title=${JSON.stringify(title)}], iframe[name=${JSON.stringify(title)}]`,
+    );
+    let handle = await iframe.elementHandle({ timeout: timeoutMs }).catch(() => null);
+    if (!handle && ((await answerWithin(iframe.count(), deadline - Date.now())) ?? 0) > 0) {
+      handle = await iframe
+        .first()
+        .elementHandle({ timeout: Math.max(500, deadline - Date.now()) })
+        .catch(() => null);
+    }
     const next = await handle?.contentFrame();
     await handle?.dispose();
     if (!next) return undefined;
