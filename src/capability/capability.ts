@@ -148,6 +148,9 @@ export function writtenInputs(steps: readonly Step[]): string[] {
  * (or the write was done), it does not exist, or the write would make one that already does.
  */
 export const OUTCOMES = ['found', 'not_found', 'already_exists'] as const;
+
+/** How many of the application's error pages a capability keeps (the first ones discovery met). */
+export const MAX_ERROR_PAGES = 5;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type CapabilityOutcome = z.infer<typeof OutcomeSchema>;
 
@@ -228,6 +231,15 @@ export const CapabilitySchema = z
     paging: PagingSchema.optional(),
     /** What not_found and already_exists look like, learned from example inputs in discovery. */
     signs: z.array(OutcomeSignSchema).max(4).optional(),
+    /**
+     * The application's error pages as discovery saw them (a document answered HTTP 500 or
+     * worse): the SHA-256 of each one's skeleton (errorPageOf in fingerprint.ts). Replay calls a
+     * document with that skeleton an application error whatever its status, never by its words.
+     */
+    errorPages: z
+      .array(z.string().regex(/^[0-9a-f]{64}$/))
+      .max(5)
+      .optional(),
     provenance: ProvenanceSchema,
   })
   .superRefine((capability, context) => {

@@ -120,6 +120,23 @@ export function fingerprintOf(skeleton: string[]): string {
   return sha256(skeleton.join('\n'));
 }
 
+/**
+ * What identifies one document as an error page: its frame's skeleton, hashed as a page's is.
+ * A document is compared alone, so an error page in a frame is known in any shell around it.
+ * Undefined for a skeleton that names nothing (a bare "Internal Server Error" text, a blank
+ * frame): every blank document would share it.
+ */
+export function errorPageOf(frameSkeleton: string[]): string | undefined {
+  if (!frameSkeleton.some((entry) => entry.includes(' "'))) return undefined;
+  return fingerprintOf(skeletonOf([frameSkeleton]));
+}
+
+/** The error-page hash of a frame's document now; undefined when the frame does not answer. */
+export async function frameErrorPage(frame: Frame): Promise<string | undefined> {
+  const skeleton = await frameSkeleton(frame);
+  return skeleton && errorPageOf(skeleton);
+}
+
 export async function pageFingerprint(page: Page): Promise<{ fingerprint: string; skeleton: string[] }> {
   const skeleton = await pageSkeleton(page);
   return { fingerprint: fingerprintOf(skeleton), skeleton };

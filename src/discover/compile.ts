@@ -46,6 +46,8 @@ export interface CompileInput {
   outcomes: CapabilityOutcome[];
   /** What outcomes other than found look like, learned from example inputs (rehearse.ts). */
   signs?: OutcomeSign[];
+  /** The application's error pages the session met (fingerprint.ts errorPageOf). */
+  errorPages?: string[];
   provenance: Capability['provenance'];
 }
 
@@ -285,6 +287,7 @@ export function compileCapability(input: CompileInput): Capability {
       ...(checkpoint.values ? { values: checkpoint.values.map((check) => valueCheck(check, bound)) } : {}),
     },
     ...(input.signs && input.signs.length > 0 ? { signs: input.signs } : {}),
+    ...(input.errorPages && input.errorPages.length > 0 ? { errorPages: input.errorPages } : {}),
     provenance: input.provenance,
   };
   const result = validateCapability(raw);

@@ -30,6 +30,8 @@ export class DiscoveryRecord {
    * an outcome's evidence is only what its example showed and these did not.
    */
   readonly seenTexts = new Set<string>();
+  /** The application's error pages the session met (fingerprint.ts errorPageOf), kept across a handoff. */
+  readonly errorPages = new Set<string>();
   uiActions = 0;
 
   reset(): void {

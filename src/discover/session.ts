@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Capability } from '../capability/capability.js';
+import { type Capability, MAX_ERROR_PAGES } from '../capability/capability.js';
 import type { ToolEvent } from '../contract/context.js';
 import { type ErrorCode, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
@@ -176,10 +176,15 @@ export class DiscoverySession {
 
   /** Keeps what the page shows now, so an outcome example's evidence is only what these never showed. */
   async #notePage(): Promise<void> {
-    const { texts } = await this.#options.ui.pageAnswer();
+    const { ui } = this.#options;
+    const { texts, status } = await ui.pageAnswer();
     const { bound } = this.#options.task;
     for (const text of texts)
       this.#record.seenTexts.add(textKey({ ...text, text: parameteriseText(text.text, bound) }));
+    // An error page the application showed is how replay tells its errors, never by their words.
+    if (status === undefined || status < 500 || !ui.errorPages) return;
+    for (const errorPage of await ui.errorPages())
+      if (this.#record.errorPages.size < MAX_ERROR_PAGES) this.#record.errorPages.add(errorPage);
   }
 
   /** A refused call counts against the rejection budget. */

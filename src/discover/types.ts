@@ -34,6 +34,11 @@ export interface UiDriver {
   pageAnswer(options?: { loaded?: boolean }): Promise<PageAnswer>;
   /** What an output source (URL, message, link) reads on the current page, as replay reads it. */
   readSource(source: OutputSource): Promise<SourceReading>;
+  /**
+   * The error-page hashes (fingerprint.ts errorPageOf) of the documents now shown that the
+   * application answered with an error (HTTP 500 or worse, not a gateway's 502-504).
+   */
+  errorPages?(): Promise<string[]>;
 }
 
 export interface Budgets {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { fillTemplate, type OutputSource } from '../capability/capability.js';
-import { settledFingerprint } from '../capability/fingerprint.js';
+import { frameErrorPage, settledFingerprint } from '../capability/fingerprint.js';
 import { readSource, type SourceReading } from '../capability/page-outputs.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
@@ -9,6 +9,7 @@ import { performAction, type StepResult } from '../rungs/ui/act.js';
 import { runBatch } from '../rungs/ui/act-batch.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
 import { PageHarness } from '../rungs/ui/harness.js';
+import { isAppErrorStatus } from '../rungs/ui/http-status.js';
 import type { Observation } from '../rungs/ui/observe.js';
 import type { BlockedRequest } from '../rungs/ui/page-tracker.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
@@ -193,6 +194,13 @@ export class PageDriver implements UiDriver {
       await page.waitForLoadState('load', { timeout: timings.navigationTimeoutMs }).catch(() => undefined);
     }
     return readPageAnswer(page, (frame) => tracker.status(frame));
+  }
+
+  async errorPages(): Promise<string[]> {
+    const { page, tracker } = this.#harness;
+    const failed = page.frames().filter((frame) => isAppErrorStatus(tracker.status(frame)));
+    const hashes = await Promise.all(failed.map(frameErrorPage));
+    return hashes.filter((hash): hash is string => hash !== undefined);
   }
 
   /** Requests the guard stopped during this session: origin and path only. */

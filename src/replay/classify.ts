@@ -1,5 +1,6 @@
 import type { Dialog, Frame, Page } from 'playwright-core';
-import { readSkeleton, skeletonOf } from '../capability/fingerprint.js';
+import { errorPageOf, readSkeleton, skeletonOf } from '../capability/fingerprint.js';
+import { isAppErrorStatus, isTransientStatus } from '../rungs/ui/http-status.js';
 import type { PageTracker } from '../rungs/ui/page-tracker.js';
 import { answerWithin } from '../rungs/ui/settle.js';
 
@@ -71,13 +72,18 @@ function frameState(
   frame: Frame,
   fact: FrameFacts,
   status: number | undefined,
-  loaded: { byStep: boolean; wordsAnswer: boolean },
+  loaded: { byStep: boolean; wordsAnswer: boolean; errorPages: ReadonlySet<string> },
 ): PageState | undefined {
   if (fact.password)
     return { kind: 'auth_expired', detail: `sign-in page shown (${fact.title || 'a password field'})` };
   const detail = `HTTP ${status ?? '?'}: ${`${fact.title} | ${fact.headings}`.slice(0, 120)}`;
-  if (status === 503 || status === 502 || status === 504) return { kind: 'transient', detail, frame };
-  if (status !== undefined && status >= 500) return { kind: 'app_error', detail };
+  if (isTransientStatus(status)) return { kind: 'transient', detail, frame };
+  if (isAppErrorStatus(status)) return { kind: 'app_error', detail };
+  // An application that answers its error page with 200 (behind a proxy, or by design) is known
+  // by the page's structure as discovery saw it fail, not by its words.
+  const errorPage = fact.skeleton && loaded.errorPages.size > 0 ? errorPageOf(fact.skeleton) : undefined;
+  if (errorPage !== undefined && loaded.errorPages.has(errorPage))
+    return { kind: 'app_error', detail: `${detail} (the error page discovery saw)` };
   if (!loaded.byStep) return undefined;
   if (status === 404 || (loaded.wordsAnswer && NOT_FOUND.test(fact.alerts))) {
     return { kind: 'not_found', detail: (fact.alerts || `HTTP ${status}`).slice(0, 200) };
@@ -102,11 +108,18 @@ export class Classifier {
   #atFirstStep: Map<Frame, number> | undefined;
   /** Whether words in the page's messages may answer not_found (no outcome signs declared). */
   readonly #wordsAnswer: boolean;
+  /** The application's error pages discovery saw (the capability's errorPages). */
+  readonly #errorPages: ReadonlySet<string>;
 
-  constructor(page: Page, watch: PageTracker, options: { wordsAnswer: boolean } = { wordsAnswer: true }) {
+  constructor(
+    page: Page,
+    watch: PageTracker,
+    options: { wordsAnswer: boolean; errorPages?: readonly string[] } = { wordsAnswer: true },
+  ) {
     this.#page = page;
     this.#watch = watch;
     this.#wordsAnswer = options.wordsAnswer;
+    this.#errorPages = new Set(options.errorPages ?? []);
   }
 
   /** The steps begin: from now on a frame that loads another document shows what a step caused. */
@@ -114,11 +127,11 @@ export class Classifier {
     this.#atFirstStep = new Map(this.#page.frames().map((frame) => [frame, this.#watch.frameLoads(frame)]));
   }
 
-  #loaded(frame: Frame): { byStep: boolean; wordsAnswer: boolean } {
+  #loaded(frame: Frame): { byStep: boolean; wordsAnswer: boolean; errorPages: ReadonlySet<string> } {
     const before = this.#atFirstStep?.get(frame);
     const byStep =
       this.#atFirstStep !== undefined && (before === undefined || this.#watch.frameLoads(frame) > before);
-    return { byStep, wordsAnswer: this.#wordsAnswer };
+    return { byStep, wordsAnswer: this.#wordsAnswer, errorPages: this.#errorPages };
   }
 
   classify(): Promise<PageState> {
@@ -160,9 +173,11 @@ export class Classifier {
     const loads = this.#watch.frameLoads(frame);
     const cached = this.#read.get(frame);
     if (cached && cached.loads === loads && !withSkeleton) return cached.facts;
-    const read = withSkeleton
-      ? (frame.evaluate(READ_WITH_SKELETON) as Promise<FrameFacts>)
-      : frame.evaluate(readFacts);
+    // A capability that knows the application's error pages compares every document's skeleton.
+    const read =
+      withSkeleton || this.#errorPages.size > 0
+        ? (frame.evaluate(READ_WITH_SKELETON) as Promise<FrameFacts>)
+        : frame.evaluate(readFacts);
     const facts = await answerWithin(read, FACTS_TIMEOUT_MS);
     if (facts && !facts.loading) this.#read.set(frame, { loads, facts });
     else this.#read.delete(frame);

@@ -101,6 +101,7 @@ export class Replay implements StepRunner {
     // Where discovery learned what not-found looks like, words in the page's messages decide nothing.
     this.#classifier = new Classifier(options.page, harness.tracker, {
       wordsAnswer: !this.#signs.declares('not_found'),
+      ...(capability.errorPages ? { errorPages: capability.errorPages } : {}),
     });
     this.#pages = new Pager(this, capability.paging, capability.outcomes.includes('not_found'));
     this.#states = new PageStates({

@@ -188,6 +188,7 @@ export const completeTool = defineExplorerTool({
         outcomes: [
           ...new Set([...(task.outcomes ?? ['found', 'not_found']), ...examples.map((e) => e.outcome)]),
         ],
+        ...(context.record.errorPages.size > 0 ? { errorPages: [...context.record.errorPages] } : {}),
         provenance: context.provenance(),
       };
       let capability = compileCapability(input);
