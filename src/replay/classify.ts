@@ -72,7 +72,8 @@ function frameState(
   frame: Frame,
   fact: FrameFacts,
   status: number | undefined,
-  loaded: { byStep: boolean; wordsAnswer: boolean; errorPages: ReadonlySet<string> },
+  loaded: { byStep: boolean; wordsAnswer: boolean },
+  errorPages: ReadonlySet<string>,
 ): PageState | undefined {
   if (fact.password)
     return { kind: 'auth_expired', detail: `sign-in page shown (${fact.title || 'a password field'})` };
@@ -81,8 +82,8 @@ function frameState(
   if (isAppErrorStatus(status)) return { kind: 'app_error', detail };
   // An application that answers its error page with 200 (behind a proxy, or by design) is known
   // by the page's structure as discovery saw it fail, not by its words.
-  const errorPage = fact.skeleton && loaded.errorPages.size > 0 ? errorPageOf(fact.skeleton) : undefined;
-  if (errorPage !== undefined && loaded.errorPages.has(errorPage))
+  const errorPage = fact.skeleton && errorPages.size > 0 ? errorPageOf(fact.skeleton) : undefined;
+  if (errorPage !== undefined && errorPages.has(errorPage))
     return { kind: 'app_error', detail: `${detail} (the error page discovery saw)` };
   if (!loaded.byStep) return undefined;
   if (status === 404 || (loaded.wordsAnswer && NOT_FOUND.test(fact.alerts))) {
@@ -127,11 +128,11 @@ export class Classifier {
     this.#atFirstStep = new Map(this.#page.frames().map((frame) => [frame, this.#watch.frameLoads(frame)]));
   }
 
-  #loaded(frame: Frame): { byStep: boolean; wordsAnswer: boolean; errorPages: ReadonlySet<string> } {
+  #loaded(frame: Frame): { byStep: boolean; wordsAnswer: boolean } {
     const before = this.#atFirstStep?.get(frame);
     const byStep =
       this.#atFirstStep !== undefined && (before === undefined || this.#watch.frameLoads(frame) > before);
-    return { byStep, wordsAnswer: this.#wordsAnswer, errorPages: this.#errorPages };
+    return { byStep, wordsAnswer: this.#wordsAnswer };
   }
 
   classify(): Promise<PageState> {
@@ -162,7 +163,8 @@ export class Classifier {
     const skeleton = complete && withSkeleton ? skeletonOf(facts.map((fact) => fact?.skeleton)) : undefined;
     for (const [index, frame] of frames.entries()) {
       const fact = facts[index];
-      const state = fact && frameState(frame, fact, this.#watch.status(frame), this.#loaded(frame));
+      const state =
+        fact && frameState(frame, fact, this.#watch.status(frame), this.#loaded(frame), this.#errorPages);
       if (state) return { state, skeleton };
     }
     return { state: { kind: 'ok' }, skeleton };

@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MEMBER_LOOKUP_SCRIPT,
-  memberLookupPolicy,
-  memberLookupTask,
-} from '../../src/apps/backoffice/member-lookup-script.js';
+import { MEMBER_LOOKUP_SCRIPT } from '../../src/apps/backoffice/member-lookup-script.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { errorPageOf, frameErrorPage } from '../../src/capability/fingerprint.js';
-import { CapabilityStore } from '../../src/capability/store.js';
-import { LiftError } from '../../src/contract/errors.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
-import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
-import { runDiscovery } from '../../src/discover/run.js';
-import { replayCapability } from '../../src/replay/engine.js';
-import { parsePolicy } from '../../src/rungs/ui/policy.js';
-import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
+import type { Script } from '../../src/discover/explorers/scripted.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { launchChromium, signedInPage, startBackoffice, tempHome } from './helpers.js';
+import {
+  discoverMemberLookup,
+  launchChromium,
+  replayLookup,
+  signedInPage,
+  startBackoffice,
+  tempHome,
+} from './helpers.js';
 
 // An application's error page is known by what discovery saw of it, not by its words nor only
 // by its HTTP status: the back office's statement view fails (HTTP 500) in every scenario, and
@@ -44,27 +40,10 @@ beforeAll(async () => {
   fixture = await startBackoffice();
   browser = await launchChromium();
   store = openStore(home.home);
-  const context = await browser.newContext();
-  try {
-    const explorer = new ScriptedExplorer(WITH_DETOUR);
-    const result = await runDiscovery({
-      store,
-      capabilities: new CapabilityStore(store.capabilities),
-      page: await context.newPage(),
-      policy: parsePolicy(memberLookupPolicy(fixture.origin)),
-      task: memberLookupTask(fixture.origin, 'M-1001'),
-      explorer,
-      hidden: ['Balance'],
-      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: 'backoffice-demo' }) },
-      liftVersion: LIFT_VERSION,
-    });
-    discoveryReplies = explorer.replies;
-    if (!result.capability)
-      throw new Error(`discovery did not complete: ${JSON.stringify(explorer.replies)}`);
-    capability = result.capability;
-  } finally {
-    await context.close();
-  }
+  const { result, replies } = await discoverMemberLookup(browser, fixture, store, WITH_DETOUR);
+  discoveryReplies = replies;
+  if (!result.capability) throw new Error(`discovery did not complete: ${JSON.stringify(replies)}`);
+  capability = result.capability;
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -73,27 +52,13 @@ afterAll(async () => {
   home.cleanup();
 });
 
-async function replay(subject: Capability, memberId: string, query = '') {
-  const page = await signedInPage(browser, fixture, query);
-  try {
-    const result = await replayCapability(
-      subject,
-      { memberId },
-      { page, evidenceDir: home.home, stepTimeoutMs: 3_000, effectClass: 'read' },
-    );
-    return { result, error: undefined };
-  } catch (error) {
-    if (!(error instanceof LiftError)) throw error;
-    return { result: undefined, error };
-  } finally {
-    await page.context().close();
-  }
-}
+const replay = (subject: Capability, memberId: string, query = '') =>
+  replayLookup(browser, fixture, subject, memberId, { evidenceDir: home.home, query });
 
 describe("the application's error pages, learned in discovery", () => {
   it('keeps the skeleton of the error page the explorer met, and leaves the detour out', async () => {
-    const detour = discoveryReplies[0] as { reply: { results: Array<{ code?: string }> } };
-    expect(JSON.stringify(detour)).toContain('APP_ERROR');
+    // The detour's answer: the page failed, and the action is not kept.
+    expect(JSON.stringify(discoveryReplies[0])).toContain('APP_ERROR');
     expect(capability.steps.some((step) => step.op === 'navigate')).toBe(false);
     // The hash is the error page's own skeleton, wherever it is shown.
     const page = await signedInPage(browser, fixture);

@@ -2,11 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { memberLookupPolicy, memberLookupTask } from '../../src/apps/backoffice/member-lookup-script.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { pageFingerprint } from '../../src/capability/fingerprint.js';
+import { CapabilityStore } from '../../src/capability/store.js';
+import { LiftError } from '../../src/contract/errors.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
+import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
+import { runDiscovery } from '../../src/discover/run.js';
 import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
+import { replayCapability } from '../../src/replay/engine.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
+import { parsePolicy } from '../../src/rungs/ui/policy.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
+import type { Store } from '../../src/store/store.js';
 
 export { CHROMIUM_ARGS };
 
@@ -223,4 +232,59 @@ export async function memberStatusCapability(page: Page, origin: string): Promis
       },
     ],
   };
+}
+
+/** The member lookup discovered on the fixture by a scripted explorer, in a fresh context. */
+export async function discoverMemberLookup(
+  browser: Browser,
+  fixture: BackofficeServer,
+  store: Store,
+  script: Script,
+) {
+  const context = await browser.newContext();
+  try {
+    const explorer = new ScriptedExplorer(script);
+    const result = await runDiscovery({
+      store,
+      capabilities: new CapabilityStore(store.capabilities),
+      page: await context.newPage(),
+      policy: parsePolicy(memberLookupPolicy(fixture.origin)),
+      task: memberLookupTask(fixture.origin, 'M-1001'),
+      explorer,
+      hidden: ['Balance'],
+      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: 'backoffice-demo' }) },
+      liftVersion: LIFT_VERSION,
+    });
+    return { result, replies: explorer.replies };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * One replay of a member lookup on a freshly signed-in page (`query` picks the scenario): its
+ * result or its LiftError, and how long it took.
+ */
+export async function replayLookup(
+  browser: Browser,
+  fixture: BackofficeServer,
+  capability: Capability,
+  memberId: string,
+  options: { evidenceDir: string; query?: string },
+) {
+  const page = await signedInPage(browser, fixture, options.query ?? '');
+  const started = performance.now();
+  try {
+    const result = await replayCapability(
+      capability,
+      { memberId },
+      { page, evidenceDir: options.evidenceDir, stepTimeoutMs: 3_000, effectClass: 'read' },
+    );
+    return { result, error: undefined, ms: performance.now() - started };
+  } catch (error) {
+    if (!(error instanceof LiftError)) throw error;
+    return { result: undefined, error, ms: performance.now() - started };
+  } finally {
+    await page.context().close();
+  }
 }

@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MEMBER_LOOKUP_SCRIPT,
-  memberLookupPolicy,
-  memberLookupTask,
-} from '../../src/apps/backoffice/member-lookup-script.js';
+import { MEMBER_LOOKUP_SCRIPT } from '../../src/apps/backoffice/member-lookup-script.js';
 import type { Capability } from '../../src/capability/capability.js';
-import { CapabilityStore } from '../../src/capability/store.js';
-import { LiftError } from '../../src/contract/errors.js';
-import { LIFT_VERSION } from '../../src/contract/version.js';
-import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
-import { runDiscovery } from '../../src/discover/run.js';
-import { replayCapability } from '../../src/replay/engine.js';
-import { parsePolicy } from '../../src/rungs/ui/policy.js';
-import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
+import type { Script } from '../../src/discover/explorers/scripted.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { launchChromium, signedInPage, startBackoffice, tempHome } from './helpers.js';
+import { discoverMemberLookup, launchChromium, replayLookup, startBackoffice, tempHome } from './helpers.js';
 
 // A directory that answers a missing member in words no list of "not found" phrases holds:
 // replay can only know that answer from what discovery saw for an example input.
@@ -45,44 +34,9 @@ function withExamples(examples: unknown[]): Script {
   };
 }
 
-async function discover(script: Script) {
-  const context = await browser.newContext();
-  try {
-    const explorer = new ScriptedExplorer(script);
-    const result = await runDiscovery({
-      store,
-      capabilities: new CapabilityStore(store.capabilities),
-      page: await context.newPage(),
-      policy: parsePolicy(memberLookupPolicy(fixture.origin)),
-      task: memberLookupTask(fixture.origin, 'M-1001'),
-      explorer,
-      hidden: ['Balance'],
-      signIn: { recipe: passwordFormSignIn(fixture.user, { literal: 'backoffice-demo' }) },
-      liftVersion: LIFT_VERSION,
-    });
-    return { result, replies: explorer.replies };
-  } finally {
-    await context.close();
-  }
-}
-
-async function replay(capability: Capability, memberId: string) {
-  const page = await signedInPage(browser, fixture);
-  const started = performance.now();
-  try {
-    const result = await replayCapability(
-      capability,
-      { memberId },
-      { page, evidenceDir: home.home, stepTimeoutMs: 3_000, effectClass: 'read' },
-    );
-    return { result, error: undefined, ms: performance.now() - started };
-  } catch (error) {
-    if (!(error instanceof LiftError)) throw error;
-    return { result: undefined, error, ms: performance.now() - started };
-  } finally {
-    await page.context().close();
-  }
-}
+const discover = (script: Script) => discoverMemberLookup(browser, fixture, store, script);
+const replay = (capability: Capability, memberId: string) =>
+  replayLookup(browser, fixture, capability, memberId, { evidenceDir: home.home });
 
 describe('outcomes learned in discovery from an example input', () => {
   it('learns what not-found looks like and answers it from that evidence, not from words', async () => {

@@ -27,6 +27,19 @@ beforeAll(async () => {
 });
 afterAll(() => served?.close());
 
+/** Navigates the Workspace frame to the members page, and checks it is there. */
+async function expectNavigatedInWorkspace(): Promise<void> {
+  const { harness, page, origin } = served;
+  const environment = harness.actEnvironment(new Map(), {}, Date.now() + 15_000);
+  const step = await performAction(
+    environment,
+    { op: 'navigate', url: `${origin}/members`, frame: ['Workspace'] },
+    0,
+  );
+  expect(step.status, step.message).toBe('executed');
+  expect(page.frame({ url: `${origin}/members` })).not.toBeNull();
+}
+
 describe('an action in a frame of a page still on its way', () => {
   it('waits for the page and acts in its frame', { timeout: 30_000 }, async () => {
     const { harness, page, origin } = served;
@@ -36,14 +49,7 @@ describe('an action in a frame of a page still on its way', () => {
       location.href = '/app';
     });
     await page.waitForRequest(`${origin}/app`);
-    const environment = harness.actEnvironment(new Map(), {}, Date.now() + 15_000);
-    const step = await performAction(
-      environment,
-      { op: 'navigate', url: `${origin}/members`, frame: ['Workspace'] },
-      0,
-    );
-    expect(step.status, step.message).toBe('executed');
-    expect(page.frame({ url: `${origin}/members` })).not.toBeNull();
+    await expectNavigatedInWorkspace();
   });
 
   it('answers a frame the page does not have soon, when nothing is on its way', async () => {
@@ -78,13 +84,6 @@ describe('an action in a frame of a page whose renderer is busy', () => {
         while (Date.now() < end) {}
       }, 0);
     });
-    const environment = harness.actEnvironment(new Map(), {}, Date.now() + 15_000);
-    const step = await performAction(
-      environment,
-      { op: 'navigate', url: `${origin}/members`, frame: ['Workspace'] },
-      0,
-    );
-    expect(step.status, step.message).toBe('executed');
-    expect(page.frame({ url: `${origin}/members` })).not.toBeNull();
+    await expectNavigatedInWorkspace();
   });
 });
