@@ -12,6 +12,7 @@ import { canChangeState } from '../capability/effects.js';
 import { sourceKind } from '../capability/page-outputs.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
+import { frameAt } from '../rungs/ui/frame-at.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { type KeyCellLook, resolveTarget, type Target } from '../rungs/ui/locator.js';
 import { Classifier } from './classify.js';
@@ -235,13 +236,15 @@ export class Replay implements StepRunner {
     return this.#harness.goto(url);
   }
 
-  quiet(locator: Locator | undefined): Promise<void> {
+  async quiet(near: { target: Target; locator: Locator } | undefined): Promise<void> {
     // A step that loaded a document waited for it, but not for the scripts that build it: an
     // app that sets itself up after load and asks for its content then (Roundcube fetches the
     // message list, and ignores a folder click until it has it) is watched, in its main frame,
     // until those requests are answered and the DOM is still, as after the start page loads.
-    const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
-    return loaded ? this.scriptsSettled() : this.#harness.quiet.settle(locator, this.timeoutMs);
+    if (this.#harness.tracker.loads !== this.#loadsAtAct) return this.scriptsSettled();
+    // The target's frame is watched as a frame, without its element: cheaper in a new document.
+    const frame = near ? await frameAt(this.#page, this.#bind(near.target).frame) : undefined;
+    return this.#harness.quiet.settle(frame ?? near?.locator, this.timeoutMs);
   }
 
   /**

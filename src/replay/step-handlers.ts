@@ -34,7 +34,7 @@ export interface StepRunner {
    * Waits (bounded) until the page the step caused has settled: its requests answered and its
    * frame unchanged for a quiet period. Cheap when the step caused nothing.
    */
-  quiet(locator: Locator | undefined): Promise<void>;
+  quiet(near: { target: Target; locator: Locator } | undefined): Promise<void>;
   /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
   documentsSettled(): Promise<void>;
   /** After a load: the document's own scripts have stopped re-rendering it. */
@@ -65,7 +65,7 @@ function onTarget<S extends Extract<Step, { target: Target }>>(
     await runner.act(step, index, (timeoutMs) => perform(found.locator, step, runner, timeoutMs));
     if (options.loadsDocuments) await runner.documentsSettled();
     // Whatever the action set off (a re-render, a request, a navigation) ends before the next look.
-    await runner.quiet(options.loadsDocuments ? undefined : found.locator);
+    await runner.quiet(options.loadsDocuments ? undefined : { target: step.target, locator: found.locator });
     const expect = options.expect ? await options.expect(found.locator, step, runner) : step.expect;
     return runner.settle(expect);
   };

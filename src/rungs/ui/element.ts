@@ -1,5 +1,6 @@
 import type { ElementHandle, Locator, Page } from 'playwright-core';
 import { resolveTarget, type Target } from './locator.js';
+import { centreOnScreen } from './on-screen.js';
 import { PageTracker } from './page-tracker.js';
 import type { ElementRecord } from './render.js';
 import type { ElementFacts } from './safety.js';
@@ -207,27 +208,14 @@ async function resolveSemantic(page: Page, target: Target, timeoutMs: number): P
 
 export type Obstruction = 'hidden' | 'off_screen' | 'covered';
 
-/** Whether the element's centre lies inside its window (what a pointer can reach). */
-function centreOnScreen(locator: Locator): Promise<boolean> {
-  return locator
-    .evaluate((element) => {
-      const box = element.getBoundingClientRect();
-      const view = element.ownerDocument.defaultView;
-      const x = box.left + box.width / 2;
-      const y = box.top + box.height / 2;
-      return (
-        box.width > 0 && x >= 0 && y >= 0 && x <= (view?.innerWidth ?? 0) && y <= (view?.innerHeight ?? 0)
-      );
-    })
-    .catch(() => false);
-}
-
 /**
  * Brings the element where a pointer reaches it: scrolled into view, and, when it is still
  * off screen, focused, as a keyboard user would. Controls parked off screen until their row is
  * hovered or focused (WordPress's row actions, at left: -9999em) show themselves on focus.
  */
 export async function revealForPointer(locator: Locator): Promise<void> {
+  // Most controls are in view already: one look, and the click does the rest.
+  if (await centreOnScreen(locator)) return;
   await locator.scrollIntoViewIfNeeded({ timeout: 1_000 }).catch(() => undefined);
   if (await centreOnScreen(locator)) return;
   await locator.focus({ timeout: 1_000 }).catch(() => undefined);
