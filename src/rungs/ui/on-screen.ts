@@ -1,4 +1,4 @@
-import { type Locator, selectors } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 
 /**
  * Whether an element's centre lies inside its window, where a pointer reaches it, asked in
@@ -25,11 +25,14 @@ let registered: Promise<boolean> | undefined;
 
 /** Registers the engine once per process; false when this Playwright refuses it. */
 function engineReady(): Promise<boolean> {
-  registered ??= selectors.register(ENGINE, { content: ENGINE_SOURCE }, { contentScript: true }).then(
-    () => true,
-    // Registered already under this name (a second copy of this module): it is the same engine.
-    (error: Error) => /already been registered/.test(error.message),
-  );
+  // Loaded here, not on import: starting Lift loads no browser library (architecture test).
+  registered ??= import('playwright-core')
+    .then(({ selectors }) => selectors.register(ENGINE, { content: ENGINE_SOURCE }, { contentScript: true }))
+    .then(
+      () => true,
+      // Registered already under this name (a second copy of this module): it is the same engine.
+      (error: Error) => /already been registered/.test(error.message),
+    );
   return registered;
 }
 
