@@ -32,7 +32,8 @@ export interface StepRunner {
   goto(url: string): Promise<void>;
   /**
    * Waits (bounded) until the page the step caused has settled: its requests answered and its
-   * frame unchanged for a quiet period. Cheap when the step caused nothing.
+   * frame unchanged for a quiet period. Cheap when the step caused nothing. `near`: the step's
+   * target, whose frame is watched (the main frame without it, or after a document loaded).
    */
   quiet(near: { target: Target; locator: Locator } | undefined): Promise<void>;
   /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
