@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import {
   bindPlaceholders,
   type Capability,
@@ -14,7 +14,8 @@ import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import { frameAt } from '../rungs/ui/frame-at.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
-import { type KeyCellLook, resolveTarget, type Target } from '../rungs/ui/locator.js';
+import { type FramePath, type KeyCellLook, resolveTarget, type Target } from '../rungs/ui/locator.js';
+import type { QuietSince } from '../rungs/ui/quiet.js';
 import { Classifier } from './classify.js';
 import { disclosureAfter } from './disclosures.js';
 import { evidenceScreenshot, surfaceChanged } from './evidence.js';
@@ -201,9 +202,14 @@ export class Replay implements StepRunner {
     // A first step that acts on the start page waits for its scripts as after any load (WordPress
     // fills its new-user form after window load, and refuses a submit before); a read need not.
     const first = this.capability.steps[0]!;
-    if (canChangeState(first) || first.op === 'fill' || first.op === 'type') await this.scriptsSettled();
-    // One read per frame gives both the classification and the start page's skeleton.
-    const start = await this.#classifier.startPage();
+    const acts = canChangeState(first) || first.op === 'fill' || first.op === 'type';
+    const watch = acts
+      ? await this.#harness.quiet.begin([this.#page.mainFrame()], this.timeoutMs)
+      : undefined;
+    // One read per frame gives both the classification and the start page's skeleton; read
+    // while the scripts are watched, and again if they changed the page meanwhile.
+    let start = await this.#classifier.startPage();
+    if (watch && !(await watch.settled)) start = await this.#classifier.startPage();
     // A password field on the very screen the capability was made on is one of its fields.
     const ownScreen =
       start.state.kind === 'auth_expired' &&
@@ -243,8 +249,11 @@ export class Replay implements StepRunner {
     // until those requests are answered and the DOM is still, as after the start page loads.
     if (this.#harness.tracker.loads !== this.#loadsAtAct) return this.scriptsSettled();
     // The target's frame is watched as a frame, without its element: cheaper in a new document.
-    const frame = near ? await frameAt(this.#page, this.#bind(near.target).frame) : undefined;
-    return this.#harness.quiet.settle(frame ?? near?.locator, this.timeoutMs);
+    // Finding it by its title asks the frame, which a dialog blocks: then the element's.
+    const { quiet } = this.#harness;
+    const found = near ? frameAt(this.#page, this.#bind(near.target).frame) : Promise.resolve(undefined);
+    const frame = await quiet.unlessDialog(found, this.timeoutMs, undefined);
+    return quiet.settle(frame ?? near?.locator, this.timeoutMs);
   }
 
   /**
@@ -254,6 +263,34 @@ export class Replay implements StepRunner {
    */
   scriptsSettled(): Promise<void> {
     return this.#harness.quiet.settle(undefined, this.timeoutMs);
+  }
+
+  async quietFrom(
+    near: { target: Target; locator: Locator } | undefined,
+    expect: Postcondition | undefined,
+  ): Promise<QuietSince> {
+    // The frames quiet() watches, and the one the step expects something in.
+    const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
+    const paths: FramePath[] = [loaded || !near ? [] : this.#bind(near.target).frame];
+    if (expect && 'target' in expect) paths.push(this.#bind(expect.target).frame);
+    const { quiet } = this.#harness;
+    // Finding a frame by its title asks the frame, which a dialog blocks.
+    const found = Promise.all(paths.map((path) => frameAt(this.#page, path)));
+    const frames = await quiet.unlessDialog(found, this.timeoutMs, [undefined]);
+    if (frames.some((frame) => frame === undefined)) {
+      // A frame known only through a locator (another origin's, by title): watched before the look.
+      await this.quiet(near);
+      return { settled: Promise.resolve(true) };
+    }
+    const watched = [...new Set(frames as Frame[])];
+    // A document that just came is still being parsed: its parser's changes are not a script's.
+    if (loaded)
+      await Promise.all(
+        watched.map((frame) =>
+          frame.waitForLoadState('domcontentloaded', { timeout: this.timeoutMs }).catch(() => undefined),
+        ),
+      );
+    return quiet.begin(watched, this.timeoutMs);
   }
 
   documentsSettled(): Promise<void> {
@@ -471,9 +508,9 @@ export class Replay implements StepRunner {
     }
   }
 
-  async settle(raw: Postcondition | undefined): Promise<Settled> {
+  async settle(raw: Postcondition | undefined, watch?: QuietSince): Promise<Settled> {
     const loadsBefore = this.#harness.tracker.loads;
-    const settled = await this.#settleOn(raw);
+    const settled = await this.#settleOn(raw, watch?.settled);
     // A document that came while the postcondition was awaited (Roundcube goes back to the
     // mail view a moment after a send) shows the next step's target before its scripts are
     // set up, and a click then is ignored: the next step waits for them, as after its own load.
@@ -481,9 +518,9 @@ export class Replay implements StepRunner {
     return settled;
   }
 
-  async #settleOn(raw: Postcondition | undefined): Promise<Settled> {
+  async #settleOn(raw: Postcondition | undefined, quiet: Promise<boolean> | undefined): Promise<Settled> {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
-    const deadline = performance.now() + this.timeoutMs;
+    let deadline = performance.now() + this.timeoutMs;
     const wait = this.#startWait();
     const next = disclosureAfter(this.capability, this.#stepIndex, this.#options.effectClass);
     const disclosed = next ? bindPlaceholders(next, this.#inputs) : undefined;
@@ -492,6 +529,8 @@ export class Replay implements StepRunner {
     // The wait's last look does not wait: each of the others gives the page CHUNK_MS, which a
     // starved renderer can miss every time while what the step expects is there.
     let lastLook = false;
+    // The first look went out while the page was watched: it counts only if the page stayed quiet.
+    let watched = quiet;
     for (;;) {
       this.assertNothingBlocked();
       const look = lastLook ? () => this.#holdsNow(expect) : () => holds(this.#page, expect, bound);
@@ -499,6 +538,16 @@ export class Replay implements StepRunner {
       let [held, state] = await this.#timedLook(wait, () =>
         Promise.all([look(), this.#classifier.classify()]),
       );
+      if (watched) {
+        const stayedQuiet = await watched;
+        watched = undefined;
+        // The page changed while it was looked at: look again, now that it has settled, with the
+        // whole wait still ahead (a page that kept changing used up the watch's own).
+        if (!stayedQuiet) {
+          deadline = performance.now() + this.timeoutMs;
+          continue;
+        }
+      }
       // Looked at only when the control is missing, so a replay that clicks it pays nothing.
       if (held === false && disclosed && state.kind === 'ok' && (await this.#holdsNow(disclosed)) === true) {
         this.#passOver.add(this.#stepIndex + 1);

@@ -3,6 +3,7 @@ import type { Capability, Postcondition, Step, Value } from '../capability/capab
 import { revealForPointer } from '../rungs/ui/element.js';
 import { fieldHolds, readField } from '../rungs/ui/field-value.js';
 import type { Target } from '../rungs/ui/locator.js';
+import type { QuietSince } from '../rungs/ui/quiet.js';
 import { typeKeys } from '../rungs/ui/type-keys.js';
 import type { Settled } from './options.js';
 import { NOTHING } from './postconditions.js';
@@ -36,12 +37,23 @@ export interface StepRunner {
    * target, whose frame is watched (the main frame without it, or after a document loaded).
    */
   quiet(near: { target: Target; locator: Locator } | undefined): Promise<void>;
+  /**
+   * Begins quiet()'s wait without waiting for it, watching the frame the step expects something
+   * in too: a look sent once this returns goes out while the page settles (settle takes it).
+   */
+  quietFrom(
+    near: { target: Target; locator: Locator } | undefined,
+    expect: Postcondition | undefined,
+  ): Promise<QuietSince>;
   /** Waits (bounded) until no document load is in flight: a submit's page has arrived. */
   documentsSettled(): Promise<void>;
   /** After a load: the document's own scripts have stopped re-rendering it. */
   scriptsSettled(): Promise<void>;
-  /** After a step: the postcondition holds, or the page classification decides. */
-  settle(expect: Postcondition | undefined): Promise<Settled>;
+  /**
+   * After a step: the postcondition holds, or the page classification decides. With a watch
+   * begun (quietFrom), the first look goes out at once and counts only if the page stayed quiet.
+   */
+  settle(expect: Postcondition | undefined, watch?: QuietSince): Promise<Settled>;
   /** A value typed into the page: the bound input, or the literal. */
   value(value: Value): string;
   /** Stores a read value as its declared output; SURFACE_CHANGED when it does not hold that type. */
@@ -65,10 +77,12 @@ function onTarget<S extends Extract<Step, { target: Target }>>(
     if (typeof found === 'string') return found;
     await runner.act(step, index, (timeoutMs) => perform(found.locator, step, runner, timeoutMs));
     if (options.loadsDocuments) await runner.documentsSettled();
-    // Whatever the action set off (a re-render, a request, a navigation) ends before the next look.
-    await runner.quiet(options.loadsDocuments ? undefined : { target: step.target, locator: found.locator });
-    const expect = options.expect ? await options.expect(found.locator, step, runner) : step.expect;
-    return runner.settle(expect);
+    const near = options.loadsDocuments ? undefined : { target: step.target, locator: found.locator };
+    // Whatever the action set off (a re-render, a request, a navigation) ends before a look counts.
+    if (!options.expect) return runner.settle(step.expect, await runner.quietFrom(near, step.expect));
+    // A field's postcondition is read from the field once the page settled.
+    await runner.quiet(near);
+    return runner.settle(await options.expect(found.locator, step, runner));
   };
 }
 
@@ -95,8 +109,7 @@ export const STEP_HANDLERS: Handlers = {
       encodeURIComponent(runner.value({ input: name })),
     );
     await runner.goto(new URL(path, runner.capability.preconditions.origin).href);
-    await runner.scriptsSettled();
-    return runner.settle(step.expect);
+    return runner.settle(step.expect, await runner.quietFrom(undefined, step.expect));
   },
   click: onTarget(
     async (locator, _step, _runner, timeout) => {

@@ -1,4 +1,4 @@
-import type { Frame, Locator, Page, Request } from 'playwright-core';
+import type { Frame, JSHandle, Locator, Page, Request } from 'playwright-core';
 
 /** How long the page must stay unchanged (no DOM mutation, no request in flight) to count as settled. */
 export const QUIET_MS = 25;
@@ -71,7 +71,7 @@ export class QuietWatch {
    * request that was already hanging before the step does not hold every step after it.
    */
   async settle(
-    scope: Locator | Frame | undefined,
+    scope: Locator | Frame | Frame[] | undefined,
     timeoutMs: number,
     options: { domWindow?: boolean; since?: number } = {},
   ): Promise<void> {
@@ -86,6 +86,47 @@ export class QuietWatch {
       if (!changed && !this.#busySince(since)) return;
       if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
     }
+  }
+
+  /**
+   * Starts watching `frames` now, so that a look sent after this returns can go out while the
+   * page settles (instead of after): `settled` resolves once the frames have settled, true when
+   * nothing changed in them and no request was in flight from the start of the watch on. Only
+   * then is a look taken meanwhile as good as one taken after; otherwise look again.
+   */
+  async begin(frames: Frame[], timeoutMs: number): Promise<QuietSince> {
+    const deadline = performance.now() + timeoutMs;
+    const dialogsBefore = this.#dialogs;
+    const busy = this.#busySince(0) || this.#dialogPending();
+    const installing = busy
+      ? Promise.resolve([])
+      : Promise.all(frames.map((frame) => frame.evaluateHandle(START_WATCH).catch(() => undefined)));
+    // A dialog that opens meanwhile blocks the frame's script, and the watch with it.
+    const watches = await this.unlessDialog(installing, timeoutMs, []);
+    const started = watches.filter((watch) => watch !== undefined);
+    if (started.length < frames.length) {
+      const dispose = (handles: Array<WatchHandle | undefined>) => {
+        for (const watch of handles) watch?.dispose().catch(() => undefined);
+      };
+      // Handles that come after the dialog is answered are let go as they come.
+      if (watches.length === 0) installing.then(dispose, () => undefined);
+      dispose(watches);
+      return { settled: this.settle(frames, timeoutMs).then(() => false) };
+    }
+    const settled = (async () => {
+      const max = Math.max(QUIET_MS, Math.round(deadline - performance.now()));
+      const waits = frames.map((frame, index) =>
+        frame
+          .evaluate(CHANGED_SINCE, [started[index]!, QUIET_MS, max] as [WatchHandle, number, number])
+          .catch(() => true),
+      );
+      const changed = (await this.unlessDialog(Promise.all(waits), max, [false])).some(Boolean);
+      for (const watch of started) watch.dispose().catch(() => undefined);
+      const quiet = !changed && !this.#busySince(0) && this.#dialogs === dialogsBefore;
+      if (!quiet) await this.settle(frames, Math.max(0, deadline - performance.now()));
+      return quiet;
+    })();
+    return { settled };
   }
 
   #busySince(since: number): boolean {
@@ -106,25 +147,42 @@ export class QuietWatch {
   }
 
   /** Whether the frame changed before it stayed quiet for QUIET_MS (false: quiet throughout). */
-  async #domQuiet(scope: Locator | Frame | undefined, deadline: number): Promise<boolean> {
+  async #domQuiet(scope: Locator | Frame | Frame[] | undefined, deadline: number): Promise<boolean> {
     const args: [number, number] = [QUIET_MS, Math.max(QUIET_MS, Math.round(deadline - performance.now()))];
-    const inFrame =
-      scope === undefined || isFrame(scope)
-        ? (scope ?? this.#page.mainFrame()).evaluate(WATCH_FRAME, args)
-        : scope.evaluate(WATCH_DOM, args, { timeout: QUIET_MS * 4 });
-    // The element or document is gone (its frame navigated, or a re-render replaced it): the page changed.
-    const watched = (inFrame as Promise<boolean>).catch(() => true);
-    // A dialog blocks the frame's script: the page is not going to settle until it is answered.
+    const frames = scope === undefined ? [this.#page.mainFrame()] : Array.isArray(scope) ? scope : [scope];
+    const watched = frames.map((each) =>
+      // The element or document is gone (its frame navigated, or a re-render replaced it): the page changed.
+      (
+        (isFrame(each)
+          ? each.evaluate(WATCH_FRAME, args)
+          : each.evaluate(WATCH_DOM, args, { timeout: QUIET_MS * 4 })) as Promise<boolean>
+      ).catch(() => true),
+    );
+    return (await this.unlessDialog(Promise.all(watched), args[1], [false])).some(Boolean);
+  }
+
+  /**
+   * `work` on the page, unless a dialog is open or opens first: a dialog blocks the frame's
+   * script, so a look or a wait there would not answer until someone answers the dialog.
+   * `blockedAnswer` then, and also after `maxMs` (and a margin).
+   */
+  async unlessDialog<T>(work: Promise<T>, maxMs: number, blockedAnswer: T): Promise<T> {
+    if (this.#dialogPending()) return blockedAnswer;
     let timer: NodeJS.Timeout | undefined;
-    const blocked = new Promise<false>((resolve) => {
-      this.#onDialog.push(() => resolve(false));
-      timer = setTimeout(() => resolve(false), args[1] + QUIET_MS * 8);
+    const blocked = new Promise<T>((resolve) => {
+      this.#onDialog.push(() => resolve(blockedAnswer));
+      timer = setTimeout(() => resolve(blockedAnswer), maxMs + QUIET_MS * 8);
     });
-    const changed = await Promise.race([watched, blocked]);
+    const answer = await Promise.race([work, blocked]);
     clearTimeout(timer);
     this.#onDialog = [];
-    return changed;
+    return answer;
   }
+}
+
+/** A watch begun before a look: see QuietWatch.begin. */
+export interface QuietSince {
+  settled: Promise<boolean>;
 }
 
 /**
@@ -164,3 +222,37 @@ const WATCH_FRAME = new Function(`return (args) => (${WATCH_DOM_SOURCE})(undefin
 function isFrame(scope: Locator | Frame): scope is Frame {
   return 'childFrames' in scope;
 }
+
+/** What a watch begun in a frame has seen: how many changes, and when the last one came. */
+interface WatchState {
+  changes: number;
+  last: number;
+  observer: MutationObserver;
+}
+
+/** In the frame: starts counting changes to the document; the state stays in the page until disposed. */
+const START_WATCH = new Function(`return () => {
+  const state = { changes: 0, last: performance.now() };
+  state.observer = new MutationObserver(() => {
+    state.changes++;
+    state.last = performance.now();
+  });
+  state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  return state;
+}`)() as () => WatchState;
+
+/** In the frame: once nothing has changed for `quiet` ms (or at `max`), whether anything changed since the watch began. */
+const CHANGED_SINCE = new Function(`return ([state, quiet, max]) => new Promise((resolve) => {
+  const started = performance.now();
+  const look = () => {
+    const now = performance.now();
+    if (now - state.last >= quiet || now - started >= max) {
+      state.observer.disconnect();
+      resolve(state.changes > 0);
+    } else setTimeout(look, quiet - (now - state.last));
+  };
+  look();
+})`)() as (args: [WatchState, number, number]) => Promise<boolean>;
+
+/** A watch's state as Playwright passes it back into the frame. */
+type WatchHandle = JSHandle<WatchState>;
