@@ -248,12 +248,10 @@ export class Replay implements StepRunner {
     // message list, and ignores a folder click until it has it) is watched, in its main frame,
     // until those requests are answered and the DOM is still, as after the start page loads.
     if (this.#harness.tracker.loads !== this.#loadsAtAct) return this.scriptsSettled();
-    // The target's frame is watched as a frame, without its element: cheaper in a new document.
-    // Finding it by its title asks the frame, which a dialog blocks: then the element's.
-    const { quiet } = this.#harness;
-    const found = near ? frameAt(this.#page, this.#bind(near.target).frame) : Promise.resolve(undefined);
-    const frame = await quiet.unlessDialog(found, this.timeoutMs, undefined);
-    return quiet.settle(frame ?? near?.locator, this.timeoutMs);
+    // The target's frame is watched as a frame, without its element: cheaper in a new document;
+    // the element's while a dialog blocks the frame's answer.
+    const [frame] = near ? await this.#framesAt([this.#bind(near.target).frame]) : [undefined];
+    return this.#harness.quiet.settle(frame ?? near?.locator, this.timeoutMs);
   }
 
   /**
@@ -273,10 +271,7 @@ export class Replay implements StepRunner {
     const loaded = this.#harness.tracker.loads !== this.#loadsAtAct;
     const paths: FramePath[] = [loaded || !near ? [] : this.#bind(near.target).frame];
     if (expect && 'target' in expect) paths.push(this.#bind(expect.target).frame);
-    const { quiet } = this.#harness;
-    // Finding a frame by its title asks the frame, which a dialog blocks.
-    const found = Promise.all(paths.map((path) => frameAt(this.#page, path)));
-    const frames = await quiet.unlessDialog(found, this.timeoutMs, [undefined]);
+    const frames = await this.#framesAt(paths);
     if (frames.some((frame) => frame === undefined)) {
       // A frame known only through a locator (another origin's, by title): watched before the look.
       await this.quiet(near);
@@ -290,7 +285,20 @@ export class Replay implements StepRunner {
           frame.waitForLoadState('domcontentloaded', { timeout: this.timeoutMs }).catch(() => undefined),
         ),
       );
-    return quiet.begin(watched, this.timeoutMs);
+    return this.#harness.quiet.begin(watched, this.timeoutMs);
+  }
+
+  /**
+   * The frames these paths name (frameAt), each undefined when not found. Finding a frame by
+   * its title asks the frame, which a dialog blocks: all undefined while one is open.
+   */
+  #framesAt(paths: FramePath[]): Promise<Array<Frame | undefined>> {
+    const found = Promise.all(paths.map((path) => frameAt(this.#page, path)));
+    return this.#harness.quiet.unlessDialog(
+      found,
+      this.timeoutMs,
+      paths.map(() => undefined),
+    );
   }
 
   documentsSettled(): Promise<void> {

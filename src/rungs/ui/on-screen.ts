@@ -8,18 +8,22 @@ import type { Locator } from 'playwright-core';
  */
 const ENGINE = 'lift-centre-on-screen';
 
-/** Matches its root element alone when that element's centre is inside the window. Source text: no bundler helpers. */
+/** In the page: whether an element's centre lies inside its window. Source text: no bundler helpers. */
+const CENTRE_INSIDE = `(element) => {
+  const box = element.getBoundingClientRect();
+  const view = element.ownerDocument.defaultView;
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  return box.width > 0 && x >= 0 && y >= 0 && x <= (view?.innerWidth ?? 0) && y <= (view?.innerHeight ?? 0);
+}`;
+
+/** Matches its root element alone when that element's centre is inside the window. */
 const ENGINE_SOURCE = `({
   query(root) { return this.queryAll(root)[0] ?? null; },
-  queryAll(root) {
-    const box = root.getBoundingClientRect();
-    const view = root.ownerDocument.defaultView;
-    const x = box.left + box.width / 2;
-    const y = box.top + box.height / 2;
-    const inside = box.width > 0 && x >= 0 && y >= 0 && x <= (view?.innerWidth ?? 0) && y <= (view?.innerHeight ?? 0);
-    return inside ? [root] : [];
-  },
+  queryAll(root) { return (${CENTRE_INSIDE})(root) ? [root] : []; },
 })`;
+
+const centreInside = new Function(`return ${CENTRE_INSIDE}`)() as (element: Element) => boolean;
 
 let registered: Promise<boolean> | undefined;
 
@@ -36,21 +40,6 @@ function engineReady(): Promise<boolean> {
   return registered;
 }
 
-/** The same question in the page's world: for a document whose scripts predate the engine. */
-function centreOnScreenInPage(locator: Locator): Promise<boolean> {
-  return locator
-    .evaluate((element) => {
-      const box = element.getBoundingClientRect();
-      const view = element.ownerDocument.defaultView;
-      const x = box.left + box.width / 2;
-      const y = box.top + box.height / 2;
-      return (
-        box.width > 0 && x >= 0 && y >= 0 && x <= (view?.innerWidth ?? 0) && y <= (view?.innerHeight ?? 0)
-      );
-    })
-    .catch(() => false);
-}
-
 /** Whether the element's centre lies inside its window (what a pointer can reach). */
 export async function centreOnScreen(locator: Locator): Promise<boolean> {
   if (await engineReady()) {
@@ -60,5 +49,6 @@ export async function centreOnScreen(locator: Locator): Promise<boolean> {
       // A document set up before the engine was registered does not know it.
     }
   }
-  return centreOnScreenInPage(locator);
+  // The same question in the page's world: for a document whose scripts predate the engine.
+  return locator.evaluate(centreInside).catch(() => false);
 }
