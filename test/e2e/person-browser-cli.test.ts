@@ -53,21 +53,30 @@ async function startPersonBrowser(port: number, dataDir: string, url?: string) {
       `--user-data-dir=${dataDir}`,
       ...(url ? [url] : []),
     ],
-    { stdio: 'ignore' },
+    // Its own process group, so that stopping it stops its renderers and helpers too: they
+    // outlive a killed parent for a moment and keep writing into the profile folder.
+    { stdio: 'ignore', detached: true },
   );
   for (let waited = 0; waited < 20_000; waited += 100) {
     const answer = await fetch(`http://127.0.0.1:${port}/json/version`).catch(() => undefined);
     if (answer?.ok) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  child.kill('SIGKILL');
+  killGroup(child);
   throw new Error('The person’s Chromium did not open its debugging port.');
 }
 
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // The group has already gone.
+  }
+}
+
 async function stopBrowser(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
+  const exited = child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+  killGroup(child);
   await exited;
 }
 
@@ -142,7 +151,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (person) await stopBrowser(person.process);
-  if (person) rmSync(person.dataDir, { recursive: true, force: true });
+  // A helper the group kill missed may still be closing its files for a moment.
+  if (person) rmSync(person.dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   await fixture?.close();
   await listener?.close();
   await new Promise((resolve) => personSite?.server.close(resolve));
