@@ -64,7 +64,12 @@ export async function signedInPage(
 
 export function tempHome(): { home: string; cleanup: () => void } {
   const home = mkdtempSync(join(tmpdir(), 'lift-replay-'));
-  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  // A home can hold a browser profile whose helper processes close their files a moment after
+  // the browser itself has gone (ENOTEMPTY): removal retries for a while.
+  return {
+    home,
+    cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+  };
 }
 
 const workspace = ['Workspace'];
