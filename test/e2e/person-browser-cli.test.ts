@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { tempHome } from '../replay/helpers.js';
 import { type Listener, startListener } from '../security/listener.js';
 import { freePort } from '../support/free-port.js';
+import { tempDir } from '../support/temp.js';
 import { LOOK_UP_MEMBER, lift } from './cli-helpers.js';
 
 /**
@@ -24,7 +24,7 @@ const PASSWORD = 'backoffice-demo';
 let fixture: BackofficeServer;
 let listener: Listener;
 let personSite: { origin: string; requests: string[]; server: Server };
-let person: { process: ChildProcess; port: number; dataDir: string };
+let person: { process: ChildProcess; port: number; dataDir: ReturnType<typeof tempDir> };
 let sessionCookie: string;
 let savedState: string;
 const home = tempHome();
@@ -127,8 +127,12 @@ beforeAll(async () => {
   personSite = await startPersonSite();
   fixture = await startBackoffice({ password: PASSWORD, redirectTo: `${listener.origin}/collect` });
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'lift-person-'));
-  person = { process: await startPersonBrowser(port, dataDir, `${personSite.origin}/notes`), port, dataDir };
+  const dataDir = tempDir('lift-person-');
+  person = {
+    process: await startPersonBrowser(port, dataDir.path, `${personSite.origin}/notes`),
+    port,
+    dataDir,
+  };
   // The person signs in to the back office in a tab of their own, and leaves it open.
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   const context = browser.contexts()[0]!;
@@ -151,8 +155,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (person) await stopBrowser(person.process);
-  // A helper the group kill missed may still be closing its files for a moment.
-  if (person) rmSync(person.dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  person?.dataDir.remove();
   await fixture?.close();
   await listener?.close();
   await new Promise((resolve) => personSite?.server.close(resolve));
@@ -209,7 +212,7 @@ describe('lift session in a browser the person started (--browser-url)', () => {
       await fetch(`http://127.0.0.1:${person.port}/json/version`)
     ).json()) as { webSocketDebuggerUrl: string };
     await stopBrowser(person.process);
-    person.process = await startPersonBrowser(person.port, person.dataDir);
+    person.process = await startPersonBrowser(person.port, person.dataDir.path);
     const stale = await session(startArgs(['--cdp-endpoint', webSocketDebuggerUrl]));
     expect(stale.code).not.toBe(0);
     expect(stale.stderr).toMatch(/No browser answered at ws:\/\//);

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { memberLookupPolicy, memberLookupTask } from '../../src/apps/backoffice/member-lookup-script.js';
 import type { Capability } from '../../src/capability/capability.js';
@@ -16,6 +13,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
 import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
 import type { Store } from '../../src/store/store.js';
+import { tempDir } from '../support/temp.js';
 
 export { CHROMIUM_ARGS };
 
@@ -63,13 +61,8 @@ export async function signedInPage(
 }
 
 export function tempHome(): { home: string; cleanup: () => void } {
-  const home = mkdtempSync(join(tmpdir(), 'lift-replay-'));
-  // A home can hold a browser profile whose helper processes close their files a moment after
-  // the browser itself has gone (ENOTEMPTY): removal retries for a while.
-  return {
-    home,
-    cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-  };
+  const { path, remove } = tempDir('lift-replay-');
+  return { home: path, cleanup: remove };
 }
 
 const workspace = ['Workspace'];
