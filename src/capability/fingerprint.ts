@@ -79,22 +79,30 @@ function frameSkeleton(frame: Frame): Promise<string[] | undefined> {
   return answerWithin(frame.evaluate(readSkeleton), FRAME_TIMEOUT_MS);
 }
 
+/** A page's skeleton, and whether every frame answered for it (a busy frame's part is missing). */
+export interface PageFingerprint {
+  fingerprint: string;
+  skeleton: string[];
+  complete: boolean;
+}
+
 /**
  * The skeleton of a page: the sorted, de-duplicated role + name pairs across all its frames.
  * Order-free, so a layout that moves things around (or reverses tables) has the same
  * skeleton; a renamed button or a missing field does not. One evaluation per frame, in
  * parallel, with no selector engine: cheap enough to check before every replay.
  */
-export async function pageSkeleton(page: Page): Promise<string[]> {
+async function pageSkeleton(page: Page): Promise<{ skeleton: string[]; complete: boolean }> {
   const started = Date.now();
   // A document still arriving (a sign-in's redirect just committed) has no skeleton yet.
   await page.waitForLoadState('load', { timeout: MAIN_FRAME_BOUND_MS }).catch(() => undefined);
   for (let attempt = 0; ; attempt++) {
     const frames = page.frames();
     const read = await Promise.all(frames.map(frameSkeleton));
+    const complete = read.every((entries) => entries !== undefined);
     // A frame that navigated or was replaced while being read is read again, once.
     const main = read[frames.indexOf(page.mainFrame())] !== undefined;
-    if (read.every((entries) => entries !== undefined) || (attempt > 0 && main)) return skeletonOf(read);
+    if (complete || (attempt > 0 && main)) return { skeleton: skeletonOf(read), complete };
     // Without the top document there is no skeleton: a busy page (or a loaded machine) is read
     // again rather than fingerprinted as nothing, which no later page would ever match.
     if (!main && Date.now() - started > MAIN_FRAME_BOUND_MS) {
@@ -137,9 +145,9 @@ export async function frameErrorPage(frame: Frame): Promise<string | undefined> 
   return skeleton && errorPageOf(skeleton);
 }
 
-export async function pageFingerprint(page: Page): Promise<{ fingerprint: string; skeleton: string[] }> {
-  const skeleton = await pageSkeleton(page);
-  return { fingerprint: fingerprintOf(skeleton), skeleton };
+export async function pageFingerprint(page: Page): Promise<PageFingerprint> {
+  const { skeleton, complete } = await pageSkeleton(page);
+  return { fingerprint: fingerprintOf(skeleton), skeleton, complete };
 }
 
 /** How often a start page is read while it may still be building, and how long it must hold still. */
@@ -158,6 +166,8 @@ const EXPECTED_READ_MS = 25;
  * waits this long, on its way to SURFACE_CHANGED.
  */
 const EXPECTED_QUIET_MS = 2_000;
+/** A read of the skeleton slower than this says the page or the machine is starved (a read takes 3-10 ms). */
+const SLOW_READ_MS = 1_500;
 
 /**
  * The page's fingerprint once its own scripts have built it: read until it has not changed
@@ -165,21 +175,31 @@ const EXPECTED_QUIET_MS = 2_000;
  * buttons after the load event, so a page read at load and one read a moment later differ.
  * With `expected` (a replay's start page), a read that shows it ends the wait: the page has
  * become the one discovery saw built, and only a page that does not needs the quiet period.
+ * `settled` says whether the answer is the page at rest: every frame answered, quickly, and
+ * nothing changed for the quiet period. A page still building when the time ran out, or one
+ * a loaded machine could not read in full, is no evidence of a different screen.
  */
 export async function settledFingerprint(
   page: Page,
   timeoutMs = 5_000,
   expected?: string,
-): Promise<{ fingerprint: string; skeleton: string[] }> {
+): Promise<PageFingerprint & { settled: boolean }> {
   const deadline = Date.now() + timeoutMs;
-  let last = await pageFingerprint(page);
-  let since = Date.now();
   const quietMs = expected === undefined ? SETTLE_QUIET_MS : EXPECTED_QUIET_MS;
-  while (Date.now() < deadline && Date.now() - since < quietMs && last.fingerprint !== expected) {
-    await pause(expected === undefined ? SETTLE_READ_MS : EXPECTED_READ_MS);
+  const read = async () => {
+    const started = Date.now();
     const next = await pageFingerprint(page);
-    if (next.fingerprint !== last.fingerprint) since = Date.now();
-    last = next;
+    return { next, slow: Date.now() - started > SLOW_READ_MS };
+  };
+  let { next: last, slow } = await read();
+  let since = Date.now();
+  const still = () => last.complete && !slow && Date.now() - since >= quietMs;
+  while (Date.now() < deadline && !still() && last.fingerprint !== expected) {
+    await pause(expected === undefined ? SETTLE_READ_MS : EXPECTED_READ_MS);
+    const fresh = await read();
+    // A read that missed a frame or took seconds may differ only for that: it starts the quiet period over.
+    if (fresh.next.fingerprint !== last.fingerprint || !fresh.next.complete || fresh.slow) since = Date.now();
+    ({ next: last, slow } = fresh);
   }
-  return last;
+  return { ...last, settled: last.fingerprint === expected || still() };
 }

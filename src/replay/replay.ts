@@ -214,7 +214,7 @@ export class Replay implements StepRunner {
     const ownScreen =
       start.state.kind === 'auth_expired' &&
       !this.#options.layoutTolerant &&
-      (await fingerprintMismatch(this.#page, this.capability, start.skeleton, this.#outcome())) === undefined;
+      (await this.#startPageMismatch(start.skeleton)) === undefined;
     const settled = ownScreen ? 'ok' : await this.#states.answer(start.state);
     if (settled !== 'ok') return settled;
     if (this.#options.layoutTolerant) {
@@ -223,10 +223,15 @@ export class Replay implements StepRunner {
     }
     // After a reload or an accepted dialog the page read first is gone: it is read again.
     const skeleton = start.state.kind === 'ok' || ownScreen ? start.skeleton : undefined;
-    const mismatch = await fingerprintMismatch(this.#page, this.capability, skeleton, this.#outcome());
+    const mismatch = await this.#startPageMismatch(skeleton);
     this.emit('replay-precondition-checked', { checked: true, matches: mismatch === undefined });
     if (mismatch) throw mismatch;
     return 'ok';
+  }
+
+  #startPageMismatch(skeleton: string[] | undefined): Promise<LiftError | undefined> {
+    const { navigationTimeoutMs } = this.#harness.timings;
+    return fingerprintMismatch(this.#page, this.capability, skeleton, this.#outcome(), navigationTimeoutMs);
   }
 
   #bind(target: Target): Target {

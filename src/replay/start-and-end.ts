@@ -1,30 +1,47 @@
 import type { Page } from 'playwright-core';
 import { bindPlaceholders, type Capability, type ValueCheck } from '../capability/capability.js';
-import { fingerprintOf, pageFingerprint, settledFingerprint } from '../capability/fingerprint.js';
+import { fingerprintOf, settledFingerprint } from '../capability/fingerprint.js';
 import { LiftError } from '../contract/errors.js';
 import type { KeyCellLook, Target } from '../rungs/ui/locator.js';
 import { describeTarget, probeTarget, waitVisible } from './targets.js';
 
+/** How long a start page may take to be read in full and come to rest before the check gives up. */
+const START_PAGE_BOUND_MS = 15_000;
+
 /**
  * The start page is the screen the capability was made on: its skeleton (read with the
- * classification, or read now) hashes to the capability's fingerprint. Answers the
- * SURFACE_CHANGED to throw before any step runs when it does not.
+ * classification, or read now) hashes to the capability's fingerprint. Answers the error to
+ * throw before any step runs when it does not: SURFACE_CHANGED only for a page read in full
+ * and at rest; a page still building, or too busy to answer, when `boundMs` ran out is a
+ * TIMEOUT, which says nothing about the screen and never switches the capability off (two
+ * starved reads in a row on a loaded machine once did, for every worker).
  */
 export async function fingerprintMismatch(
   page: Page,
   capability: Capability,
   skeleton: string[] | undefined,
   outcome: 'unknown' | 'not_started',
+  boundMs = START_PAGE_BOUND_MS,
 ): Promise<LiftError | undefined> {
   const { origin, path, fingerprint } = capability.preconditions;
-  let actual = skeleton ? { fingerprint: fingerprintOf(skeleton), skeleton } : await pageFingerprint(page);
-  if (actual.fingerprint === fingerprint) return undefined;
+  const href = new URL(path, origin).href;
+  if (skeleton && fingerprintOf(skeleton) === fingerprint) return undefined;
   // Read at the load event, a page its scripts are still building differs: read it built.
-  actual = await settledFingerprint(page, undefined, fingerprint);
+  const actual = await settledFingerprint(page, boundMs, fingerprint);
   if (actual.fingerprint === fingerprint) return undefined;
+  if (!actual.settled) {
+    return new LiftError(
+      'TIMEOUT',
+      `The start page ${href} was still changing, or too busy to be read in full, after ${boundMs} ms: whether it is the screen the capability was made on is not known.`,
+      {
+        hint: 'The application or this machine is slow right now. Call again in a moment.',
+        outcome,
+      },
+    );
+  }
   return new LiftError(
     'SURFACE_CHANGED',
-    `The start page ${new URL(path, origin).href} does not match the capability's fingerprint.`,
+    `The start page ${href} does not match the capability's fingerprint.`,
     {
       hint: 'The screen changed since discovery. Rediscover the capability (lift discover), or replay with --layout-tolerant if only the arrangement changed.',
       outcome,

@@ -117,6 +117,54 @@ describe('the start page fingerprint', () => {
     expect(await fingerprintMismatch(page, capability, early, 'not_started')).toBeUndefined();
   });
 
+  describe('says TIMEOUT, never SURFACE_CHANGED, for a start page it could not see at rest', () => {
+    const capabilityOf = (fingerprint: string) =>
+      ({
+        preconditions: { origin: 'http://127.0.0.1', path: '/start', fingerprint },
+      }) as Parameters<typeof fingerprintMismatch>[1];
+
+    it('a different page at rest is a changed screen', async () => {
+      const expected = (await show(FORM('normal'))).fingerprint;
+      await show(FORM('normal', 'Search'));
+      const error = await fingerprintMismatch(page, capabilityOf(expected), undefined, 'not_started', 4_000);
+      expect(error?.code).toBe('SURFACE_CHANGED');
+    });
+
+    it('a page its scripts keep rebuilding is not known to differ when the bound runs out', async () => {
+      const expected = (await show(FORM('normal'))).fingerprint;
+      // A button changes its name every 100 ms: no read of it ever holds still.
+      await page.setContent(
+        `${FORM('normal')}<div id="flicker"><button>Loading</button></div><script>setInterval(() => {
+          const slot = document.getElementById('flicker');
+          slot.innerHTML = slot.textContent === 'Loading' ? '<button>Waiting</button>' : '<button>Loading</button>';
+        }, 100)</script>`,
+        { waitUntil: 'load' },
+      );
+      const started = Date.now();
+      const error = await fingerprintMismatch(page, capabilityOf(expected), undefined, 'not_started', 3_000);
+      expect(error?.code).toBe('TIMEOUT');
+      expect(error?.outcome).toBe('not_started');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    });
+
+    it('a page too busy to be read quickly (a loaded machine) is known to differ only once it is at rest', {
+      timeout: 60_000,
+    }, async () => {
+      const expected = (await show(FORM('normal'))).fingerprint;
+      // Another screen, whose own script holds its only thread for 6 s once loaded.
+      await page.setContent(
+        `${FORM('normal', 'Search')}<script>addEventListener('load', () => setTimeout(() => { const end = Date.now() + 6000; while (Date.now() < end) {} }, 50))</script>`,
+        { waitUntil: 'load' },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const busy = await fingerprintMismatch(page, capabilityOf(expected), undefined, 'not_started', 3_000);
+      expect(busy?.code).toBe('TIMEOUT');
+      // The same page at rest: now it is known to be another screen.
+      const atRest = await fingerprintMismatch(page, capabilityOf(expected), undefined, 'not_started', 3_000);
+      expect(atRest?.code).toBe('SURFACE_CHANGED');
+    });
+  });
+
   it('reads pages with functions that survive a bundler keeping names (as tsx does)', () => {
     // A named helper inside a page function becomes __name(...), which the page does not have.
     for (const pageFunction of [readSkeleton, readFacts]) {
