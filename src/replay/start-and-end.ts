@@ -2,11 +2,9 @@ import type { Page } from 'playwright-core';
 import { bindPlaceholders, type Capability, type ValueCheck } from '../capability/capability.js';
 import { fingerprintOf, settledFingerprint } from '../capability/fingerprint.js';
 import { LiftError } from '../contract/errors.js';
+import { UI_DEFAULTS } from '../rungs/ui/defaults.js';
 import type { KeyCellLook, Target } from '../rungs/ui/locator.js';
 import { describeTarget, probeTarget, waitVisible } from './targets.js';
-
-/** How long a start page may take to be read in full and come to rest before the check gives up. */
-const START_PAGE_BOUND_MS = 15_000;
 
 /**
  * The start page is the screen the capability was made on: its skeleton (read with the
@@ -14,14 +12,15 @@ const START_PAGE_BOUND_MS = 15_000;
  * throw before any step runs when it does not: SURFACE_CHANGED only for a page read in full
  * and at rest; a page still building, or too busy to answer, when `boundMs` ran out is a
  * TIMEOUT, which says nothing about the screen and never switches the capability off (two
- * starved reads in a row on a loaded machine once did, for every worker).
+ * starved reads in a row on a loaded machine once did, for every worker). `boundMs` is the
+ * navigation bound: as long as a page may take to arrive, it may take to be seen at rest.
  */
 export async function fingerprintMismatch(
   page: Page,
   capability: Capability,
   skeleton: string[] | undefined,
   outcome: 'unknown' | 'not_started',
-  boundMs = START_PAGE_BOUND_MS,
+  boundMs = UI_DEFAULTS.navigationTimeoutMs,
 ): Promise<LiftError | undefined> {
   const { origin, path, fingerprint } = capability.preconditions;
   const href = new URL(path, origin).href;
