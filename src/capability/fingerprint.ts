@@ -189,17 +189,17 @@ export async function settledFingerprint(
   const read = async () => {
     const started = Date.now();
     const next = await pageFingerprint(page);
-    return { next, slow: Date.now() - started > SLOW_READ_MS };
+    // A read that missed a frame or took seconds may differ only for that: no quiet period counts from it.
+    return { next, whole: next.complete && Date.now() - started <= SLOW_READ_MS };
   };
-  let { next: last, slow } = await read();
+  let { next: last } = await read();
   let since = Date.now();
-  const still = () => last.complete && !slow && Date.now() - since >= quietMs;
+  const still = () => Date.now() - since >= quietMs;
   while (Date.now() < deadline && !still() && last.fingerprint !== expected) {
     await pause(expected === undefined ? SETTLE_READ_MS : EXPECTED_READ_MS);
-    const fresh = await read();
-    // A read that missed a frame or took seconds may differ only for that: it starts the quiet period over.
-    if (fresh.next.fingerprint !== last.fingerprint || !fresh.next.complete || fresh.slow) since = Date.now();
-    ({ next: last, slow } = fresh);
+    const { next, whole } = await read();
+    if (next.fingerprint !== last.fingerprint || !whole) since = Date.now();
+    last = next;
   }
   return { ...last, settled: last.fingerprint === expected || still() };
 }
