@@ -1,5 +1,6 @@
 import type { Frame, Page } from 'playwright-core';
 import type { FramePath } from './locator.js';
+import { PageTracker } from './page-tracker.js';
 
 /**
  * The frame a target's frame path names, found without an element handle: by each child
@@ -27,13 +28,28 @@ export async function frameAt(page: Page, path: FramePath): Promise<Frame | unde
   return scope;
 }
 
+/**
+ * Titles read, per frame and the document it showed then (its URL and how many documents it
+ * had committed): the title is the parent's iframe attribute, which lasts as long as the Frame
+ * object (a re-rendered iframe is a new frame); an app that retitles its iframe does so as
+ * the frame shows another page, a new document or a new URL.
+ */
+const titles = new WeakMap<Frame, { document: string; title: string | null }>();
+
 /** The title of the iframe element holding `frame`, read inside it; undefined across origins. */
 async function ownTitle(frame: Frame): Promise<string | undefined> {
+  const tracker = PageTracker.of(frame.page());
+  const shown = () => `${tracker.frameLoads(frame)} ${frame.url()}`;
+  const document = shown();
+  const known = titles.get(frame);
+  if (known?.document === document) return known.title ?? undefined;
   const title = await frame
     .evaluate(() => {
       const element = window.frameElement;
       return element ? element.getAttribute('title') : null;
     })
-    .catch(() => null);
+    .catch(() => undefined);
+  // A read that failed, or that a navigation overtook, is not remembered.
+  if (title !== undefined && shown() === document) titles.set(frame, { document, title });
   return title ?? undefined;
 }

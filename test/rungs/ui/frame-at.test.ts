@@ -44,4 +44,18 @@ describe('frameAt', () => {
     expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
     expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
   });
+
+  it('finds a frame by the title its iframe has now, once the frame shows another page', async () => {
+    // Titles are remembered per frame and URL: an app that retitles its iframe does so as it loads another page.
+    await page.setContent(framed('title="Inbox"', '<p>inbox</p>'));
+    await expect.poll(() => page.frames().length).toBe(2);
+    expect(await text(await frameAt(page, ['Inbox']))).toBe('inbox');
+    await page.evaluate(() => {
+      const iframe = document.querySelector('iframe')!;
+      iframe.setAttribute('title', 'Message');
+      iframe.srcdoc = '<p>message</p>';
+    });
+    await expect.poll(async () => text(await frameAt(page, ['Message']))).toBe('message');
+    expect(await frameAt(page, ['Inbox'])).toBeUndefined();
+  });
 });
