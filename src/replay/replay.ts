@@ -19,12 +19,18 @@ import type { QuietSince } from '../rungs/ui/quiet.js';
 import { Classifier } from './classify.js';
 import { disclosureAfter } from './disclosures.js';
 import { evidenceScreenshot, surfaceChanged } from './evidence.js';
+import { LookAhead, type Want } from './look-ahead.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
 import { CHUNK_MS, describePostcondition, holds, holdsNow } from './postconditions.js';
 import { OutcomeSigns } from './signs.js';
-import { compareCheckpoint, fingerprintMismatch } from './start-and-end.js';
+import {
+  CHECKPOINT_LOOK,
+  checkpointTargets,
+  compareCheckpoint,
+  fingerprintMismatch,
+} from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
 import {
   blockedReason,
@@ -81,11 +87,15 @@ export class Replay implements StepRunner {
   /** A step that can change the application reached the page: a failure may leave a write behind. */
   #started = false;
   /** The target the last postcondition saw exactly once and visible, and the documents loaded by then. */
-  #seen: { key: string; loads: number } | undefined;
+  #seen: { key: string; loads: number; actAt: number } | undefined;
+  /** Documents loaded when the page was last seen at rest within the step being settled. */
+  #loadsAtRest = 0;
   /** Steps whose disclosure the application kept open, so that their click has nothing to do. */
   readonly #passOver = new Set<number>();
   /** The key cell of the row the last keyed read found, and when: a checkpoint may compare it. */
   #keyCellRead: { target: Target; cell: KeyCellLook; loads: number; actAt: number } | undefined;
+  /** First looks of a run of reads (and of the checkpoint after it), sent together. */
+  readonly #lookAhead: LookAhead;
 
   constructor(
     capability: Capability,
@@ -98,6 +108,7 @@ export class Replay implements StepRunner {
     this.#page = options.page;
     this.#inputs = inputs;
     this.#harness = harness;
+    this.#lookAhead = new LookAhead(options.page);
     this.timeoutMs = options.stepTimeoutMs ?? harness.timings.replayStepTimeoutMs;
     this.#signs = new OutcomeSigns(options.page, harness.tracker, capability, inputs);
     // Where discovery learned what not-found looks like, words in the page's messages decide nothing.
@@ -175,6 +186,7 @@ export class Replay implements StepRunner {
       }
       // A write stops where discovery saw that the record it would make is already there.
       if (await this.#signShown('already_exists', index)) return 'already_exists';
+      if (step.op === 'read' && this.capability.steps[index - 1]?.op !== 'read') this.#readsAhead(index);
       const t0 = performance.now();
       // The table is exhaustive over the closed union of steps; each entry takes its own kind.
       const handler = STEP_HANDLERS[step.op] as (
@@ -256,7 +268,7 @@ export class Replay implements StepRunner {
     // The target's frame is watched as a frame, without its element: cheaper in a new document;
     // the element's while a dialog blocks the frame's answer.
     const [frame] = near ? await this.#framesAt([this.#bind(near.target).frame]) : [undefined];
-    return this.#harness.quiet.settle(frame ?? near?.locator, this.timeoutMs);
+    await this.#harness.quiet.settle(frame ?? near?.locator, this.timeoutMs);
   }
 
   /**
@@ -264,8 +276,8 @@ export class Replay implements StepRunner {
    * replaces its form's fields once loaded, as MediaWiki's widgets do), the DOM still for a
    * quiet period. One short look when nothing changes.
    */
-  scriptsSettled(): Promise<void> {
-    return this.#harness.quiet.settle(undefined, this.timeoutMs);
+  async scriptsSettled(): Promise<void> {
+    await this.#harness.quiet.settle(undefined, this.timeoutMs);
   }
 
   async quietFrom(
@@ -280,7 +292,7 @@ export class Replay implements StepRunner {
     if (frames.some((frame) => frame === undefined)) {
       // A frame known only through a locator (another origin's, by title): watched before the look.
       await this.quiet(near);
-      return { settled: Promise.resolve(true) };
+      return { settled: Promise.resolve(true), mainAtRest: Promise.resolve(false) };
     }
     const watched = [...new Set(frames as Frame[])];
     // A document that just came is still being parsed: its parser's changes are not a script's.
@@ -316,6 +328,11 @@ export class Replay implements StepRunner {
     want: { visible?: boolean; text?: boolean } = {},
   ): Promise<Probe | Settled> {
     const target = this.#bind(raw);
+    const early = await this.#lookAhead.take(this.#pageStamp(), target, want);
+    if (early) {
+      if (early.keyCell) this.#rememberKeyCell(target, early.keyCell);
+      return early;
+    }
     if (this.#justSeen(target) && !want.text) {
       // The last postcondition saw exactly one, visible, and nothing has loaded since. Actions
       // are strict too, so a second match appearing in between still stops the step.
@@ -366,6 +383,30 @@ export class Replay implements StepRunner {
     const last = Math.max(this.#harness.tracker.lastActivity, this.#harness.quiet.lastRequestAt);
     const left = CHUNK_MS - (Date.now() - last);
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  }
+
+  /**
+   * Sends the first looks of the reads from `index` on, and of the checkpoint when they end
+   * the capability, together (LookAhead): nothing acts on the page between them.
+   */
+  #readsAhead(index: number): void {
+    const { steps } = this.capability;
+    const looks: Array<{ target: Target; want: Want }> = [];
+    let at = index;
+    for (; steps[at]?.op === 'read' && !this.#passOver.has(at); at++)
+      looks.push({
+        target: this.#bind((steps[at] as Extract<Step, { op: 'read' }>).target),
+        want: { text: true },
+      });
+    if (at === steps.length)
+      for (const target of checkpointTargets(this.capability, this.#inputs))
+        looks.push({ target, want: CHECKPOINT_LOOK });
+    if (looks.length > 1) this.#lookAhead.begin(this.#pageStamp(), looks);
+  }
+
+  /** Names the page as it is now for a look taken on it: the documents loaded and the last action. */
+  #pageStamp(): string {
+    return `${this.#harness.tracker.loads} ${this.#lastActAt}`;
   }
 
   /** Whether a bound postcondition holds on the page now: one look that does not wait. */
@@ -444,12 +485,13 @@ export class Replay implements StepRunner {
     );
   }
 
-  /** Whether the last postcondition saw exactly this target, once and visible, with no document loaded since. */
+  /** Whether the last postcondition saw exactly this target, once and visible, with nothing done or loaded since. */
   #justSeen(target: Target): boolean {
     const seen = this.#seen;
     return (
       seen !== undefined &&
       seen.loads === this.#harness.tracker.loads &&
+      seen.actAt === this.#lastActAt &&
       target.locator.by !== 'cell' &&
       seen.key === JSON.stringify(target)
     );
@@ -522,16 +564,17 @@ export class Replay implements StepRunner {
   }
 
   async settle(raw: Postcondition | undefined, watch?: QuietSince): Promise<Settled> {
-    const loadsBefore = this.#harness.tracker.loads;
-    const settled = await this.#settleOn(raw, watch?.settled);
+    this.#loadsAtRest = this.#harness.tracker.loads;
+    const settled = await this.#settleOn(raw, watch);
     // A document that came while the postcondition was awaited (Roundcube goes back to the
     // mail view a moment after a send) shows the next step's target before its scripts are
     // set up, and a click then is ignored: the next step waits for them, as after its own load.
-    if (settled === 'ok' && this.#harness.tracker.loads !== loadsBefore) await this.scriptsSettled();
+    // Not again when the step's watch, main frame included, saw the page at rest after it came.
+    if (settled === 'ok' && this.#harness.tracker.loads !== this.#loadsAtRest) await this.scriptsSettled();
     return settled;
   }
 
-  async #settleOn(raw: Postcondition | undefined, quiet: Promise<boolean> | undefined): Promise<Settled> {
+  async #settleOn(raw: Postcondition | undefined, watch: QuietSince | undefined): Promise<Settled> {
     const expect = raw ? bindPlaceholders(raw, this.#inputs) : undefined;
     let deadline = performance.now() + this.timeoutMs;
     const wait = this.#startWait();
@@ -543,7 +586,7 @@ export class Replay implements StepRunner {
     // starved renderer can miss every time while what the step expects is there.
     let lastLook = false;
     // The first look went out while the page was watched: it counts only if the page stayed quiet.
-    let watched = quiet;
+    let watched = watch?.settled;
     for (;;) {
       this.assertNothingBlocked();
       const look = lastLook ? () => this.#holdsNow(expect) : () => holds(this.#page, expect, bound);
@@ -554,6 +597,7 @@ export class Replay implements StepRunner {
       if (watched) {
         const stayedQuiet = await watched;
         watched = undefined;
+        if (await watch!.mainAtRest) this.#loadsAtRest = this.#harness.tracker.loads;
         // The page changed while it was looked at: look again, now that it has settled, with the
         // whole wait still ahead (a page that kept changing used up the watch's own).
         if (!stayedQuiet) {
@@ -586,10 +630,17 @@ export class Replay implements StepRunner {
       if (held) {
         // Navigation events reach us before the answer of a look taken in the new document,
         // so the count read now covers the document the target was seen in.
-        this.#seen =
-          expect?.kind === 'visible'
-            ? { key: JSON.stringify(expect.target), loads: this.#harness.tracker.loads }
-            : undefined;
+        // A settle that expected nothing (a wait_for that saw its target) looked at nothing:
+        // what the last one saw still stands, until an action or a load.
+        if (expect?.kind !== 'none')
+          this.#seen =
+            expect?.kind === 'visible'
+              ? {
+                  key: JSON.stringify(expect.target),
+                  loads: this.#harness.tracker.loads,
+                  actAt: this.#lastActAt,
+                }
+              : undefined;
         return 'ok';
       }
       const past = this.#pastDeadline(deadline, wait);
@@ -693,6 +744,7 @@ export class Replay implements StepRunner {
       this.#inputs,
       this.timeoutMs,
       (target) => this.#knownCell(target),
+      (target) => this.#lookAhead.take(this.#pageStamp(), target, CHECKPOINT_LOOK),
     );
     this.emit('replay-checkpoint-checked', {
       target: result.target,

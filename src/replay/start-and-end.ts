@@ -4,7 +4,7 @@ import { fingerprintOf, settledFingerprint } from '../capability/fingerprint.js'
 import { LiftError } from '../contract/errors.js';
 import { UI_DEFAULTS } from '../rungs/ui/defaults.js';
 import type { KeyCellLook, Target } from '../rungs/ui/locator.js';
-import { describeTarget, probeTarget, waitVisible } from './targets.js';
+import { describeTarget, type Probe, probeTarget, waitVisible } from './targets.js';
 
 /**
  * The start page is the screen the capability was made on: its skeleton (read with the
@@ -61,6 +61,18 @@ export interface Comparison {
 /** A cell the replay already read, as it saw it then; undefined when it has not. */
 export type KnownCell = (target: Target) => KeyCellLook | undefined;
 
+/** A first look at a target taken earlier on this same page (LookAhead), if any. */
+export type EarlyLook = (target: Target) => Promise<Probe | undefined>;
+
+/** What the checkpoint asks of each of its targets. */
+export const CHECKPOINT_LOOK = { text: true, visible: true } as const;
+
+/** The targets the checkpoint reads, bound to the inputs: the key's, then each written value's. */
+export function checkpointTargets(capability: Capability, inputs: Record<string, unknown>): Target[] {
+  const { values = [], ...key } = capability.checkpoint;
+  return [key, ...values].map((check) => bindPlaceholders(check.target, inputs));
+}
+
 function compared(
   check: ValueCheck,
   expected: string,
@@ -80,6 +92,7 @@ async function compareOne(
   inputs: Record<string, unknown>,
   waitMs: number,
   known: KnownCell | undefined,
+  early: EarlyLook | undefined,
 ): Promise<Comparison> {
   const target = bindPlaceholders(check.target, inputs);
   const described = describeTarget(target);
@@ -94,7 +107,7 @@ async function compareOne(
   // A page may show its result a moment after the last step (a message preview loading into
   // its iframe): a target not shown yet is waited for, as a read waits for its own, then read
   // once. One shown already is read from the first look (resolving a cell costs round trips).
-  let probe = await probeTarget(page, target, { text: true, visible: true });
+  let probe = (await early?.(target)) ?? (await probeTarget(page, target, CHECKPOINT_LOOK));
   if (probe.count !== 1 || !probe.visible) {
     await waitVisible(page, target, waitMs);
     probe = await probeTarget(page, target, { text: true });
@@ -112,10 +125,11 @@ export async function compareCheckpoint(
   inputs: Record<string, unknown>,
   waitMs: number,
   known?: KnownCell,
+  early?: EarlyLook,
 ): Promise<Comparison> {
   const { values = [], ...key } = capability.checkpoint;
   const results = await Promise.all(
-    [key, ...values].map((check) => compareOne(page, check, inputs, waitMs, known)),
+    [key, ...values].map((check) => compareOne(page, check, inputs, waitMs, known, early)),
   );
   return results.find((result) => !result.passed) ?? results[0]!;
 }

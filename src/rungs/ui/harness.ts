@@ -324,9 +324,9 @@ export class PageHarness {
    * search box loads its script on focus and only then stops a plain Enter from submitting
    * the full-text search (MediaWiki): pressing Enter before that lands on another page.
    */
-  settleAfterStep(startedAt: number): Promise<void> {
-    if (this.tracker.dialog || this.tracker.fileChooser) return Promise.resolve();
-    return this.quiet.settle(undefined, this.timings.replayStepTimeoutMs, { since: startedAt });
+  async settleAfterStep(startedAt: number): Promise<void> {
+    if (this.tracker.dialog || this.tracker.fileChooser) return;
+    await this.quiet.settle(undefined, this.timings.replayStepTimeoutMs, { since: startedAt });
   }
 
   async #blocked(): Promise<Observation> {

@@ -65,7 +65,7 @@ export class QuietWatch {
 
   /**
    * Settles `scope`: a frame, or the frame of a locator (the main frame when it is gone), within
-   * `timeoutMs`. A frame is watched without an element, which is cheaper: a locator's first
+   * `timeoutMs`; true when it came to rest, false when the bound or a dialog ended the wait. A frame is watched without an element, which is cheaper: a locator's first
    * call in the page's own world costs 40–90 ms in each document.
    * `since` (Date.now): only requests started then or later keep the page busy, so a
    * request that was already hanging before the step does not hold every step after it.
@@ -74,18 +74,19 @@ export class QuietWatch {
     scope: Locator | Frame | Frame[] | undefined,
     timeoutMs: number,
     options: { domWindow?: boolean; since?: number } = {},
-  ): Promise<void> {
+  ): Promise<boolean> {
     const deadline = performance.now() + timeoutMs;
     const since = options.since ?? 0;
     const dialogsBefore = this.#dialogs;
-    if (this.#dialogPending()) return;
+    if (this.#dialogPending()) return false;
     for (let round = 0; round < 20 && performance.now() < deadline; round++) {
       await this.#requestsAnswered(deadline, since);
-      if (options.domWindow === false) return;
+      if (options.domWindow === false) return !this.#busySince(since);
       const changed = await this.#domQuiet(scope, deadline);
-      if (!changed && !this.#busySince(since)) return;
-      if (this.#dialogs > dialogsBefore || this.#dialogPending()) return;
+      if (!changed && !this.#busySince(since)) return true;
+      if (this.#dialogs > dialogsBefore || this.#dialogPending()) return false;
     }
+    return false;
   }
 
   /**
@@ -97,6 +98,7 @@ export class QuietWatch {
   async begin(frames: Frame[], timeoutMs: number): Promise<QuietSince> {
     const deadline = performance.now() + timeoutMs;
     const dialogsBefore = this.#dialogs;
+    const main = frames.includes(this.#page.mainFrame());
     const busy = this.#busySince(0) || this.#dialogPending();
     const installing = busy
       ? Promise.resolve([])
@@ -111,8 +113,10 @@ export class QuietWatch {
       // Handles that come after the dialog is answered are let go as they come.
       if (watches.length === 0) installing.then(dispose, () => undefined);
       dispose(watches);
-      return { settled: this.settle(frames, timeoutMs).then(() => false) };
+      const rested = this.settle(frames, timeoutMs);
+      return { settled: rested.then(() => false), mainAtRest: rested.then((at) => at && main) };
     }
+    let rested = false;
     const settled = (async () => {
       const max = Math.max(QUIET_MS, Math.round(deadline - performance.now()));
       const waits = frames.map((frame, index) =>
@@ -123,10 +127,10 @@ export class QuietWatch {
       const changed = (await this.unlessDialog(Promise.all(waits), max, [false])).some(Boolean);
       for (const watch of started) watch.dispose().catch(() => undefined);
       const quiet = !changed && !this.#busySince(0) && this.#dialogs === dialogsBefore;
-      if (!quiet) await this.settle(frames, Math.max(0, deadline - performance.now()));
+      rested = quiet || (await this.settle(frames, Math.max(0, deadline - performance.now())));
       return quiet;
     })();
-    return { settled };
+    return { settled, mainAtRest: settled.then(() => rested && main) };
   }
 
   #busySince(since: number): boolean {
@@ -183,6 +187,12 @@ export class QuietWatch {
 /** A watch begun before a look: see QuietWatch.begin. */
 export interface QuietSince {
   settled: Promise<boolean>;
+  /**
+   * Resolves with `settled`: true when the watch took in the main frame and its frames were at
+   * rest then (quiet throughout, or settled after changing, within the bound). A document that
+   * loaded before that needs no wait of its own for its scripts: the watch waited them out.
+   */
+  mainAtRest: Promise<boolean>;
 }
 
 /**
