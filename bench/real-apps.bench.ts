@@ -180,14 +180,25 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-function capabilityOf(lookup: Lookup, origin: string, fingerprint: string): Capability {
+function capabilityOf(
+  lookup: Lookup,
+  origin: string,
+  start: { fingerprint: string; first: string | undefined },
+): Capability {
+  const { fingerprint, first } = start;
   return {
     schemaVersion: 1,
     name: lookup.name,
     intent: `Look up ${lookup.name.replace(/_/g, ' ')}`,
     inputs: [{ name: lookup.input, type: 'string' }],
     outputs: [{ name: 'value', type: 'string' }],
-    preconditions: { origin, path: lookup.startPath, fingerprint },
+    // As discovery records them: the built page's, and the one read at the load event if it differs.
+    preconditions: {
+      origin,
+      path: lookup.startPath,
+      fingerprint,
+      ...(first && first !== fingerprint ? { loadFingerprint: first } : {}),
+    },
     steps: [
       ...(lookup.clicks ?? []).map(
         ({ target, shows }): Step => ({
@@ -221,7 +232,7 @@ async function measure(lookup: Lookup, browsers: Browsers, evidence: string): Pr
     const plain = await plainContext.newPage();
     await signIn(plain, app);
     await page.goto(`${app.origin}${lookup.startPath}`);
-    const capability = capabilityOf(lookup, app.origin, (await settledFingerprint(page)).fingerprint);
+    const capability = capabilityOf(lookup, app.origin, await settledFingerprint(page));
     const lift: number[] = [];
     const script: number[] = [];
     const plainScript: number[] = [];

@@ -203,6 +203,15 @@ export const PreconditionsSchema = z.strictObject({
   path: z.string().min(1).max(500).startsWith('/'),
   /** SHA-256 of the start page's accessibility skeleton (sorted roles and names, no data). */
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/),
+  /**
+   * The same, of the start page as discovery read it at its load event, when its own scripts
+   * then changed it (phpMyAdmin adds its navigation after load): a replay that reads that page
+   * at its load event need not wait for the scripts to know it is the same screen.
+   */
+  loadFingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 
 export const ProvenanceSchema = z.strictObject({

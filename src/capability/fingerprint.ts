@@ -177,13 +177,15 @@ const SLOW_READ_MS = 1_500;
  * become the one discovery saw built, and only a page that does not needs the quiet period.
  * `settled` says whether the answer is the page at rest: every frame answered, quickly, and
  * nothing changed for the quiet period. A page still building when the time ran out, or one
- * a loaded machine could not read in full, is no evidence of a different screen.
+ * a loaded machine could not read in full, is no evidence of a different screen. `first` is
+ * the fingerprint of the first read, when it was read in full: called at the load event, the
+ * page as it is then.
  */
 export async function settledFingerprint(
   page: Page,
   timeoutMs = 5_000,
   expected?: string,
-): Promise<PageFingerprint & { settled: boolean }> {
+): Promise<PageFingerprint & { settled: boolean; first: string | undefined }> {
   const deadline = Date.now() + timeoutMs;
   const quietMs = expected === undefined ? SETTLE_QUIET_MS : EXPECTED_QUIET_MS;
   const read = async () => {
@@ -192,7 +194,8 @@ export async function settledFingerprint(
     // A read that missed a frame or took seconds may differ only for that: no quiet period counts from it.
     return { next, whole: next.complete && Date.now() - started <= SLOW_READ_MS };
   };
-  let { next: last } = await read();
+  const { next: firstRead, whole: firstWhole } = await read();
+  let last = firstRead;
   let since = Date.now();
   const still = () => Date.now() - since >= quietMs;
   while (Date.now() < deadline && !still() && last.fingerprint !== expected) {
@@ -201,5 +204,6 @@ export async function settledFingerprint(
     if (next.fingerprint !== last.fingerprint || !whole) since = Date.now();
     last = next;
   }
-  return { ...last, settled: last.fingerprint === expected || still() };
+  const first = firstWhole ? firstRead.fingerprint : undefined;
+  return { ...last, settled: last.fingerprint === expected || still(), first };
 }

@@ -41,11 +41,13 @@ export class DiscoveryRecord {
   }
 }
 
-/** Where the capability starts: the origin and path of the start page, and its fingerprint. */
+/** Where the capability starts: the origin and path of the start page, and its fingerprints. */
 export interface StartPage {
   origin: string;
   path: string;
   fingerprint: string;
+  /** The page's fingerprint at its load event, when its scripts changed it afterwards. */
+  loadFingerprint?: string;
 }
 
 /** What an explorer tool's handler may use of its session. */

@@ -116,9 +116,14 @@ export class DiscoverySession {
   async start(): Promise<void> {
     const { task } = this.#options;
     await this.#options.ui.open(task.startUrl);
-    const { fingerprint } = await this.#options.ui.fingerprint();
+    const { fingerprint, loadFingerprint } = await this.#options.ui.fingerprint();
     const url = new URL(task.startUrl);
-    this.#start = { origin: url.origin, path: `${url.pathname}${url.search}`, fingerprint };
+    this.#start = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      fingerprint,
+      ...(loadFingerprint ? { loadFingerprint } : {}),
+    };
     await this.#notePage();
     this.#emit('discovery-start', {
       task: task.name,

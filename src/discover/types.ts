@@ -26,7 +26,7 @@ export interface UiDriver {
   /** Dialog messages accepted by `dialog` actions, in order. */
   acceptedDialogs(): string[];
   /** Fingerprint (SHA-256 of the accessibility skeleton) and URL of the current page. */
-  fingerprint(): Promise<{ fingerprint: string; url: string }>;
+  fingerprint(): Promise<{ fingerprint: string; loadFingerprint?: string; url: string }>;
   /**
    * The page's own answer: its headings, messages and short texts, and its documents' HTTP
    * status; `loaded` waits (bounded) for the documents in flight first.

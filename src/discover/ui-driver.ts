@@ -180,10 +180,17 @@ export class PageDriver implements UiDriver {
     return [...this.#acceptedDialogs];
   }
 
-  /** The start page's fingerprint, read once the page's own scripts have built it. */
-  async fingerprint(): Promise<{ fingerprint: string; url: string }> {
-    const { fingerprint } = await settledFingerprint(this.#harness.page);
-    return { fingerprint, url: this.#harness.page.url() };
+  /**
+   * The start page's fingerprint, read once the page's own scripts have built it, and the one
+   * it had when first read (just after its load event) if they changed it.
+   */
+  async fingerprint(): Promise<{ fingerprint: string; loadFingerprint?: string; url: string }> {
+    const { fingerprint, first } = await settledFingerprint(this.#harness.page);
+    return {
+      fingerprint,
+      ...(first !== undefined && first !== fingerprint ? { loadFingerprint: first } : {}),
+      url: this.#harness.page.url(),
+    };
   }
 
   async pageAnswer(options: { loaded?: boolean } = {}): Promise<PageAnswer> {

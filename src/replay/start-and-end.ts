@@ -22,9 +22,11 @@ export async function fingerprintMismatch(
   outcome: 'unknown' | 'not_started',
   boundMs = UI_DEFAULTS.navigationTimeoutMs,
 ): Promise<LiftError | undefined> {
-  const { origin, path, fingerprint } = capability.preconditions;
+  const { origin, path, fingerprint, loadFingerprint } = capability.preconditions;
   const href = new URL(path, origin).href;
-  if (skeleton && fingerprintOf(skeleton) === fingerprint) return undefined;
+  // The first read, at the load event, may show the page as discovery saw it then.
+  const seen = skeleton && fingerprintOf(skeleton);
+  if (seen && (seen === fingerprint || seen === loadFingerprint)) return undefined;
   // Read at the load event, a page its scripts are still building differs: read it built.
   const actual = await settledFingerprint(page, boundMs, fingerprint);
   if (actual.fingerprint === fingerprint) return undefined;

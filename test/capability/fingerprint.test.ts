@@ -117,6 +117,39 @@ describe('the start page fingerprint', () => {
     expect(await fingerprintMismatch(page, capability, early, 'not_started')).toBeUndefined();
   });
 
+  it('knows the page discovery read at its load event at once, without waiting for its scripts', async () => {
+    // Like phpMyAdmin: a field that its script takes away a moment after the load event (the
+    // moment is longer on the replay's load, as a busy server's scripts come later).
+    const later = (
+      ms: number,
+    ) => `<!doctype html><title>Rows</title><h2>Rows</h2><div id="search"><input aria-label="Quick search"></div>
+      <script>addEventListener('load', () => setTimeout(() => document.getElementById('search').remove(), ${ms}));</script>`;
+    await page.setContent(later(300), { waitUntil: 'load' });
+    // Discovery's read: the first look is the page at its load event, the answer the page built.
+    const discovered = await settledFingerprint(page, 10_000);
+    expect(discovered.skeleton).not.toContain('textbox "Quick search"');
+    expect(discovered.first).toBeDefined();
+    expect(discovered.first).not.toBe(discovered.fingerprint);
+    const capability = {
+      preconditions: {
+        origin: 'http://127.0.0.1',
+        path: '/rows',
+        fingerprint: discovered.fingerprint,
+        loadFingerprint: discovered.first,
+      },
+    } as Parameters<typeof fingerprintMismatch>[1];
+    await page.setContent(later(5_000), { waitUntil: 'load' });
+    const atLoad = (await pageFingerprint(page)).skeleton;
+    expect(await fingerprintMismatch(page, capability, atLoad, 'not_started')).toBeUndefined();
+    // It did not wait for the script: the field is still there.
+    expect(await page.getByRole('textbox', { name: 'Quick search' }).count()).toBe(1);
+    // Another page at its load event is neither: it is read again until known.
+    await page.setContent(FORM('normal'), { waitUntil: 'load' });
+    const other = (await pageFingerprint(page)).skeleton;
+    const error = await fingerprintMismatch(page, capability, other, 'not_started', 4_000);
+    expect(error?.code).toBe('SURFACE_CHANGED');
+  }, 60_000);
+
   describe('says TIMEOUT, never SURFACE_CHANGED, for a start page it could not see at rest', () => {
     const capabilityOf = (fingerprint: string) =>
       ({
