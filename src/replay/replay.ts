@@ -398,9 +398,11 @@ export class Replay implements StepRunner {
         target: this.#bind((steps[at] as Extract<Step, { op: 'read' }>).target),
         want: { text: true },
       });
+    // A checkpoint on the key cell of a row read here is answered by that read's own look.
     if (at === steps.length)
       for (const target of checkpointTargets(this.capability, this.#inputs))
-        looks.push({ target, want: CHECKPOINT_LOOK });
+        if (!looks.some((read) => isKeyCellOf(target, read.target)))
+          looks.push({ target, want: CHECKPOINT_LOOK });
     if (looks.length > 1) this.#lookAhead.begin(this.#pageStamp(), looks);
   }
 
@@ -723,17 +725,7 @@ export class Replay implements StepRunner {
     const read = this.#keyCellRead;
     if (!read || read.loads !== this.#harness.tracker.loads || read.actAt !== this.#lastActAt)
       return undefined;
-    const asked = target.locator;
-    const seen = read.target.locator;
-    if (asked.by !== 'cell' || seen.by !== 'cell' || asked.element || !asked.key) return undefined;
-    const same =
-      asked.column === asked.key &&
-      asked.key === seen.key &&
-      asked.row === seen.row &&
-      asked.table === seen.table &&
-      JSON.stringify([target.frame, target.within, target.nth]) ===
-        JSON.stringify([read.target.frame, read.target.within, read.target.nth]);
-    return same ? read.cell : undefined;
+    return isKeyCellOf(target, read.target) ? read.cell : undefined;
   }
 
   /** Compares the page with the bound inputs before any output is returned. */
@@ -753,4 +745,22 @@ export class Replay implements StepRunner {
     });
     return { expected: result.expected, actual: result.actual, passed: result.passed };
   }
+}
+
+/**
+ * Whether `asked` is the key cell of the row `read` names: the same table, key and row, the
+ * column being the key (a keyed read sees that cell in the same look).
+ */
+function isKeyCellOf(asked: Target, read: Target): boolean {
+  const cell = asked.locator;
+  const seen = read.locator;
+  if (cell.by !== 'cell' || seen.by !== 'cell' || cell.element || !cell.key) return false;
+  return (
+    cell.column === cell.key &&
+    cell.key === seen.key &&
+    cell.row === seen.row &&
+    cell.table === seen.table &&
+    JSON.stringify([asked.frame, asked.within, asked.nth]) ===
+      JSON.stringify([read.frame, read.within, read.nth])
+  );
 }
