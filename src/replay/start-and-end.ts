@@ -106,10 +106,17 @@ async function compareOne(
     const early = compared(check, expected, described, 1, seen.text);
     if (early.passed) return { ...early, from: 'read' };
   }
+  // A look sent with the reads (LookAhead) was taken a moment earlier, while the page may still
+  // have been drawing what it shows: it too answers only a pass.
+  const ahead = await early?.(target);
+  if (ahead?.visible) {
+    const passed = compared(check, expected, described, ahead.count, ahead.text);
+    if (passed.passed) return { ...passed, from: 'page' };
+  }
   // A page may show its result a moment after the last step (a message preview loading into
   // its iframe): a target not shown yet is waited for, as a read waits for its own, then read
   // once. One shown already is read from the first look (resolving a cell costs round trips).
-  let probe = (await early?.(target)) ?? (await probeTarget(page, target, CHECKPOINT_LOOK));
+  let probe = await probeTarget(page, target, CHECKPOINT_LOOK);
   if (probe.count !== 1 || !probe.visible) {
     await waitVisible(page, target, waitMs);
     probe = await probeTarget(page, target, { text: true });
