@@ -32,14 +32,16 @@ describe('a watch begun before a look', () => {
 
   it('answers false when the page changes a moment after the watch began, and only once it is still again', async () => {
     await page.setContent(FORM);
-    // The form re-renders every 10 ms for 200 ms, as a select's listener that rebuilds it piece by piece would.
+    // The form re-renders every 10 ms for a second, as a select's listener that rebuilds it piece
+    // by piece would: long enough that a loaded machine's pause before the watch begins (the
+    // full suite once took 200 ms there) still leaves changes for it to see.
     await page.evaluate(() => {
       let times = 0;
       const timer = setInterval(() => {
         times++;
-        const label = times < 20 ? `Title ${times}` : 'Heading';
+        const label = times < 100 ? `Title ${times}` : 'Heading';
         document.querySelector('form')!.innerHTML = `<label>${label} <input name="s"></label>`;
-        if (times === 20) clearInterval(timer);
+        if (times === 100) clearInterval(timer);
       }, 10);
     });
     const watch = new QuietWatch(page, () => false);
