@@ -103,8 +103,8 @@ async function compareOne(
   // only a pass. Anything else is looked at afresh, so a stale look never fails a replay.
   const seen = known?.(target);
   if (seen?.visible) {
-    const early = compared(check, expected, described, 1, seen.text);
-    if (early.passed) return { ...early, from: 'read' };
+    const fromRead = compared(check, expected, described, 1, seen.text);
+    if (fromRead.passed) return { ...fromRead, from: 'read' };
   }
   // A look sent with the reads (LookAhead) was taken a moment earlier, while the page may still
   // have been drawing what it shows: it too answers only a pass.
