@@ -322,9 +322,15 @@ export interface KeyCellLook {
  * Counts the rows and reads the cell under the column of the single one (the cell `cellsUnder`
  * names); given the key column, the row's key cell too, so a checkpoint that compares it
  * needs no look of its own. Every read is Playwright's utility world, as actions are: an
- * evaluation in the page's own world costs a new document 40–50 ms (frame-at.ts). The reads
- * after the count go out together, on the one row the count found. A keyed row in a known
- * frame is looked at there first (keyed-rows.ts): one evaluation and one count, not five.
+ * evaluation in the page's own world costs a new document 40–50 ms (frame-at.ts).
+ *
+ * The count and the reads go out together, in one round trip to the renderer where a hand
+ * written script spends one too: a strict read of the cell under the column over every row
+ * counted answers only when there is exactly one such cell, and the count beside it decides
+ * whether that is the one row's. A read that does not answer in that round (several cells
+ * under a spanning header, a renderer too slow) is read again on the one row, as before. A
+ * keyed row in a known frame is looked at there first (keyed-rows.ts): one evaluation, with
+ * the count beside it.
  */
 export async function lookAtRows(
   rows: Locator,
@@ -332,17 +338,59 @@ export async function lookAtRows(
   keyColumn?: ColumnSpan,
   keyed?: { frame: Frame; row: string; key: ColumnSpan },
 ): Promise<RowsLook> {
-  let seen: RowsLook | undefined;
-  if (keyed) {
-    const { frame, ...where } = keyed;
-    seen = await lookAtKeyedRows(frame, { ...where, column, readKey: keyColumn !== undefined });
-    // Its rows hold Playwright's: none there is none here, one there is this one if it counts one.
-    if (seen?.rows === 0) return seen;
-  }
-  const count = await rows.count();
+  const counted = rows.count();
+  // Answered or not, a look sent with the count is never a failure of its own.
+  counted.catch(() => undefined);
+  const seen = keyed
+    ? await lookAtKeyedRows(keyed.frame, {
+        row: keyed.row,
+        key: keyed.key,
+        column,
+        readKey: keyColumn !== undefined,
+      })
+    : undefined;
+  // Its rows hold Playwright's: none there is none here, one there is this one if it counts one.
+  if (seen?.rows === 0) return seen;
+  const atOnce = seen ? undefined : readAtOnce(rows, column, keyColumn);
+  const count = await counted;
   if (seen?.rows === 1 && count === 1) return seen;
   if (count !== 1) return { rows: count, cells: 0 };
-  const row = rows.first();
+  const read = await atOnce;
+  if (read?.text !== undefined) {
+    const look: RowsLook = { rows: 1, cells: 1, text: read.text };
+    if (read.key) look.key = read.key;
+    return look;
+  }
+  return lookAtOneRow(rows.first(), column, keyColumn);
+}
+
+/**
+ * The cell under the column, and the key cell, read strictly over every row counted: a text
+ * only when exactly one cell lies there. Its clock is short: a read that has not answered by
+ * then is read again once the count says there is one row.
+ */
+async function readAtOnce(
+  rows: Locator,
+  column: ColumnSpan,
+  keyColumn?: ColumnSpan,
+): Promise<{ text?: string; key?: KeyCellLook }> {
+  const key = keyColumn ? cellsUnder(rows, keyColumn) : undefined;
+  const none = () => undefined;
+  const [text, keyText, keyVisible] = await Promise.all([
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    cellsUnder(rows, column).innerText({ timeout: AT_ONCE_MS }).catch(none),
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    key?.innerText({ timeout: AT_ONCE_MS }).catch(none),
+    key?.isVisible().catch(none),
+  ]);
+  if (text === undefined) return {};
+  return keyText === undefined || keyVisible === undefined
+    ? { text }
+    : { text, key: { text: keyText, visible: keyVisible } };
+}
+
+/** The cells under the columns of the one row the count found, read together. */
+async function lookAtOneRow(row: Locator, column: ColumnSpan, keyColumn?: ColumnSpan): Promise<RowsLook> {
   const cell = cellsUnder(row, column);
   const key = keyColumn ? cellsUnder(row, keyColumn) : undefined;
   // The row went between the count and the read (a re-render): looked at as a row not there.
@@ -365,6 +413,9 @@ export async function lookAtRows(
   if (keys === 1 && keyText !== undefined) look.key = { text: keyText, visible: keyVisible === true };
   return look;
 }
+
+/** How long the read sent with the count waits: one round on a renderer that keeps up. */
+const AT_ONCE_MS = 250;
 
 /** How long a read waits for a cell the count just saw: it is there, or it went. */
 const LOOK_MS = 1_000;
