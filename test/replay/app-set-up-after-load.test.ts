@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { type PagesServer, servePages } from '../support/pages-server.js';
 import { tempDir } from '../support/temp.js';
 import { handWrittenCapability } from './helpers.js';
 
@@ -39,34 +38,27 @@ for (const name of ['Inbox', 'Drafts'])
   document.getElementById(name).addEventListener('click', (event) => { event.preventDefault(); list(name); });
 list('Inbox');`;
 
-let server: Server;
+let server: PagesServer;
 let origin: string;
 let browser: Browser;
 const evidence = tempDir('lift-set-up-after-load-');
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    // The app's script and its list arrive a while after the document, as on a loaded server.
-    const later = (ms: number, type: string, body: string) =>
-      setTimeout(() => {
-        response.writeHead(200, { 'content-type': type });
-        response.end(body);
-      }, ms);
-    if (url.pathname === '/app.js') return later(300, 'text/javascript', APP);
+  // The app's script and its list arrive a while after the document, as on a loaded server.
+  server = await servePages((url) => {
+    if (url.pathname === '/app.js') return { body: APP, type: 'text/javascript', afterMs: 300 };
     if (url.pathname === '/folder') {
       const rows = FOLDERS[url.searchParams.get('name') ?? ''] ?? [];
-      return later(500, 'application/json', JSON.stringify(rows));
+      return { body: JSON.stringify(rows), type: 'application/json', afterMs: 500 };
     }
-    later(0, 'text/html', url.pathname === '/mail' ? MAIL : COMPOSE);
+    return { body: url.pathname === '/mail' ? MAIL : COMPOSE };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   evidence.remove();
 });
 

@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import type { Target } from '../../src/rungs/ui/locator.js';
+import { type PagesServer, servePages } from '../support/pages-server.js';
 import { tempDir } from '../support/temp.js';
 import { handWrittenCapability } from './helpers.js';
 
@@ -25,30 +24,23 @@ fetch('/rows').then((response) => response.json()).then((rows) => setTimeout(() 
 }, 120));
 </script>`;
 
-let server: Server;
+let server: PagesServer;
 let origin: string;
 let browser: Browser;
 const evidence = tempDir('lift-reads-together-');
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (request.url === '/rows') {
-      setTimeout(() => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify([['grace', 'grace@example.test']]));
-      }, 300);
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(PAGE);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await servePages((url) =>
+    url.pathname === '/rows'
+      ? { body: JSON.stringify([['grace', 'grace@example.test']]), type: 'application/json', afterMs: 300 }
+      : { body: PAGE },
+  );
+  origin = server.origin;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   evidence.remove();
 });
 

@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { type PagesServer, servePages } from '../support/pages-server.js';
 import { tempDir } from '../support/temp.js';
 
 // WordPress's row actions sit at left: -9999em until their row is hovered or focused. A replay
@@ -28,23 +27,19 @@ for (const link of document.querySelectorAll('.row-actions a'))
   });
 </script>`;
 
-let server: Server;
+let server: PagesServer;
 let origin: string;
 let browser: Browser;
 const evidence = tempDir('lift-row-action-replay-');
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(PAGE);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await servePages(() => ({ body: PAGE }));
+  origin = server.origin;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   evidence.remove();
 });
 
