@@ -99,20 +99,21 @@ async function compareOne(
   const target = bindPlaceholders(check.target, inputs);
   const described = describeTarget(target);
   const expected = String(inputs[check.equals.input]);
-  // The key cell of the row a read just found is the one this would look up: it answers, but
-  // only a pass. Anything else is looked at afresh, so a stale look never fails a replay.
-  const seen = known?.(target);
-  if (seen?.visible) {
-    const fromRead = compared(check, expected, described, 1, seen.text);
-    if (fromRead.passed) return { ...fromRead, from: 'read' };
-  }
+  // A look taken before this one answers only a pass: anything else is looked at afresh, so a
+  // stale look never fails a replay.
+  const passOf = (look: { visible: boolean; text?: string } | undefined, count: number, from: 'read' | 'page') => {
+    if (!look?.visible) return undefined;
+    const comparison = compared(check, expected, described, count, look.text);
+    return comparison.passed ? { ...comparison, from } : undefined;
+  };
+  // The key cell of the row a read just found is the one this would look up.
+  const fromRead = passOf(known?.(target), 1, 'read');
+  if (fromRead) return fromRead;
   // A look sent with the reads (LookAhead) was taken a moment earlier, while the page may still
-  // have been drawing what it shows: it too answers only a pass.
+  // have been drawing what it shows.
   const ahead = await early?.(target);
-  if (ahead?.visible) {
-    const passed = compared(check, expected, described, ahead.count, ahead.text);
-    if (passed.passed) return { ...passed, from: 'page' };
-  }
+  const fromAhead = passOf(ahead, ahead?.count ?? 0, 'page');
+  if (fromAhead) return fromAhead;
   // A page may show its result a moment after the last step (a message preview loading into
   // its iframe): a target not shown yet is waited for, as a read waits for its own, then read
   // once. One shown already is read from the first look (resolving a cell costs round trips).

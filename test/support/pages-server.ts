@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What a test page's server answers one request with. */
@@ -6,7 +6,6 @@ export interface PageAnswer {
   body: string;
   /** Content type; HTML unless said. */
   type?: string;
-  status?: number;
   /** How long the server takes to answer, as a loaded application's server does. */
   afterMs?: number;
 }
@@ -21,18 +20,15 @@ export interface PagesServer {
  * A server on 127.0.0.1 (a free port) that answers every request with what `answer` says for
  * its URL: the pages a replay or session test drives, some answered late on purpose.
  */
-export async function servePages(
-  answer: (url: URL, request: IncomingMessage) => PageAnswer,
-): Promise<PagesServer> {
+export async function servePages(answer: (url: URL) => PageAnswer): Promise<PagesServer> {
   const server = createServer((request, response) => {
     const {
       body,
       type = 'text/html; charset=utf-8',
-      status = 200,
       afterMs = 0,
-    } = answer(new URL(request.url ?? '/', 'http://localhost'), request);
+    } = answer(new URL(request.url ?? '/', 'http://localhost'));
     const send = () => {
-      if (!response.destroyed) response.writeHead(status, { 'content-type': type }).end(body);
+      if (!response.destroyed) response.writeHead(200, { 'content-type': type }).end(body);
     };
     if (afterMs > 0) setTimeout(send, afterMs);
     else send();

@@ -356,11 +356,7 @@ export async function lookAtRows(
   if (seen?.rows === 1 && count === 1) return seen;
   if (count !== 1) return { rows: count, cells: 0 };
   const read = await atOnce;
-  if (read?.text !== undefined) {
-    const look: RowsLook = { rows: 1, cells: 1, text: read.text };
-    if (read.key) look.key = read.key;
-    return look;
-  }
+  if (read?.text !== undefined) return { rows: 1, cells: 1, ...read };
   return lookAtOneRow(rows.first(), column, keyColumn);
 }
 

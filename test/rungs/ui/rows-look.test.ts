@@ -1,21 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import { cellRows, lookAtRows } from '../../../src/rungs/ui/locator.js';
-
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  page = await browser.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+import { itWithPage as it } from '../../support/browser-page.js';
 
 /** The look a read takes: the rows that carry `row`, the cell under `column`, the key cell beside it. */
-async function look(row: string, column: string, key?: string) {
+async function look(page: Page, row: string, column: string, key?: string) {
   const {
     rows,
     column: span,
@@ -31,11 +20,11 @@ async function look(row: string, column: string, key?: string) {
 }
 
 describe('the rows counted and the cell read in one look', () => {
-  it('reads the one row’s cell, and its key cell when asked', async () => {
+  it('reads the one row’s cell, and its key cell when asked', async ({ page }) => {
     await page.setContent(`<table><tr><th>Name</th><th>Email</th></tr>
       <tr><td>al</td><td>al@shop.test</td></tr><tr><td>bo</td><td>bo@shop.test</td></tr></table>`);
-    expect(await look('al', 'Email')).toEqual({ rows: 1, cells: 1, text: 'al@shop.test' });
-    expect(await look('bo', 'Email', 'Name')).toEqual({
+    expect(await look(page, 'al', 'Email')).toEqual({ rows: 1, cells: 1, text: 'al@shop.test' });
+    expect(await look(page, 'bo', 'Email', 'Name')).toEqual({
       rows: 1,
       cells: 1,
       text: 'bo@shop.test',
@@ -43,35 +32,39 @@ describe('the rows counted and the cell read in one look', () => {
     });
   });
 
-  it('lets the count decide: a second row without a cell under the column is still a second row', async () => {
+  it('lets the count decide: a second row without a cell under the column is still a second row', async ({
+    page,
+  }) => {
     // The read over both rows finds one cell, so it answers; the rows are two all the same.
     await page.setContent(`<table><tr><th>Name</th><th>Email</th></tr>
       <tr><td>al</td><td>al@shop.test</td></tr><tr><td>al</td></tr></table>`);
-    expect(await look('al', 'Email')).toEqual({ rows: 2, cells: 0 });
+    expect(await look(page, 'al', 'Email')).toEqual({ rows: 2, cells: 0 });
   });
 
-  it('answers none, and several, without a read', async () => {
+  it('answers none, and several rows', async ({ page }) => {
     await page.setContent(`<table><tr><th>Name</th><th>Email</th></tr>
       <tr><td>al</td><td>one@shop.test</td></tr><tr><td>al</td><td>two@shop.test</td></tr></table>`);
-    expect(await look('al', 'Email')).toEqual({ rows: 2, cells: 0 });
-    expect(await look('nobody', 'Email', 'Name')).toEqual({ rows: 0, cells: 0 });
+    expect(await look(page, 'al', 'Email')).toEqual({ rows: 2, cells: 0 });
+    expect(await look(page, 'nobody', 'Email', 'Name')).toEqual({ rows: 0, cells: 0 });
   });
 
-  it('reads a row again when its column spans several cells: the cells are counted, no text is guessed', async () => {
+  it('reads a row again when its column spans several cells: the cells are counted, no text is guessed', async ({
+    page,
+  }) => {
     await page.setContent(`<table><tr><th>Name</th><th colspan="2">Actions</th></tr>
       <tr><td>al</td><td>Edit</td><td>Delete</td></tr></table>`);
-    expect(await look('al', 'Actions')).toEqual({ rows: 1, cells: 2 });
+    expect(await look(page, 'al', 'Actions')).toEqual({ rows: 1, cells: 2 });
   });
 
-  it('reads a row whose cell is drawn after the row was first seen', async () => {
+  it('reads a row whose cell is drawn after the row was first seen', async ({ page }) => {
     await page.setContent(`<table><tr><th>Name</th><th>Email</th></tr><tr id="row"><td>al</td></tr></table>`);
     // The first look sees the row without its cell (none under the column); a later one reads it.
-    expect(await look('al', 'Email')).toEqual({ rows: 1, cells: 0 });
+    expect(await look(page, 'al', 'Email')).toEqual({ rows: 1, cells: 0 });
     await page.evaluate(() => {
       const cell = document.createElement('td');
       cell.textContent = 'late@shop.test';
       document.getElementById('row')?.append(cell);
     });
-    expect(await look('al', 'Email')).toEqual({ rows: 1, cells: 1, text: 'late@shop.test' });
+    expect(await look(page, 'al', 'Email')).toEqual({ rows: 1, cells: 1, text: 'late@shop.test' });
   });
 });
