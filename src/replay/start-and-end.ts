@@ -101,7 +101,11 @@ async function compareOne(
   const expected = String(inputs[check.equals.input]);
   // A look taken before this one answers only a pass: anything else is looked at afresh, so a
   // stale look never fails a replay.
-  const passOf = (look: { visible: boolean; text?: string } | undefined, count: number, from: 'read' | 'page') => {
+  const passOf = (
+    look: { visible: boolean; text?: string } | undefined,
+    count: number,
+    from: 'read' | 'page',
+  ) => {
     if (!look?.visible) return undefined;
     const comparison = compared(check, expected, described, count, look.text);
     return comparison.passed ? { ...comparison, from } : undefined;
