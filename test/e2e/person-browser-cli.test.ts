@@ -100,6 +100,22 @@ function filesUnder(folder: string): string[] {
     .filter((file) => statSync(file).isFile() && !file.endsWith('.sock'));
 }
 
+/**
+ * Every such file and what it holds. The session's process may still be closing its database
+ * when `stop` has answered, and SQLite then removes its -wal and -shm files: a file gone
+ * mid-scan starts the scan over, so what the log held is read in the database it went into.
+ */
+async function contentsUnder(folder: string): Promise<Array<[string, string]>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return filesUnder(folder).map((file) => [file, readFileSync(file, 'latin1')]);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 function session(args: string[]) {
   return lift(['session', ...args], env, home.home, 120_000);
 }
@@ -201,8 +217,8 @@ describe('lift session in a browser the person started (--browser-url)', () => {
     expect(personSite.requests.length).toBe(personRequestsBefore);
     // Their session cookie is nowhere in what Lift printed or wrote.
     for (const output of outputs) expect(output).not.toContain(sessionCookie);
-    for (const file of filesUnder(env.LIFT_HOME!))
-      expect(readFileSync(file, 'latin1'), file).not.toContain(sessionCookie);
+    for (const [file, text] of await contentsUnder(env.LIFT_HOME!))
+      expect(text, file).not.toContain(sessionCookie);
   });
 
   it('finds the browser again after it restarts; a ws:// address of the old run says nothing answers', {
@@ -259,8 +275,8 @@ describe("lift session with a person's saved sign-in (--storage-state)", () => {
       expect(observed.stdout).not.toMatch(/textbox "Password"/);
     }
     for (const output of outputs) expect(output).not.toContain(sessionCookie);
-    for (const file of filesUnder(isolated.LIFT_HOME))
-      expect(readFileSync(file, 'latin1'), file).not.toContain(sessionCookie);
+    for (const [file, text] of await contentsUnder(isolated.LIFT_HOME))
+      expect(text, file).not.toContain(sessionCookie);
   });
 
   it('refuses a file that is no storage state without repeating any of it', async () => {
