@@ -235,7 +235,18 @@ export class Replay implements StepRunner {
     }
     // After a reload or an accepted dialog the page read first is gone: it is read again.
     const skeleton = start.state.kind === 'ok' || ownScreen ? start.skeleton : undefined;
-    const mismatch = await this.#startPageMismatch(skeleton);
+    let mismatch = await this.#startPageMismatch(skeleton);
+    if (mismatch?.code === 'SURFACE_CHANGED' && start.state.kind === 'ok') {
+      // The first read took a frame too busy to answer it for fine, or a script sent the page on
+      // after it (to the sign-in page, say): the page at rest is classified before it is called
+      // another screen, and a sign-in or error page there is answered as what it is.
+      const atRest = await this.#classifier.startPage();
+      if (atRest.state.kind !== 'ok') {
+        const settled = await this.#states.answer(atRest.state);
+        if (settled !== 'ok') return settled;
+        mismatch = await this.#startPageMismatch(undefined);
+      }
+    }
     this.emit('replay-precondition-checked', { checked: true, matches: mismatch === undefined });
     if (mismatch) throw mismatch;
     return 'ok';

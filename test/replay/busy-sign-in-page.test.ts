@@ -1,0 +1,103 @@
+/**
+ * A worker host killed and started again has a browser with no session: its first replay lands
+ * on the sign-in page. In the load run, with three hosts starving two cores, that page was too
+ * busy to answer the start page's first read; a frame that did not answer was taken for fine,
+ * and the sign-in page read at rest then answered SURFACE_CHANGED, where it is a sign-in. Here
+ * the sign-in page's renderer is kept busy for longer than that read waits.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Capability } from '../../src/capability/capability.js';
+import { type BackofficeServer, loadMembers } from '../../src/fixtures/backoffice/index.js';
+import { replayCapability } from '../../src/replay/engine.js';
+import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
+import {
+  launchChromium,
+  memberLookupCapability,
+  signedInPage,
+  startBackoffice,
+  tempHome,
+} from './helpers.js';
+
+const BUSY_MS = 1_600;
+
+let fixture: BackofficeServer;
+let browser: Browser;
+let capability: Capability;
+const home = tempHome();
+
+beforeAll(async () => {
+  fixture = await startBackoffice();
+  browser = await launchChromium();
+  const page = await signedInPage(browser, fixture);
+  capability = await memberLookupCapability(page, fixture.origin);
+  await page.context().close();
+});
+afterAll(async () => {
+  await browser?.close();
+  await fixture?.close();
+  home.cleanup();
+});
+
+/**
+ * A context with no session, whose sign-in page is too busy to answer the first look at its
+ * headings for BUSY_MS: longer than the start page's first read waits for a frame.
+ */
+async function signedOutBusyPage(): Promise<Page> {
+  const context = await browser.newContext();
+  await context.addInitScript((busyMs: number) => {
+    if (location.pathname !== '/login') return;
+    const querySelectorAll = Document.prototype.querySelectorAll;
+    let first = true;
+    Document.prototype.querySelectorAll = function (this: Document, selectors: string) {
+      if (first && selectors === 'h1, h2') {
+        first = false;
+        const end = Date.now() + busyMs;
+        while (Date.now() < end);
+      }
+      return querySelectorAll.call(this, selectors);
+    } as typeof querySelectorAll;
+  }, BUSY_MS);
+  return context.newPage();
+}
+
+it('signs in when the start page is a sign-in page too busy to answer at first, and answers the savings', async () => {
+  const page = await signedOutBusyPage();
+  try {
+    const answer = await replayCapability(
+      capability,
+      { memberId: 'M-1003' },
+      {
+        page,
+        evidenceDir: home.home,
+        effectClass: 'read',
+        signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
+        secret: () => 'backoffice-demo',
+      },
+    );
+    const savings = loadMembers()
+      .find((member) => member.id === 'M-1003')
+      ?.accounts.find((account) => account.type === 'Savings');
+    expect(answer).toMatchObject({
+      outcome: 'found',
+      outputs: { savingsBalance: Number(savings?.balance), currency: savings?.currency },
+      checkpoint: { passed: true },
+    });
+  } finally {
+    await page.context().close();
+  }
+});
+
+it('answers AUTH_REQUIRED, not SURFACE_CHANGED, when it has no sign-in of its own', async () => {
+  const page = await signedOutBusyPage();
+  try {
+    const error = await replayCapability(
+      capability,
+      { memberId: 'M-1003' },
+      { page, evidenceDir: home.home, effectClass: 'read' },
+    ).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', outcome: 'not_started' });
+  } finally {
+    await page.context().close();
+  }
+});
