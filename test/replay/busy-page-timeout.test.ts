@@ -1,11 +1,10 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { type PagesServer, servePages } from '../support/pages-server.js';
 import { tempDir } from '../support/temp.js';
 
 /**
@@ -25,34 +24,25 @@ document.getElementById('go').addEventListener('click', async () => {
 });
 </script>`;
 
-let server: Server;
+let server: PagesServer;
 let origin: string;
 let browser: Browser;
+/** How long the server takes with a status request (Infinity: it never answers). */
 let delayMs = 0;
-const held: ServerResponse[] = [];
 const evidence = tempDir('lift-busy-page-');
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (!request.url?.startsWith('/status')) {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
-      return;
-    }
-    if (delayMs === Number.POSITIVE_INFINITY) {
-      held.push(response);
-      return;
-    }
-    setTimeout(() => response.writeHead(200, { 'content-type': 'text/plain' }).end('shipped'), delayMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await servePages((url) =>
+    url.pathname.startsWith('/status')
+      ? { body: 'shipped', type: 'text/plain', afterMs: delayMs }
+      : { body: PAGE },
+  );
+  origin = server.origin;
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  for (const response of held) response.destroy();
   await browser?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   evidence.remove();
 });
 

@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Browser, errors } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { slowPageAt } from '../../src/replay/targets.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
+import { type PagesServer, servePages } from '../support/pages-server.js';
 import { tempDir } from '../support/temp.js';
 import { handWrittenCapability } from './helpers.js';
 
@@ -44,29 +43,24 @@ document.getElementById('go').addEventListener('click', async () => {
 });
 </script>`;
 
-let server: Server;
+let server: PagesServer;
 let origin: string;
 let browser: Browser;
 let statusRequests = 0;
 const evidence = tempDir('lift-starved-page-');
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    if (request.url?.startsWith('/status')) {
-      statusRequests++;
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('shipped');
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+  server = await servePages((url) => {
+    if (!url.pathname.startsWith('/status')) return { body: PAGE };
+    statusRequests++;
+    return { body: 'shipped', type: 'text/plain' };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   evidence.remove();
 });
 

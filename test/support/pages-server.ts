@@ -6,7 +6,10 @@ export interface PageAnswer {
   body: string;
   /** Content type; HTML unless said. */
   type?: string;
-  /** How long the server takes to answer, as a loaded application's server does. */
+  /**
+   * How long the server takes to answer, as a loaded application's server does; Infinity:
+   * it never answers (the request stays open until the server closes).
+   */
   afterMs?: number;
 }
 
@@ -30,6 +33,7 @@ export async function servePages(answer: (url: URL) => PageAnswer): Promise<Page
     const send = () => {
       if (!response.destroyed) response.writeHead(200, { 'content-type': type }).end(body);
     };
+    if (afterMs === Number.POSITIVE_INFINITY) return;
     if (afterMs > 0) setTimeout(send, afterMs);
     else send();
   });

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicy, UiSession } from '../../../src/rungs/ui/index.js';
+import { type PagesServer, servePages } from '../../support/pages-server.js';
 import { type Harness, startHarness } from './helpers.js';
 
 // MediaWiki's search form, in a few lines: its first submit button is the full-text search,
@@ -28,21 +27,14 @@ const RESULTS = `<!doctype html><title>Search results</title><main><h1>Search re
 const HISTORY = `<!doctype html><title>History</title><main><h1>Revision history</h1></main>`;
 
 let harness: Harness;
-let server: Server;
+let server: PagesServer;
 let origin: string;
 
 beforeAll(async () => {
   harness = await startHarness();
-  server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname === '/suggest.js') {
-      // A slow module load: a loaded wiki takes this long, or longer.
-      setTimeout(() => {
-        response.writeHead(200, { 'content-type': 'text/javascript' });
-        response.end(SUGGEST);
-      }, 700);
-      return;
-    }
+  server = await servePages((url) => {
+    // A slow module load: a loaded wiki takes this long, or longer.
+    if (url.pathname === '/suggest.js') return { body: SUGGEST, type: 'text/javascript', afterMs: 700 };
     const body =
       url.pathname === '/search'
         ? url.searchParams.has('fulltext')
@@ -51,16 +43,14 @@ beforeAll(async () => {
         : url.pathname === '/history'
           ? HISTORY
           : FORM;
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(body);
+    return { body };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
 });
 
 afterAll(async () => {
   await harness?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 describe('a batch whose fill sets the page to load a script', () => {
