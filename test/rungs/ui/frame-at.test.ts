@@ -1,18 +1,7 @@
-import type { Browser, Frame, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import type { Frame } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import { frameAt } from '../../../src/rungs/ui/frame-at.js';
-
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  page = await browser.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+import { itWithPage } from '../../support/browser-page.js';
 
 const framed = (attributes: string, body: string) =>
   `<iframe ${attributes} srcdoc="${body.replace(/"/g, '&quot;')}"></iframe>`;
@@ -22,7 +11,7 @@ async function text(frame: Frame | undefined): Promise<string | undefined> {
 }
 
 describe('frameAt', () => {
-  it('finds frames by their iframe title or name, level by level', async () => {
+  itWithPage('finds frames by their iframe title or name, level by level', async ({ page }) => {
     await page.setContent(
       `<p>top</p>${framed('title="Workspace"', '<p>workspace</p>')}${framed('name="side"', '<p>side</p>')}${framed(
         'title="Outer"',
@@ -37,25 +26,31 @@ describe('frameAt', () => {
     expect(await text(await frameAt(page, ['Outer', 'Inner']))).toBe('inner');
   });
 
-  it('answers undefined for a frame that is missing or named twice, as a frame locator would refuse it', async () => {
-    await page.setContent(`${framed('title="Twin"', '<p>a</p>')}${framed('title="Twin"', '<p>b</p>')}`);
-    await expect.poll(() => page.frames().length).toBe(3);
-    expect(await frameAt(page, ['Twin'])).toBeUndefined();
-    expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
-    expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
-  });
+  itWithPage(
+    'answers undefined for a frame that is missing or named twice, as a frame locator would refuse it',
+    async ({ page }) => {
+      await page.setContent(`${framed('title="Twin"', '<p>a</p>')}${framed('title="Twin"', '<p>b</p>')}`);
+      await expect.poll(() => page.frames().length).toBe(3);
+      expect(await frameAt(page, ['Twin'])).toBeUndefined();
+      expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
+      expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
+    },
+  );
 
-  it('finds a frame by the title its iframe has now, once the frame shows another page', async () => {
-    // Titles are remembered per frame and URL: an app that retitles its iframe does so as it loads another page.
-    await page.setContent(framed('title="Inbox"', '<p>inbox</p>'));
-    await expect.poll(() => page.frames().length).toBe(2);
-    expect(await text(await frameAt(page, ['Inbox']))).toBe('inbox');
-    await page.evaluate(() => {
-      const iframe = document.querySelector('iframe')!;
-      iframe.setAttribute('title', 'Message');
-      iframe.srcdoc = '<p>message</p>';
-    });
-    await expect.poll(async () => text(await frameAt(page, ['Message']))).toBe('message');
-    expect(await frameAt(page, ['Inbox'])).toBeUndefined();
-  });
+  itWithPage(
+    'finds a frame by the title its iframe has now, once the frame shows another page',
+    async ({ page }) => {
+      // Titles are remembered per frame and URL: an app that retitles its iframe does so as it loads another page.
+      await page.setContent(framed('title="Inbox"', '<p>inbox</p>'));
+      await expect.poll(() => page.frames().length).toBe(2);
+      expect(await text(await frameAt(page, ['Inbox']))).toBe('inbox');
+      await page.evaluate(() => {
+        const iframe = document.querySelector('iframe')!;
+        iframe.setAttribute('title', 'Message');
+        iframe.srcdoc = '<p>message</p>';
+      });
+      await expect.poll(async () => text(await frameAt(page, ['Message']))).toBe('message');
+      expect(await frameAt(page, ['Inbox'])).toBeUndefined();
+    },
+  );
 });
