@@ -1,18 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../../../src/rungs/ui/browser.js';
+import { describe, expect } from 'vitest';
 import { passwordFormSignIn, showsSignIn } from '../../../src/rungs/ui/sign-in.js';
-
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  page = await browser.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+import { itWithPage } from '../../support/browser-page.js';
 
 const LOGIN =
   '<form><label>User <input name="u"></label><label>Password <input type="password"></label></form>';
@@ -22,12 +10,12 @@ const ADD_USER =
   '<input type="password" autocomplete="new-password" style="display:none"><label>Confirm <input type="password" autocomplete="new-password"></label></form>';
 
 describe('what counts as a sign-in page', () => {
-  it('is a shown password field a person signs in with', async () => {
+  itWithPage('is a shown password field a person signs in with', async ({ page }) => {
     await page.setContent(LOGIN);
     expect(await showsSignIn(page)).toBe(true);
   });
 
-  it('is not a form that sets a new password, nor a hidden password field', async () => {
+  itWithPage('is not a form that sets a new password, nor a hidden password field', async ({ page }) => {
     await page.setContent(ADD_USER);
     expect(await showsSignIn(page)).toBe(false);
     await page.setContent('<form><input type="password" style="display:none"></form>');
@@ -39,7 +27,7 @@ describe('what counts as a sign-in page', () => {
     expect(await showsSignIn(page)).toBe(false);
   });
 
-  it("is only the recipe's sign-in page when the recipe names one", async () => {
+  itWithPage("is only the recipe's sign-in page when the recipe names one", async ({ page }) => {
     await page.route('http://app.test/**', (route) =>
       route.fulfill({ contentType: 'text/html', body: LOGIN }),
     );
