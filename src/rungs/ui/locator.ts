@@ -356,7 +356,10 @@ export async function lookAtRows(
   if (seen?.rows === 1 && count === 1) return seen;
   if (count !== 1) return { rows: count, cells: 0 };
   const read = await atOnce;
-  if (read?.text !== undefined) return { rows: 1, cells: 1, ...read };
+  // It answers only whole: a key cell asked for and not read in that round (on a loaded
+  // machine, the cell's text came in time and the key's did not) is read with it on the row.
+  if (read?.text !== undefined && (keyColumn === undefined || read.key !== undefined))
+    return { rows: 1, cells: 1, ...read };
   return lookAtOneRow(rows.first(), column, keyColumn);
 }
 
