@@ -6,53 +6,27 @@
  * its replays. Each answer must be true: the member's own savings, or TIMEOUT. It runs here,
  * alone, because each replay takes some 40 s of a core.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Capability } from '../../src/capability/capability.js';
-import { type BackofficeServer, loadMembers } from '../../src/fixtures/backoffice/index.js';
+import { expect, it } from 'vitest';
 import { replayCapability } from '../../src/replay/engine.js';
-import {
-  launchChromium,
-  memberLookupCapability,
-  signedInPage,
-  startBackoffice,
-  tempHome,
-} from '../replay/helpers.js';
+import { memberLookupBed, savingsOf, signedInPage } from '../replay/helpers.js';
 
 const SLOWER = 50;
 const MEMBERS = ['M-1003', 'M-1005'];
 
-let fixture: BackofficeServer;
-let browser: Browser;
-let capability: Capability;
-const home = tempHome();
-
-beforeAll(async () => {
-  fixture = await startBackoffice();
-  browser = await launchChromium();
-  const page = await signedInPage(browser, fixture);
-  capability = await memberLookupCapability(page, fixture.origin);
-  await page.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-  home.cleanup();
-});
+const bed = memberLookupBed();
 
 it(`answers each member lookup truly on a renderer ${SLOWER} times slower: the savings, or TIMEOUT`, async () => {
-  const members = loadMembers();
   const answers: unknown[] = [];
   for (const memberId of MEMBERS) {
-    const page = await signedInPage(browser, fixture);
+    const page = await signedInPage(bed.browser, bed.fixture);
     const session = await page.context().newCDPSession(page);
     await session.send('Emulation.setCPUThrottlingRate', { rate: SLOWER });
     const started = performance.now();
     try {
       const answer = await replayCapability(
-        capability,
+        bed.capability,
         { memberId },
-        { page, evidenceDir: home.home, stepTimeoutMs: 5_000 },
+        { page, evidenceDir: bed.home, stepTimeoutMs: 5_000 },
       ).catch((error: { code?: string; message?: string }) => ({ code: error.code, message: error.message }));
       const ms = Math.round(performance.now() - started);
       console.log(`starved replay of ${memberId}: ${ms} ms, ${JSON.stringify(answer)}`);
@@ -61,12 +35,10 @@ it(`answers each member lookup truly on a renderer ${SLOWER} times slower: the s
         expect(answer.code, answer.message).toBe('TIMEOUT');
         continue;
       }
-      const savings = members
-        .find((member) => member.id === memberId)
-        ?.accounts.find((a) => a.type === 'Savings');
+      const savings = savingsOf(memberId);
       expect(answer).toMatchObject({
         outcome: 'found',
-        outputs: { savingsBalance: Number(savings?.balance), currency: savings?.currency },
+        outputs: { savingsBalance: savings.balance, currency: savings.currency },
         checkpoint: { passed: true },
       });
     } finally {

@@ -5,39 +5,14 @@
  * and the sign-in page read at rest then answered SURFACE_CHANGED, where it is a sign-in. Here
  * the sign-in page's renderer is kept busy for longer than that read waits.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Capability } from '../../src/capability/capability.js';
-import { type BackofficeServer, loadMembers } from '../../src/fixtures/backoffice/index.js';
-import { replayCapability } from '../../src/replay/engine.js';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { type ReplayOptions, replayCapability } from '../../src/replay/engine.js';
 import { passwordFormSignIn } from '../../src/rungs/ui/sign-in.js';
-import {
-  launchChromium,
-  memberLookupCapability,
-  signedInPage,
-  startBackoffice,
-  tempHome,
-} from './helpers.js';
+import { memberLookupBed, savingsOf } from './helpers.js';
 
 const BUSY_MS = 1_600;
-
-let fixture: BackofficeServer;
-let browser: Browser;
-let capability: Capability;
-const home = tempHome();
-
-beforeAll(async () => {
-  fixture = await startBackoffice();
-  browser = await launchChromium();
-  const page = await signedInPage(browser, fixture);
-  capability = await memberLookupCapability(page, fixture.origin);
-  await page.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-  home.cleanup();
-});
+const bed = memberLookupBed();
 
 /** A page of a context with no session, and how often its sign-in page was busy when first read. */
 interface BusyPage {
@@ -51,7 +26,7 @@ interface BusyPage {
  * elements: the sign-in page has no scripts, so that is the replay's first read.
  */
 async function signedOutBusyPage(): Promise<BusyPage> {
-  const context = await browser.newContext();
+  const context = await bed.browser.newContext();
   await context.addInitScript((busyMs: number) => {
     if (location.pathname !== '/login') return;
     const querySelectorAll = Document.prototype.querySelectorAll;
@@ -74,47 +49,41 @@ async function signedOutBusyPage(): Promise<BusyPage> {
   return { page, busy: () => busy };
 }
 
-it('signs in when the start page is a sign-in page too busy to answer at first, and answers the savings', async () => {
+/** The member lookup replayed on a busy sign-in page: its answer (or error), and how often the page was busy. */
+async function replayOnBusySignInPage(
+  options: Pick<ReplayOptions, 'signIn' | 'secret'>,
+): Promise<{ answer: unknown; busy: number }> {
   const { page, busy } = await signedOutBusyPage();
   try {
     const answer = await replayCapability(
-      capability,
+      bed.capability,
       { memberId: 'M-1003' },
-      {
-        page,
-        evidenceDir: home.home,
-        effectClass: 'read',
-        signIn: passwordFormSignIn(fixture.user, { secret: 'backoffice_password' }),
-        secret: () => 'backoffice-demo',
-      },
-    );
-    const savings = loadMembers()
-      .find((member) => member.id === 'M-1003')
-      ?.accounts.find((account) => account.type === 'Savings');
-    expect(answer).toMatchObject({
-      outcome: 'found',
-      outputs: { savingsBalance: Number(savings?.balance), currency: savings?.currency },
-      checkpoint: { passed: true },
-    });
-    // Once on the first sign-in page; the replay signed in from there (and its own sign-in's
-    // page, if it loaded one, was busy once more).
-    expect(busy()).toBeGreaterThanOrEqual(1);
+      { page, evidenceDir: bed.home, effectClass: 'read', ...options },
+    ).catch((caught: unknown) => caught);
+    return { answer, busy: busy() };
   } finally {
     await page.context().close();
   }
+}
+
+it('signs in when the start page is a sign-in page too busy to answer at first, and answers the savings', async () => {
+  const { answer, busy } = await replayOnBusySignInPage({
+    signIn: passwordFormSignIn(bed.fixture.user, { secret: 'backoffice_password' }),
+    secret: () => 'backoffice-demo',
+  });
+  const savings = savingsOf('M-1003');
+  expect(answer).toMatchObject({
+    outcome: 'found',
+    outputs: { savingsBalance: savings.balance, currency: savings.currency },
+    checkpoint: { passed: true },
+  });
+  // Once on the first sign-in page; the replay signed in from there (and its own sign-in's
+  // page, if it loaded one, was busy once more).
+  expect(busy).toBeGreaterThanOrEqual(1);
 });
 
 it('answers AUTH_REQUIRED, not SURFACE_CHANGED, when it has no sign-in of its own', async () => {
-  const { page, busy } = await signedOutBusyPage();
-  try {
-    const error = await replayCapability(
-      capability,
-      { memberId: 'M-1003' },
-      { page, evidenceDir: home.home, effectClass: 'read' },
-    ).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'AUTH_REQUIRED', outcome: 'not_started' });
-    expect(busy()).toBe(1);
-  } finally {
-    await page.context().close();
-  }
+  const { answer, busy } = await replayOnBusySignInPage({});
+  expect(answer).toMatchObject({ code: 'AUTH_REQUIRED', outcome: 'not_started' });
+  expect(busy).toBe(1);
 });

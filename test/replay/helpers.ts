@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { memberLookupPolicy, memberLookupTask } from '../../src/apps/backoffice/member-lookup-script.js';
 import type { Capability } from '../../src/capability/capability.js';
 import { pageFingerprint } from '../../src/capability/fingerprint.js';
@@ -7,7 +8,7 @@ import { LiftError } from '../../src/contract/errors.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
 import { type Script, ScriptedExplorer } from '../../src/discover/explorers/scripted.js';
 import { runDiscovery } from '../../src/discover/run.js';
-import { type BackofficeServer, startBackoffice } from '../../src/fixtures/backoffice/index.js';
+import { type BackofficeServer, loadMembers, startBackoffice } from '../../src/fixtures/backoffice/index.js';
 import { replayCapability } from '../../src/replay/engine.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../src/rungs/ui/browser.js';
 import { parsePolicy } from '../../src/rungs/ui/policy.js';
@@ -63,6 +64,46 @@ export async function signedInPage(
 export function tempHome(): { home: string; cleanup: () => void } {
   const { path, remove } = tempDir('lift-replay-');
   return { home: path, cleanup: remove };
+}
+
+/** What a file's member lookup tests replay on: the back office, a browser, the lookup made on it, a home. */
+export interface MemberLookupBed {
+  fixture: BackofficeServer;
+  browser: Browser;
+  capability: Capability;
+  /** Evidence folder of the file's replays. */
+  home: string;
+}
+
+/**
+ * The back office and a browser for the whole file, with the member lookup made on a signed-in
+ * page of it (that page's context closed again), set up before the file's tests and closed after.
+ */
+export function memberLookupBed(): MemberLookupBed {
+  const home = tempHome();
+  const bed = { home: home.home } as MemberLookupBed;
+  beforeAll(async () => {
+    bed.fixture = await startBackoffice();
+    bed.browser = await launchChromium();
+    const page = await signedInPage(bed.browser, bed.fixture);
+    bed.capability = await memberLookupCapability(page, bed.fixture.origin);
+    await page.context().close();
+  });
+  afterAll(async () => {
+    await bed.browser?.close();
+    await bed.fixture?.close();
+    home.cleanup();
+  });
+  return bed;
+}
+
+/** A member's savings account as the back office's data holds it: what a lookup must answer. */
+export function savingsOf(memberId: string): { balance: number; currency: string } {
+  const account = loadMembers()
+    .find((member) => member.id === memberId)
+    ?.accounts.find((each) => each.type === 'Savings');
+  if (!account) throw new Error(`the back office's data has no savings account for ${memberId}`);
+  return { balance: Number(account.balance), currency: account.currency };
 }
 
 const workspace = ['Workspace'];

@@ -1,48 +1,22 @@
 import { statSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Capability } from '../../src/capability/capability.js';
+import { describe, expect, it } from 'vitest';
 import { LiftError } from '../../src/contract/errors.js';
-import { loadMembers } from '../../src/fixtures/backoffice/index.js';
 import { replayCapability } from '../../src/replay/engine.js';
-import {
-  launchChromium,
-  memberLookupCapability,
-  signedInPage,
-  startBackoffice,
-  tempHome,
-} from './helpers.js';
+import { memberLookupBed, savingsOf, signedInPage } from './helpers.js';
 
-let fixture: Awaited<ReturnType<typeof startBackoffice>>;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let capability: Capability;
-const home = tempHome();
-const members = new Map(loadMembers().map((member) => [member.id, member]));
-const savings = (id: string) => members.get(id)!.accounts.find((account) => account.type === 'Savings')!;
-
-beforeAll(async () => {
-  fixture = await startBackoffice();
-  browser = await launchChromium();
-  const page = await signedInPage(browser, fixture);
-  capability = await memberLookupCapability(page, fixture.origin);
-  await page.context().close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-  home.cleanup();
-});
+const bed = memberLookupBed();
 
 async function replayIn(query: string, memberId: string) {
-  const page = await signedInPage(browser, fixture, query);
+  const page = await signedInPage(bed.browser, bed.fixture, query);
   const events: Array<{ type: string }> = [];
   try {
     const result = await replayCapability(
-      capability,
+      bed.capability,
       { memberId },
       {
         page,
-        evidenceDir: home.home,
+        evidenceDir: bed.home,
         emit: (event) => events.push(event),
         stepTimeoutMs: 3_000,
       },
@@ -57,7 +31,7 @@ async function replayIn(query: string, memberId: string) {
 }
 
 function posts(memberId: string, action: string) {
-  return fixture
+  return bed.fixture
     .requests()
     .filter((entry) => entry.method === 'POST' && entry.path.includes(`${memberId}/${action}`));
 }
@@ -68,8 +42,8 @@ describe('replay on the back-office fixture', () => {
       const { result } = await replayIn('', id);
       expect(result?.outcome).toBe('found');
       expect(result?.outputs).toEqual({
-        savingsBalance: Number(savings(id).balance),
-        currency: savings(id).currency,
+        savingsBalance: savingsOf(id).balance,
+        currency: savingsOf(id).currency,
       });
       expect(result?.checkpoint?.passed).toBe(true);
     }
@@ -78,8 +52,8 @@ describe('replay on the back-office fixture', () => {
   it('resolves the same revision on the reversed layout', async () => {
     const { result } = await replayIn('?layout=reversed', 'M-1005');
     expect(result?.outputs).toEqual({
-      savingsBalance: Number(savings('M-1005').balance),
-      currency: savings('M-1005').currency,
+      savingsBalance: savingsOf('M-1005').balance,
+      currency: savingsOf('M-1005').currency,
     });
   });
 
@@ -92,7 +66,7 @@ describe('replay on the back-office fixture', () => {
 
   it('reloads once on a transient 503 and still answers', async () => {
     const { result, events } = await replayIn('?scenario=transient_503', 'M-1003');
-    expect(result?.outputs.currency).toBe(savings('M-1003').currency);
+    expect(result?.outputs.currency).toBe(savingsOf('M-1003').currency);
     expect(result?.reloads).toBe(1);
     expect(events.some((event) => event.type === 'replay-page-reloaded')).toBe(true);
   });
@@ -111,14 +85,14 @@ describe('replay on the back-office fixture', () => {
   });
 
   it('returns AUTH_REQUIRED when the session expires in an unattended run', async () => {
-    const page = await signedInPage(browser, fixture);
-    fixture.expireSessions();
+    const page = await signedInPage(bed.browser, bed.fixture);
+    bed.fixture.expireSessions();
     try {
       await expect(
         replayCapability(
-          capability,
+          bed.capability,
           { memberId: 'M-1001' },
-          { page, evidenceDir: home.home, stepTimeoutMs: 3_000 },
+          { page, evidenceDir: bed.home, stepTimeoutMs: 3_000 },
         ),
       ).rejects.toMatchObject({ code: 'AUTH_REQUIRED' });
     } finally {
@@ -131,21 +105,21 @@ describe('replay on the back-office fixture', () => {
    * on the handed-over page before pressing Done (its sign-in form is shown).
    */
   async function replayAfterHandoff(page: Page, person: () => Promise<void>) {
-    fixture.expireSessions();
+    bed.fixture.expireSessions();
     const result = await replayCapability(
-      capability,
+      bed.capability,
       { memberId: 'M-1004' },
-      { page, evidenceDir: home.home, stepTimeoutMs: 3_000, effectClass: 'read', handoff: person },
+      { page, evidenceDir: bed.home, stepTimeoutMs: 3_000, effectClass: 'read', handoff: person },
     );
     expect(result.handoffs).toBe(1);
-    expect(result.outputs.currency).toBe(savings('M-1004').currency);
+    expect(result.outputs.currency).toBe(savingsOf('M-1004').currency);
   }
 
   it('hands an expired session to a person when attended, then answers', async () => {
-    const page = await signedInPage(browser, fixture);
+    const page = await signedInPage(bed.browser, bed.fixture);
     try {
       await replayAfterHandoff(page, async () => {
-        await page.getByLabel('User').fill(fixture.user);
+        await page.getByLabel('User').fill(bed.fixture.user);
         await page.getByLabel('Password').fill('backoffice-demo');
         await page.getByRole('button').click();
         await page.waitForURL(/\/app/);
@@ -156,7 +130,7 @@ describe('replay on the back-office fixture', () => {
   });
 
   it('keeps a sign-in the person sent just before pressing Done, while its post is still on the way', async () => {
-    const page = await signedInPage(browser, fixture);
+    const page = await signedInPage(bed.browser, bed.fixture);
     // The application is slow to answer the sign-in: Done comes before the session cookie does.
     await page.route('**/login*', async (route, request) => {
       if (request.method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -164,7 +138,7 @@ describe('replay on the back-office fixture', () => {
     });
     try {
       await replayAfterHandoff(page, async () => {
-        await page.getByLabel('User').fill(fixture.user);
+        await page.getByLabel('User').fill(bed.fixture.user);
         await page.getByLabel('Password').fill('backoffice-demo');
         const posted = page.waitForRequest((request) => request.method() === 'POST');
         await page.getByRole('button').click({ noWaitAfter: true });
@@ -179,14 +153,14 @@ describe('replay on the back-office fixture', () => {
     const first = await replayIn('?scenario=relabelled', 'M-1001');
     expect(first.error?.code).toBe('SURFACE_CHANGED');
     expect(first.error?.outcome).toBe('not_started');
-    const page = await signedInPage(browser, fixture, '?scenario=relabelled');
+    const page = await signedInPage(bed.browser, bed.fixture, '?scenario=relabelled');
     try {
       const error = await replayCapability(
-        capability,
+        bed.capability,
         { memberId: 'M-1001' },
         {
           page,
-          evidenceDir: home.home,
+          evidenceDir: bed.home,
           layoutTolerant: true,
           stepTimeoutMs: 2_000,
         },
@@ -201,47 +175,47 @@ describe('replay on the back-office fixture', () => {
   });
 
   it('never presses Transfer and never submits twice', async () => {
-    fixture.clearRequests();
+    bed.fixture.clearRequests();
     await replayIn('?scenario=slow', 'M-1002');
-    expect(fixture.transfers()).toEqual([]);
-    const lookups = fixture.requests().filter((entry) => entry.path.startsWith('/app/members/lookup'));
+    expect(bed.fixture.transfers()).toEqual([]);
+    const lookups = bed.fixture.requests().filter((entry) => entry.path.startsWith('/app/members/lookup'));
     expect(lookups).toHaveLength(1);
     expect(posts('M-1002', 'transfer')).toHaveLength(0);
   });
 
   it('refuses a pinned revision the content does not hash to, before touching the page', async () => {
-    const page = await signedInPage(browser, fixture);
-    fixture.clearRequests();
+    const page = await signedInPage(bed.browser, bed.fixture);
+    bed.fixture.clearRequests();
     try {
       await expect(
         replayCapability(
-          capability,
+          bed.capability,
           { memberId: 'M-1001' },
-          { page, evidenceDir: home.home, revision: 'a'.repeat(64) },
+          { page, evidenceDir: bed.home, revision: 'a'.repeat(64) },
         ),
       ).rejects.toMatchObject({ code: 'REVISION_MISMATCH' });
-      expect(fixture.requests()).toEqual([]);
+      expect(bed.fixture.requests()).toEqual([]);
     } finally {
       await page.context().close();
     }
   });
 
   it('refuses a start page whose fingerprint differs (SURFACE_CHANGED with a rediscover hint)', async () => {
-    const changed = structuredClone(capability);
+    const changed = structuredClone(bed.capability);
     changed.preconditions.fingerprint = 'b'.repeat(64);
-    const page = await signedInPage(browser, fixture);
+    const page = await signedInPage(bed.browser, bed.fixture);
     try {
       const failure = await replayCapability(
         changed,
         { memberId: 'M-1001' },
-        { page, evidenceDir: home.home },
+        { page, evidenceDir: bed.home },
       ).catch((error) => error);
       expect(failure.code).toBe('SURFACE_CHANGED');
       expect(failure.hint).toMatch(/Rediscover/);
       const tolerant = await replayCapability(
         changed,
         { memberId: 'M-1001' },
-        { page, evidenceDir: home.home, layoutTolerant: true },
+        { page, evidenceDir: bed.home, layoutTolerant: true },
       );
       expect(tolerant.outcome).toBe('found');
     } finally {

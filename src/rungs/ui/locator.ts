@@ -356,17 +356,14 @@ export async function lookAtRows(
   if (seen?.rows === 1 && count === 1) return seen;
   if (count !== 1) return { rows: count, cells: 0 };
   const read = await atOnce;
-  // It answers only whole: a key cell asked for and not read in that round (on a loaded
-  // machine, the cell's text came in time and the key's did not) is read with it on the row.
-  if (read?.text !== undefined && (keyColumn === undefined || read.key !== undefined))
-    return { rows: 1, cells: 1, ...read };
+  if (read?.text !== undefined) return { rows: 1, cells: 1, ...read };
   return lookAtOneRow(rows.first(), column, keyColumn);
 }
 
 /**
- * The cell under the column, and the key cell, read strictly over every row counted: a text
- * only when exactly one cell lies there. Its clock is short: a read that has not answered by
- * then is read again once the count says there is one row.
+ * The cell under the column, and the key cell, read strictly over every row counted: an
+ * answer only when exactly one cell lies under each. Its clock is short: a read that has not
+ * answered by then is read again once the count says there is one row.
  */
 async function readAtOnce(
   rows: Locator,
@@ -383,9 +380,11 @@ async function readAtOnce(
     key?.isVisible().catch(none),
   ]);
   if (text === undefined) return {};
-  return keyText === undefined || keyVisible === undefined
-    ? { text }
-    : { text, key: { text: keyText, visible: keyVisible } };
+  if (!key) return { text };
+  // It answers only whole: a key cell asked for and not read in this round (on a loaded
+  // machine, the cell's text came in time and the key's did not) is read with it on the row.
+  if (keyText === undefined || keyVisible === undefined) return {};
+  return { text, key: { text: keyText, visible: keyVisible } };
 }
 
 /** The cells under the columns of the one row the count found, read together. */

@@ -1,7 +1,7 @@
 import type { Frame } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { frameAt } from '../../../src/rungs/ui/frame-at.js';
-import { itWithPage } from '../../support/browser-page.js';
+import { itWithPage as it } from '../../support/browser-page.js';
 
 const framed = (attributes: string, body: string) =>
   `<iframe ${attributes} srcdoc="${body.replace(/"/g, '&quot;')}"></iframe>`;
@@ -11,7 +11,7 @@ async function text(frame: Frame | undefined): Promise<string | undefined> {
 }
 
 describe('frameAt', () => {
-  itWithPage('finds frames by their iframe title or name, level by level', async ({ page }) => {
+  it('finds frames by their iframe title or name, level by level', async ({ page }) => {
     await page.setContent(
       `<p>top</p>${framed('title="Workspace"', '<p>workspace</p>')}${framed('name="side"', '<p>side</p>')}${framed(
         'title="Outer"',
@@ -26,31 +26,27 @@ describe('frameAt', () => {
     expect(await text(await frameAt(page, ['Outer', 'Inner']))).toBe('inner');
   });
 
-  itWithPage(
-    'answers undefined for a frame that is missing or named twice, as a frame locator would refuse it',
-    async ({ page }) => {
-      await page.setContent(`${framed('title="Twin"', '<p>a</p>')}${framed('title="Twin"', '<p>b</p>')}`);
-      await expect.poll(() => page.frames().length).toBe(3);
-      expect(await frameAt(page, ['Twin'])).toBeUndefined();
-      expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
-      expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
-    },
-  );
+  it('answers undefined for a frame that is missing or named twice, as a frame locator would refuse it', async ({
+    page,
+  }) => {
+    await page.setContent(`${framed('title="Twin"', '<p>a</p>')}${framed('title="Twin"', '<p>b</p>')}`);
+    await expect.poll(() => page.frames().length).toBe(3);
+    expect(await frameAt(page, ['Twin'])).toBeUndefined();
+    expect(await frameAt(page, ['Nowhere'])).toBeUndefined();
+    expect(await frameAt(page, ['Twin', 'Inner'])).toBeUndefined();
+  });
 
-  itWithPage(
-    'finds a frame by the title its iframe has now, once the frame shows another page',
-    async ({ page }) => {
-      // Titles are remembered per frame and URL: an app that retitles its iframe does so as it loads another page.
-      await page.setContent(framed('title="Inbox"', '<p>inbox</p>'));
-      await expect.poll(() => page.frames().length).toBe(2);
-      expect(await text(await frameAt(page, ['Inbox']))).toBe('inbox');
-      await page.evaluate(() => {
-        const iframe = document.querySelector('iframe')!;
-        iframe.setAttribute('title', 'Message');
-        iframe.srcdoc = '<p>message</p>';
-      });
-      await expect.poll(async () => text(await frameAt(page, ['Message']))).toBe('message');
-      expect(await frameAt(page, ['Inbox'])).toBeUndefined();
-    },
-  );
+  it('finds a frame by the title its iframe has now, once the frame shows another page', async ({ page }) => {
+    // Titles are remembered per frame and URL: an app that retitles its iframe does so as it loads another page.
+    await page.setContent(framed('title="Inbox"', '<p>inbox</p>'));
+    await expect.poll(() => page.frames().length).toBe(2);
+    expect(await text(await frameAt(page, ['Inbox']))).toBe('inbox');
+    await page.evaluate(() => {
+      const iframe = document.querySelector('iframe')!;
+      iframe.setAttribute('title', 'Message');
+      iframe.srcdoc = '<p>message</p>';
+    });
+    await expect.poll(async () => text(await frameAt(page, ['Message']))).toBe('message');
+    expect(await frameAt(page, ['Inbox'])).toBeUndefined();
+  });
 });

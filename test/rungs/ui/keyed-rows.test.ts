@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { lookAtKeyedRows } from '../../../src/rungs/ui/keyed-rows.js';
 import { cellRows, lookAtRows } from '../../../src/rungs/ui/locator.js';
-import { itWithPage } from '../../support/browser-page.js';
+import { itWithPage as it } from '../../support/browser-page.js';
 
 // WordPress's users table and phpMyAdmin's browse table, as real pages write them: a key cell
 // holding the record link and its row actions, a header spanning the action columns.
@@ -30,27 +30,24 @@ async function bothLooks(page: Page, row: string, column: string, key: string, t
 }
 
 describe('a keyed row looked at in its frame', () => {
-  itWithPage(
-    'reads what Playwright’s locator reads: the value, and the key cell beside it',
-    async ({ page }) => {
-      await page.setContent(USERS);
-      for (const [row, column, key] of [
-        ['admin', 'Email', 'Username'],
-        ['al', 'Email', 'Username'],
-        ['7', 'email', 'id'],
-        ['8', 'email', 'id'],
-        ['nobody', 'Email', 'Username'],
-        ['ghost', 'Email', 'Username'],
-      ] as const) {
-        const { alone, framed } = await bothLooks(page, row, column, key);
-        expect(framed, `${row} ${column}`).toEqual(alone);
-      }
-      const { framed } = await bothLooks(page, 'admin', 'Email', 'Username');
-      expect(framed).toMatchObject({ rows: 1, cells: 1, text: 'admin@shop.test', key: { visible: true } });
-    },
-  );
+  it('reads what Playwright’s locator reads: the value, and the key cell beside it', async ({ page }) => {
+    await page.setContent(USERS);
+    for (const [row, column, key] of [
+      ['admin', 'Email', 'Username'],
+      ['al', 'Email', 'Username'],
+      ['7', 'email', 'id'],
+      ['8', 'email', 'id'],
+      ['nobody', 'Email', 'Username'],
+      ['ghost', 'Email', 'Username'],
+    ] as const) {
+      const { alone, framed } = await bothLooks(page, row, column, key);
+      expect(framed, `${row} ${column}`).toEqual(alone);
+    }
+    const { framed } = await bothLooks(page, 'admin', 'Email', 'Username');
+    expect(framed).toMatchObject({ rows: 1, cells: 1, text: 'admin@shop.test', key: { visible: true } });
+  });
 
-  itWithPage('counts every table and hidden rows, so its none is Playwright’s none', async ({ page }) => {
+  it('counts every table and hidden rows, so its none is Playwright’s none', async ({ page }) => {
     await page.setContent(USERS);
     // The hidden row is a row here, none to Playwright: the count there decides.
     expect(
@@ -64,21 +61,18 @@ describe('a keyed row looked at in its frame', () => {
     expect((await bothLooks(page, 'ghost', 'Email', 'Username')).framed.rows).toBe(0);
   });
 
-  itWithPage(
-    'declines a frame with shadow roots, whose text Playwright reads and it does not',
-    async ({ page }) => {
-      await page.setContent(`${USERS}<div id="host"></div>`);
-      await page.evaluate(() => document.getElementById('host')?.attachShadow({ mode: 'open' }));
-      expect(
-        await lookAtKeyedRows(page.mainFrame(), {
-          row: 'admin',
-          key: { start: 1, span: 1 },
-          column: { start: 2, span: 1 },
-          readKey: true,
-        }),
-      ).toBeUndefined();
-      const { alone, framed } = await bothLooks(page, 'admin', 'Email', 'Username');
-      expect(framed).toEqual(alone);
-    },
-  );
+  it('declines a frame with shadow roots, whose text Playwright reads and it does not', async ({ page }) => {
+    await page.setContent(`${USERS}<div id="host"></div>`);
+    await page.evaluate(() => document.getElementById('host')?.attachShadow({ mode: 'open' }));
+    expect(
+      await lookAtKeyedRows(page.mainFrame(), {
+        row: 'admin',
+        key: { start: 1, span: 1 },
+        column: { start: 2, span: 1 },
+        readKey: true,
+      }),
+    ).toBeUndefined();
+    const { alone, framed } = await bothLooks(page, 'admin', 'Email', 'Username');
+    expect(framed).toEqual(alone);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { passwordFormSignIn, showsSignIn } from '../../../src/rungs/ui/sign-in.js';
-import { itWithPage } from '../../support/browser-page.js';
+import { itWithPage as it } from '../../support/browser-page.js';
 
 const LOGIN =
   '<form><label>User <input name="u"></label><label>Password <input type="password"></label></form>';
@@ -10,12 +10,12 @@ const ADD_USER =
   '<input type="password" autocomplete="new-password" style="display:none"><label>Confirm <input type="password" autocomplete="new-password"></label></form>';
 
 describe('what counts as a sign-in page', () => {
-  itWithPage('is a shown password field a person signs in with', async ({ page }) => {
+  it('is a shown password field a person signs in with', async ({ page }) => {
     await page.setContent(LOGIN);
     expect(await showsSignIn(page)).toBe(true);
   });
 
-  itWithPage('is not a form that sets a new password, nor a hidden password field', async ({ page }) => {
+  it('is not a form that sets a new password, nor a hidden password field', async ({ page }) => {
     await page.setContent(ADD_USER);
     expect(await showsSignIn(page)).toBe(false);
     await page.setContent('<form><input type="password" style="display:none"></form>');
@@ -27,7 +27,7 @@ describe('what counts as a sign-in page', () => {
     expect(await showsSignIn(page)).toBe(false);
   });
 
-  itWithPage("is only the recipe's sign-in page when the recipe names one", async ({ page }) => {
+  it("is only the recipe's sign-in page when the recipe names one", async ({ page }) => {
     await page.route('http://app.test/**', (route) =>
       route.fulfill({ contentType: 'text/html', body: LOGIN }),
     );
