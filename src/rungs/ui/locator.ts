@@ -1,6 +1,6 @@
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { z } from 'zod';
-import { frameAt } from './frame-at.js';
+import { frameAt, knownFrame } from './frame-at.js';
 import { columnSpanInFrame } from './header-columns.js';
 import { lookAtKeyedRows } from './keyed-rows.js';
 import { fieldByLabel, pairValue, xpathString } from './locator-fields.js';
@@ -84,7 +84,9 @@ export const TargetSchema = z.strictObject({
 export type Target = z.infer<typeof TargetSchema>;
 
 /** Where a target's locator is resolved: the page, or the iframes its frame path names. */
-export function frameScope(page: Page, frames: FramePath): Page | FrameLocator {
+export function frameScope(page: Page, frames: FramePath): Page | Frame | FrameLocator {
+  const known = knownFrame(page, frames);
+  if (known) return known;
   let scope: Page | FrameLocator = page;
   for (const name of frames) {
     scope = scope.frameLocator(`iframe[title="${cssString(name)}"], iframe[name="${cssString(name)}"]`);
@@ -106,7 +108,7 @@ export function targetScope(page: Page, target: Pick<Target, 'frame' | 'within'>
 type AriaRole = Parameters<Page['getByRole']>[0];
 
 /** What a locator is looked for in: a page, a frame, or a container element. */
-export type Scope = Page | FrameLocator | Locator;
+export type Scope = Page | Frame | FrameLocator | Locator;
 
 /** A target as a person reads it: `the 2nd link "Edit" in region "Recent posts"`. */
 export function describeScopedLocator(target: Omit<Target, 'frame'>): string {
