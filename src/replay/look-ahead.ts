@@ -13,6 +13,7 @@ export type Want = { visible?: boolean; text?: boolean };
  * was taken on (no document loaded and nothing done since), and only while every look before
  * it was used: a step that had to wait for its target means the page was still coming, and
  * the looks taken with it are dropped, so each step after looks afresh as it always did.
+ * The first step's look is sent this way too, with the start page's read.
  */
 export class LookAhead {
   readonly #page: Page;

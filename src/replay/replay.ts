@@ -218,10 +218,20 @@ export class Replay implements StepRunner {
     const watch = acts
       ? await this.#harness.quiet.begin([this.#page.mainFrame()], this.timeoutMs)
       : undefined;
+    // The first step's look goes out now too, so the frame's first look (Playwright sets up its
+    // script there, tens of ms) runs while the start page is read and watched, not after.
+    if ('target' in first && first.op !== 'read')
+      this.#lookAhead.begin(this.#pageStamp(), [
+        { target: this.#bind(first.target), want: first.op === 'wait_for' ? { visible: true } : {} },
+      ]);
     // One read per frame gives both the classification and the start page's skeleton; read
-    // while the scripts are watched, and again if they changed the page meanwhile.
+    // while the scripts are watched, and again if they changed the page meanwhile (and the
+    // first step looks again for itself).
     let start = await this.#classifier.startPage();
-    if (watch && !(await watch.settled)) start = await this.#classifier.startPage();
+    if (watch && !(await watch.settled)) {
+      this.#lookAhead.begin(this.#pageStamp(), []);
+      start = await this.#classifier.startPage();
+    }
     // A password field on the very screen the capability was made on is one of its fields.
     const ownScreen =
       start.state.kind === 'auth_expired' &&
