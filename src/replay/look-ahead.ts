@@ -39,6 +39,11 @@ export class LookAhead {
     }
   }
 
+  /** Drops every look sent: the page they were taken on changed before they were used. */
+  drop(): void {
+    this.#looks.clear();
+  }
+
   /**
    * The look sent for this target when it found exactly one and the page is the one it was
    * taken on; otherwise undefined, and every look still waiting is dropped.

@@ -229,7 +229,7 @@ export class Replay implements StepRunner {
     // first step looks again for itself).
     let start = await this.#classifier.startPage();
     if (watch && !(await watch.settled)) {
-      this.#lookAhead.begin(this.#pageStamp(), []);
+      this.#lookAhead.drop();
       start = await this.#classifier.startPage();
     }
     // A password field on the very screen the capability was made on is one of its fields.

@@ -41,9 +41,11 @@ export function knownFrame(page: Page, path: FramePath): Frame | undefined {
   for (const name of path) {
     let match: Frame | undefined;
     for (const child of scope.childFrames()) {
-      const title = knownTitle(child);
-      if (child.name() !== name && title === undefined) return undefined;
-      if (child.name() !== name && title !== name) continue;
+      if (child.name() !== name) {
+        const title = knownTitle(child);
+        if (title === undefined) return undefined;
+        if (title !== name) continue;
+      }
       if (match) return undefined;
       match = child;
     }
@@ -73,8 +75,7 @@ const titles = new WeakMap<Frame, { document: string; title: string | null }>();
 
 /** The title of the iframe element holding `frame`, read inside it; undefined across origins. */
 async function ownTitle(frame: Frame): Promise<string | undefined> {
-  const shown = () => shownIn(frame);
-  const document = shown();
+  const document = shownIn(frame);
   const known = titles.get(frame);
   if (known?.document === document) return known.title ?? undefined;
   const title = await frame
@@ -84,6 +85,6 @@ async function ownTitle(frame: Frame): Promise<string | undefined> {
     })
     .catch(() => undefined);
   // A read that failed, or that a navigation overtook, is not remembered.
-  if (title !== undefined && shown() === document) titles.set(frame, { document, title });
+  if (title !== undefined && shownIn(frame) === document) titles.set(frame, { document, title });
   return title ?? undefined;
 }
