@@ -91,6 +91,31 @@ async function settleTransaction(settings: HledgerSettings, input: Input, ctx: T
   return answer(settings, input, { posted: posted.length, before: now, after: now, added: false });
 }
 
+/**
+ * A write needs the time to read itself back: one that ran out of its deadline in the read-back
+ * would leave its outcome unknown, where not writing leaves it plainly not started. The journal's
+ * lock can come late (other writers before it), so the time left is checked once it is held,
+ * against what this call's own two reads just took, twice over (the write, then the same two reads).
+ */
+function refuseWithoutTimeToReadBack(deadline: number, readsMs: number): void {
+  const left = deadline - Date.now();
+  const needed = Math.max(READ_BACK_RESERVE_MS, 2 * readsMs);
+  if (left >= needed) return;
+  throw new LiftError(
+    'TIMEOUT',
+    `The journal's lock came with ${seconds(left)} s of the deadline left, too little to write and read back (about ${seconds(needed)} s).`,
+    {
+      outcome: 'not_started',
+      hint: 'Nothing was written: other writers held the journal for most of the deadline. Call again with the same request_id.',
+      details: { left_ms: left, needed_ms: needed, reads_ms: readsMs },
+    },
+  );
+}
+
+const READ_BACK_RESERVE_MS = 1_000;
+
+const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(1);
+
 async function addTransaction(settings: HledgerSettings, input: Input, ctx: ToolContext) {
   const off = imbalances(input.postings);
   if (off.length > 0) {
@@ -108,9 +133,11 @@ async function addTransaction(settings: HledgerSettings, input: Input, ctx: Tool
     async () => {
       // Read under the lock: hledger parses the whole journal (a broken manual edit stops us here)
       // and says whether this request id was posted before.
+      const readsBegan = Date.now();
       const earlier = await transactionsWithRequestId(settings, input.request_id, run);
       const before = await balances(settings, accounts, run);
       if (earlier.length === 0) {
+        refuseWithoutTimeToReadBack(ctx.deadline, Date.now() - readsBegan);
         removeDeadTemps(dirname(settings.journal));
         const entry = formatTransaction(transaction);
         const { mode } = statSync(settings.journal);

@@ -50,6 +50,19 @@ function failure(envelope: Envelope): ErrorEnvelope['error'] {
   return envelope.error;
 }
 
+/** A person's program holding the journal's lock until it is killed; it prints "held" once it does. */
+function holdLock(lock: string): ChildProcess {
+  const holder = spawn(
+    process.execPath,
+    [join(import.meta.dirname, '..', '..', 'rungs', 'file', 'fixtures', 'hold-lock.mjs'), lock],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  children.push(holder);
+  return holder;
+}
+
 const supplies = (requestId: string) => ({
   request_id: requestId,
   date: '2026-11-30',
@@ -171,14 +184,7 @@ describe('ledger_add_transaction', () => {
 
   it('waits for the journal lock a person holds, then times out with outcome not_started', async () => {
     const path = journal();
-    const holder = spawn(
-      process.execPath,
-      [join(import.meta.dirname, '..', '..', 'rungs', 'file', 'fixtures', 'hold-lock.mjs'), `${path}.lock`],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    children.push(holder);
+    const holder = holdLock(`${path}.lock`);
     await new Promise((resolve) => holder.stdout?.once('data', resolve));
     const short = new Runtime({
       home: join(dir.path, 'short-home'),
@@ -192,6 +198,33 @@ describe('ledger_add_transaction', () => {
       expect(error.code).toBe('TIMEOUT');
       expect(error.outcome).toBe('not_started');
       expect(readFileSync(path, 'utf8')).toBe(OPENING);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('does not write when the lock comes too late to read the write back: not_started, and a retry posts once', async () => {
+    const path = journal();
+    const holder = holdLock(`${path}.lock`);
+    await new Promise((resolve) => holder.stdout?.once('data', resolve));
+    const short = new Runtime({
+      home: join(dir.path, 'late-lock-home'),
+      tools: hledgerTools({ journal: path }).map((tool) => ({
+        ...tool,
+        timeout: { ...tool.timeout, deadlineMs: 3_000 },
+      })),
+    });
+    try {
+      // The holder dies 2 s into the 3 s deadline: the lock is free again with at most 1 s left.
+      const released = setTimeout(() => holder.kill('SIGKILL'), 2_000);
+      const envelope = await short.invoke('ledger_add_transaction', supplies('supplies-late'));
+      clearTimeout(released);
+      const error = failure(envelope);
+      expect(error).toMatchObject({ code: 'TIMEOUT', outcome: 'not_started' });
+      expect(error.message).toMatch(/too little to write and read back/);
+      expect(readFileSync(path, 'utf8')).toBe(OPENING);
+      const retried = success(await short.invoke('ledger_add_transaction', supplies('supplies-late')));
+      expect(retried).toMatchObject({ effect: 'changed', fields: { posted: 1 } });
     } finally {
       await short.close();
     }
