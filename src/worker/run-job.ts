@@ -12,26 +12,48 @@ function inFlightElsewhere(envelope: Envelope): boolean {
   return 'error' in envelope && envelope.error.code === 'IN_FLIGHT';
 }
 
+/** Errors that say the system was busy: with nothing started, a later try may well succeed. */
+const BUSY_CODES: ReadonlySet<string> = new Set(['TIMEOUT', 'LOCKED', 'RATE_LIMITED']);
+/**
+ * Tries of a job (hand-backs and lost workers included) within which a busy refusal goes back
+ * to the queue instead of becoming the job's answer: a journal whose lock other hosts held for
+ * most of the deadline, a rate limit. Past them, the refusal is the answer.
+ */
+export const BUSY_TRIES = 5;
+
+/** The call did nothing because the system was busy (its outcome says not_started), so a retry cannot do anything twice. */
+function busyAndNotStarted(envelope: Envelope): boolean {
+  return (
+    'error' in envelope && envelope.error.outcome === 'not_started' && BUSY_CODES.has(envelope.error.code)
+  );
+}
+
 /**
  * Runs one job through the runtime, under the contract like any call: the tool's deadline,
  * the ledger, the gate. A job taken before (its worker killed or lost) claims with a settle
  * first: the earlier run may have landed, so the tool's settle read decides between the
  * landed result (effect existing) and one run now. A call another live worker still holds
- * goes back to the queue.
+ * goes back to the queue, and so does, for a few tries, a call the system was too busy to start.
  */
 export async function runJob(
   runtime: Runtime,
   data: JobData,
-  retried: boolean,
+  retryCount: number,
   signal: AbortSignal,
 ): Promise<JobEnd> {
   if (data.kind === 'approve') return runApproval(runtime, data);
   const envelope = await runtime.invoke(data.tool, data.input, {
     requestId: data.request_id,
     signal,
-    ...(retried ? { settleFirst: true } : {}),
+    ...(retryCount > 0 ? { settleFirst: true } : {}),
   });
   if (inFlightElsewhere(envelope)) return { kind: 'later', reason: 'in flight on another worker' };
+  if (busyAndNotStarted(envelope) && retryCount + 1 < BUSY_TRIES) {
+    return {
+      kind: 'later',
+      reason: `busy, nothing started: ${'error' in envelope ? envelope.error.message : ''}`,
+    };
+  }
   return {
     kind: 'done',
     output: { envelope },

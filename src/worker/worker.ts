@@ -130,7 +130,7 @@ export class Worker {
   async #finish(job: FetchedJob, signal: AbortSignal): Promise<void> {
     const queue = this.#queue!;
     try {
-      const end = await runJob(this.#options.runtime, job.data, job.retryCount > 0, signal);
+      const end = await runJob(this.#options.runtime, job.data, job.retryCount, signal);
       if (signal.aborted) return; // handed back by stop()
       if (end.kind === 'later') {
         await queue.retry([job.id]);

@@ -9,6 +9,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
+import { LiftError } from '../../src/contract/errors.js';
 import { RequestIdSchema } from '../../src/contract/request-id.js';
 
 function postsFile(): string {
@@ -76,4 +77,47 @@ export const postReviewed = defineTool({
   preview: (input: { text: string }) => `Post '${input.text}' to the shared test ledger`,
 });
 
-export const tools = [postWrite, postReviewed];
+/** How often the system was too busy to start `requestId`'s post (post_when_free). */
+export function busyRefusalsOf(path: string, requestId: string): number {
+  const busy = `${path}.busy`;
+  if (!existsSync(busy)) return 0;
+  return readFileSync(busy, 'utf8')
+    .split('\n')
+    .filter((line) => line === requestId).length;
+}
+
+/**
+ * A post the system is too busy to start its first `busy_tries` times (a shared file whose lock
+ * others held for the whole deadline): TIMEOUT, outcome not_started, each refusal counted.
+ */
+export const postWhenFree = defineTool({
+  name: 'post_when_free',
+  description: 'Appends one post to the shared test ledger once the ledger is free. Returns its request id.',
+  rung: 'file',
+  input: z.strictObject({
+    text: z.string().min(1).max(100),
+    request_id: RequestIdSchema,
+    busy_tries: z.number().int().min(0).max(20),
+  }),
+  output: z.object({ request_id: z.string(), pid: z.number().int() }),
+  effect: { class: 'visible', gate: 'none' },
+  timeout: { deadlineMs: 30_000, settle: 'the posts file: a line starting with the request id' },
+  settleRead: async (input) =>
+    postedIds().includes(input.request_id)
+      ? { fields: { request_id: input.request_id, pid: process.pid }, summary: 'The post landed before' }
+      : undefined,
+  run: async (input, ctx) => {
+    if (busyRefusalsOf(postsFile(), input.request_id) < input.busy_tries) {
+      appendFileSync(`${postsFile()}.busy`, `${input.request_id}\n`);
+      throw new LiftError('TIMEOUT', 'The posts file stayed busy for the whole deadline.', {
+        outcome: 'not_started',
+        hint: 'Nothing was written. Call again.',
+      });
+    }
+    ctx.markStarted();
+    appendFileSync(postsFile(), `${input.request_id} ${process.pid} ${input.text}\n`);
+    return { fields: { request_id: input.request_id, pid: process.pid }, summary: 'Posted' };
+  },
+});
+
+export const tools = [postWrite, postReviewed, postWhenFree];

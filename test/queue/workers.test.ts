@@ -13,10 +13,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, isPending } from '../../src/contract/envelope.js';
 import { JobQueue } from '../../src/queue/queue.js';
 import { WorkerRegistry } from '../../src/queue/workers.js';
+import { BUSY_TRIES } from '../../src/worker/run-job.js';
 import { lift } from '../support/cli.js';
 import { type SharedPostgres, startSharedPostgres } from '../support/postgres-server.js';
 import { tempDir } from '../support/temp.js';
-import { postsOf, writerOf as writerPid } from './queue-tools.js';
+import { busyRefusalsOf, postsOf, writerOf as writerPid } from './queue-tools.js';
 import { startWorker as startOne, stopWorkers } from './worker-process.js';
 
 const dir = tempDir('lift-queue-');
@@ -124,6 +125,26 @@ describe('lift worker on the shared queue', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true });
     expect(countOf('cli-1')).toBe(1);
   }, 240_000);
+
+  it('puts a call the system was too busy to start back on the queue, for a few tries, then answers the refusal', async () => {
+    await startWorker('host-busy');
+    const call = (requestId: string, busyTries: number) =>
+      queue.call({
+        kind: 'call',
+        request_id: requestId,
+        tool: 'post_when_free',
+        input: { text: 'when free', request_id: requestId, busy_tries: busyTries },
+      });
+    // Busy twice, then free: the job's answer is the post, made once.
+    expect(await call('busy-twice', 2)).toMatchObject({ ok: true, fields: { request_id: 'busy-twice' } });
+    expect(busyRefusalsOf(posts, 'busy-twice')).toBe(2);
+    expect(countOf('busy-twice')).toBe(1);
+    // Busy for longer than the queue tries: the refusal is the answer, and nothing was posted.
+    const refused = await call('busy-always', 20);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'TIMEOUT', outcome: 'not_started' } });
+    expect(busyRefusalsOf(posts, 'busy-always')).toBe(BUSY_TRIES);
+    expect(countOf('busy-always')).toBe(0);
+  }, 120_000);
 
   it('runs the job of a worker killed with SIGKILL again only after the settle read: no second post', async () => {
     const a = await startWorker('host-a');
