@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import { startApp, type WordPressApp } from './bed.js';
@@ -15,6 +15,15 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
+
+/** The notices and errors WordPress shows on the page, for a test that stayed on a form. */
+async function notices(page: Page): Promise<string> {
+  const texts = await page
+    .locator('.notice, .error, #message')
+    .allInnerTexts()
+    .catch(() => []);
+  return texts.length > 0 ? texts.join(' | ') : 'no notice shown';
+}
 
 describe('the WordPress bed', () => {
   it('signs the administrator in through wp-login.php and shows the dashboard', async () => {
@@ -54,8 +63,21 @@ describe('the WordPress bed', () => {
         timeout: 30_000,
       },
     );
+    // WordPress answers the form's POST with a redirect to users.php, or the form again with
+    // an error notice: when the page stays, the test says which, and what the form showed.
+    const posted = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && /user-new\.php/.test(response.url()),
+      { timeout: 60_000 },
+    );
     await page.getByRole('button', { name: 'Add New User' }).click();
-    await page.waitForURL(/users\.php/);
+    const response = await posted.catch(async () => {
+      throw new Error(`The click sent no form (still at ${page.url()}): ${await notices(page)}`);
+    });
+    await page.waitForURL(/users\.php/, { timeout: 60_000 }).catch(async () => {
+      throw new Error(
+        `The form's POST answered ${response.status()} and the page stayed at ${page.url()}: ${await notices(page)}`,
+      );
+    });
     expect(await app.state.userByLogin('carol')).toMatchObject({
       roles: ['author'],
       email: 'carol@northwind.test',
