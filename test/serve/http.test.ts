@@ -153,12 +153,18 @@ describe('lift serve --http', () => {
         undefined,
         { signal: controller.signal },
       );
-      setTimeout(() => controller.abort('stop'), 150);
-      await expect(pending).rejects.toThrow();
+      const started = join(ws.home, 'out', 'note_wait', 'http-cancel.started');
       const marker = join(ws.home, 'out', 'note_wait', 'http-cancel.aborted');
-      const until = Date.now() + 10_000;
-      while (!existsSync(marker) && Date.now() < until)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      // Cancelled once the tool runs: under load, a cancel sent 150 ms after the call went out
+      // reached the server before the call itself, and the tool then ran to its end.
+      const waitFor = async (done: () => boolean) => {
+        for (const until = Date.now() + 10_000; !done() && Date.now() < until; )
+          await new Promise((resolve) => setTimeout(resolve, 20));
+      };
+      await waitFor(() => existsSync(started));
+      controller.abort('stop');
+      await expect(pending).rejects.toThrow();
+      await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').length > 0);
       expect(readFileSync(marker, 'utf8')).toBe('CANCELLED');
     });
 

@@ -120,7 +120,9 @@ describe('lift serve --stdio with the SDK client', () => {
     const controller = new AbortController();
     const pending = call(client, 'note_wait', { marker: 'cancel-1', ms: 900 }, controller.signal);
     const marker = join(ws.home, 'out', 'note_wait', 'cancel-1.aborted');
-    setTimeout(() => controller.abort('the person pressed stop'), 150);
+    // Cancelled once the tool runs: a cancel that arrives before the call is never matched to it.
+    await waitFor(() => existsSync(join(ws.home, 'out', 'note_wait', 'cancel-1.started')));
+    controller.abort('the person pressed stop');
     await expect(pending).rejects.toThrow();
     // The server writes the reason after it creates the file: wait for the reason, not the file.
     await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').length > 0);
