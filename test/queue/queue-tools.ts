@@ -41,6 +41,15 @@ export function writerOf(path: string, requestId: string): number | undefined {
   return line ? Number(line.split(' ')[1]) : undefined;
 }
 
+const PostOutput = z.object({ request_id: z.string(), pid: z.number().int() });
+
+/** The settle read of a post: its line in the posts file, if it landed. */
+function landedPost(requestId: string) {
+  return postedIds().includes(requestId)
+    ? { fields: { request_id: requestId, pid: process.pid }, summary: 'The post landed before' }
+    : undefined;
+}
+
 export const postWrite = defineTool({
   name: 'post_write',
   description: 'Appends one post to the shared test ledger. Returns its request id and the worker pid.',
@@ -51,13 +60,10 @@ export const postWrite = defineTool({
     wait_ms: z.number().int().min(0).max(60_000).default(0),
     hold_ms: z.number().int().min(0).max(60_000).default(0),
   }),
-  output: z.object({ request_id: z.string(), pid: z.number().int() }),
+  output: PostOutput,
   effect: { class: 'visible', gate: 'none' },
   timeout: { deadlineMs: 90_000, settle: 'the posts file: a line starting with the request id' },
-  settleRead: async (input) =>
-    postedIds().includes(input.request_id)
-      ? { fields: { request_id: input.request_id, pid: process.pid }, summary: 'The post landed before' }
-      : undefined,
+  settleRead: async (input) => landedPost(input.request_id),
   run: async (input, ctx) => {
     await sleep(input.wait_ms, undefined, { signal: ctx.signal });
     ctx.markStarted();
@@ -99,13 +105,10 @@ export const postWhenFree = defineTool({
     request_id: RequestIdSchema,
     busy_tries: z.number().int().min(0).max(20),
   }),
-  output: z.object({ request_id: z.string(), pid: z.number().int() }),
+  output: PostOutput,
   effect: { class: 'visible', gate: 'none' },
   timeout: { deadlineMs: 30_000, settle: 'the posts file: a line starting with the request id' },
-  settleRead: async (input) =>
-    postedIds().includes(input.request_id)
-      ? { fields: { request_id: input.request_id, pid: process.pid }, summary: 'The post landed before' }
-      : undefined,
+  settleRead: async (input) => landedPost(input.request_id),
   run: async (input, ctx) => {
     if (busyRefusalsOf(postsFile(), input.request_id) < input.busy_tries) {
       appendFileSync(`${postsFile()}.busy`, `${input.request_id}\n`);

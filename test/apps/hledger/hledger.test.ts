@@ -50,6 +50,17 @@ function failure(envelope: Envelope): ErrorEnvelope['error'] {
   return envelope.error;
 }
 
+/** A Lift whose hledger tools have a deadline of `deadlineMs`, for calls that must run out of time. */
+function withDeadline(journalPath: string, home: string, deadlineMs: number): Runtime {
+  return new Runtime({
+    home: join(dir.path, home),
+    tools: hledgerTools({ journal: journalPath }).map((tool) => ({
+      ...tool,
+      timeout: { ...tool.timeout, deadlineMs },
+    })),
+  });
+}
+
 /** A person's program holding the journal's lock until it is killed; it prints "held" once it does. */
 function holdLock(lock: string): ChildProcess {
   const holder = spawn(
@@ -186,13 +197,7 @@ describe('ledger_add_transaction', () => {
     const path = journal();
     const holder = holdLock(`${path}.lock`);
     await new Promise((resolve) => holder.stdout?.once('data', resolve));
-    const short = new Runtime({
-      home: join(dir.path, 'short-home'),
-      tools: hledgerTools({ journal: path }).map((tool) => ({
-        ...tool,
-        timeout: { ...tool.timeout, deadlineMs: 1_200 },
-      })),
-    });
+    const short = withDeadline(path, 'short-home', 1_200);
     try {
       const error = failure(await short.invoke('ledger_add_transaction', supplies('supplies-locked')));
       expect(error.code).toBe('TIMEOUT');
@@ -207,13 +212,7 @@ describe('ledger_add_transaction', () => {
     const path = journal();
     const holder = holdLock(`${path}.lock`);
     await new Promise((resolve) => holder.stdout?.once('data', resolve));
-    const short = new Runtime({
-      home: join(dir.path, 'late-lock-home'),
-      tools: hledgerTools({ journal: path }).map((tool) => ({
-        ...tool,
-        timeout: { ...tool.timeout, deadlineMs: 3_000 },
-      })),
-    });
+    const short = withDeadline(path, 'late-lock-home', 3_000);
     try {
       // The holder dies 2 s into the 3 s deadline: the lock is free again with at most 1 s left.
       const released = setTimeout(() => holder.kill('SIGKILL'), 2_000);
