@@ -4,6 +4,7 @@ import { parseTypedValue } from '../../capability/typed.js';
 import type { StepResult } from '../../rungs/ui/act.js';
 import { MAX_ACTIONS_PER_CALL, type UiActionInput, UiActionSchema } from '../../rungs/ui/actions.js';
 import type { Target } from '../../rungs/ui/locator.js';
+import type { ActionTrace } from '../action-traces.js';
 import type { ExecutedAction } from '../compile.js';
 import type { ExplorerContext } from '../explorer-context.js';
 import { defineExplorerTool } from './tool.js';
@@ -109,6 +110,7 @@ function reply(
   result: StepResult,
   reads: Record<string, string>,
   dialogs: string[],
+  trace: ActionTrace | undefined,
 ) {
   const { status, message, hint } = checkRead(context, action, result, reads);
   const { record } = context;
@@ -119,8 +121,13 @@ function reply(
     status === 'executed'
       ? recordable(action, result, dialogs)
       : { leftOut: `${status}${result.code ? ` (${result.code})` : ''}: ${message}` };
-  const executed = 'executed' in kept ? kept.executed : undefined;
+  // A click the classifier reads as irreversible counts as a write even where no request showed it.
+  const written = trace && result.risk === 'high' ? { ...trace, wrote: true } : trace;
+  const executed =
+    'executed' in kept ? { ...kept.executed, ...(written ? { trace: written } : {}) } : undefined;
   if (executed) record.executed.push(executed);
+  // A write the page sent counts even when the action is left out: what follows reads its result.
+  if (written?.wrote) record.wrote = true;
   else if ('leftOut' in kept) record.leftOut.push({ action: number, op: action.op, reason: kept.leftOut });
   const shared = {
     index: result.index,
@@ -171,8 +178,9 @@ export const actTool = defineExplorerTool({
     const results = await context.ui.act(args.actions as UiActionInput[]);
     const reads = context.ui.reads();
     const dialogs = context.ui.acceptedDialogs();
+    const traces = context.ui.traces();
     const replies = results.map((result) =>
-      reply(context, args.actions[result.index]!, result, reads, dialogs),
+      reply(context, args.actions[result.index]!, result, reads, dialogs, traces.get(result.index)),
     );
     const rejected = replies.filter((entry) => entry.status === 'rejected').length;
     return { results: replies, ...(rejected > 0 ? { rejected } : {}) };

@@ -34,6 +34,9 @@ export function redactedOriginAndPath(url: string, redactor: Redactor): string {
 
 type Listener<T> = (value: T) => void;
 
+/** Methods that only read, by HTTP's own definition (RFC 9110, 9.2.1). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Everything about a page beyond its content, in one place for every user of the page (UI
  * tools, discovery, replay, handoff): the open dialog and file chooser, each frame's document
@@ -58,6 +61,11 @@ export class PageTracker {
   #lastActivity = 0;
   /** Documents committed in any frame so far. */
   loads = 0;
+  /**
+   * Requests sent so far that can change the application: any method but GET, HEAD and OPTIONS
+   * (a form post, an XHR save). Discovery tells a write from a look by them.
+   */
+  unsafeRequests = 0;
 
   static readonly #trackers = new WeakMap<Page, PageTracker>();
 
@@ -217,6 +225,7 @@ export class PageTracker {
   }
 
   #requestStarted(request: Request): void {
+    if (!SAFE_METHODS.has(request.method())) this.unsafeRequests++;
     const type = request.resourceType();
     if (type === 'xhr' || type === 'fetch') this.#fetches.set(request, Date.now());
     if (type !== 'document') return;
