@@ -50,7 +50,11 @@ describe('a value composed of inputs and text (template)', () => {
   });
 
   it('types a template with a line break into a textarea and an editor, key by key', async () => {
-    const typed = await act({ op: 'type', target: label('Page text'), value: { template: '{{title}}\n{{body}}' } });
+    const typed = await act({
+      op: 'type',
+      target: label('Page text'),
+      value: { template: '{{title}}\n{{body}}' },
+    });
     expect(typed.effect, typed.message).toBe('changed');
     expect(await textOf('#text')).toBe('Release notes\nShips on Friday');
     const edited = await act({ op: 'type', target: summary, value: { template: '{{title}}\n{{body}}' } });
@@ -59,7 +63,11 @@ describe('a value composed of inputs and text (template)', () => {
   });
 
   it('refuses an input it names that is not bound, and a line break typed into a one-line field', async () => {
-    const unknown = await act({ op: 'fill', target: label('Title'), value: { template: '{{input.author}}: x' } });
+    const unknown = await act({
+      op: 'fill',
+      target: label('Title'),
+      value: { template: '{{input.author}}: x' },
+    });
     expect(unknown).toMatchObject({ status: 'rejected', code: 'BAD_INPUT' });
     expect(unknown.message).toContain("'author'");
     const enter = await act({ op: 'type', target: label('Title'), value: { template: '{{title}}\nmore' } });
