@@ -26,9 +26,10 @@ const SEED: Record<string, string> = {
   'Release plan': 'Freeze on Monday',
 };
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 const html = (title: string, body: string) =>
-  `<!doctype html><meta charset="utf-8"><title>${escape(title)}</title><main>${body}</main>`;
+  `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><main>${body}</main>`;
 
 function wiki(request: IncomingMessage, response: ServerResponse): void {
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -44,9 +45,9 @@ function wiki(request: IncomingMessage, response: ServerResponse): void {
     send(
       html(
         `Editing ${title}`,
-        `<h1>Editing ${escape(title)}</h1><form action="/save" method="get">
-<input type="hidden" name="title" value="${escape(title)}">
-<label for="text">Page text</label><textarea id="text" name="text" rows="10">${escape(pages.get(title) ?? '')}</textarea>
+        `<h1>Editing ${escapeHtml(title)}</h1><form action="/save" method="get">
+<input type="hidden" name="title" value="${escapeHtml(title)}">
+<label for="text">Page text</label><textarea id="text" name="text" rows="10">${escapeHtml(pages.get(title) ?? '')}</textarea>
 <button type="submit">Save page</button></form>`,
       ),
     );
@@ -66,7 +67,12 @@ function wiki(request: IncomingMessage, response: ServerResponse): void {
   }
   if (url.pathname === '/page') {
     const lines = (pages.get(title) ?? '').split('\n').filter((line) => line.trim() !== '');
-    send(html(title, `<h1>${escape(title)}</h1>${lines.map((line) => `<p>${escape(line)}</p>`).join('')}`));
+    send(
+      html(
+        title,
+        `<h1>${escapeHtml(title)}</h1>${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')}`,
+      ),
+    );
     return;
   }
   send(html('Wiki', '<h1>Wiki</h1><p>Welcome.</p>'));

@@ -59,6 +59,7 @@ describe('a value composed of inputs and text (template)', () => {
     expect(await textOf('#text')).toBe('Release notes\nShips on Friday');
     const edited = await act({ op: 'type', target: summary, value: { template: '{{title}}\n{{body}}' } });
     expect(edited.effect, edited.message).toBe('changed');
+    // biome-ignore lint/performance/useDomNodeTextContent: the editor's text as a person reads it, paragraphs as lines
     expect(await served.page.locator('#summary').innerText()).toMatch(/^Release notes\n+Ships on Friday$/);
   });
 
@@ -107,6 +108,7 @@ describe('typing at the caret (clear: false) after a caret key', () => {
     await act({ op: 'press', target: summary, key: 'Control+End' });
     const typed = await act({ op: 'type', target: summary, value: ' and more', clear: false });
     expect(typed.effect, typed.message).toBe('changed');
+    // biome-ignore lint/performance/useDomNodeTextContent: the editor's text as a person reads it
     expect(await served.page.locator('#summary').innerText()).toBe('Kept words and more');
   });
 
