@@ -36,6 +36,20 @@ function wiki(request: IncomingMessage, response: ServerResponse): void {
   const title = url.searchParams.get('title') ?? '';
   const send = (body: string) =>
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  if (url.pathname === '/delete') {
+    pages.delete(title);
+    response.writeHead(303, { location: '/pages' }).end();
+    return;
+  }
+  if (url.pathname === '/pages') {
+    // Each page with its own Delete button, all named alike and in no table.
+    const items = [...pages.keys()].map(
+      (name) =>
+        `<li>${escapeHtml(name)} <form action="/delete" method="get"><input type="hidden" name="title" value="${escapeHtml(name)}"><button type="submit">Delete</button></form></li>`,
+    );
+    send(html('All pages', `<h1>All pages</h1><ul>${items.join('')}</ul>`));
+    return;
+  }
   if (url.pathname === '/save' || url.pathname === '/create') {
     pages.set(title, (url.searchParams.get('text') ?? '').replace(/\r\n/g, '\n'));
     response.writeHead(303, { location: `/page?title=${encodeURIComponent(title)}` }).end();
@@ -310,5 +324,38 @@ describe('keys discovery cannot compile', () => {
     const refused = replies[0]!.reply as { ok: boolean; error?: string; hint?: string };
     expect(refused).toMatchObject({ ok: false, error: 'BAD_INPUT' });
     expect(refused.hint).toContain('Control+End');
+  });
+});
+
+describe('an irreversible click on one of several alike', () => {
+  it('is refused before it acts: nothing is deleted, and the reply says to name it by its row', async () => {
+    const { replies } = await discover(
+      {
+        name: 'wiki_page_delete',
+        intent: 'Delete a wiki page',
+        inputs: [{ name: 'page', type: 'string' }],
+        outputs: [{ name: 'pageUrl', type: 'string' }],
+        bound: { page: 'Runbook' },
+        startUrl: `${origin}/pages`,
+      },
+      [
+        {
+          tool: 'act',
+          args: {
+            actions: [
+              {
+                op: 'click',
+                target: { frame: [], locator: { by: 'role', role: 'button', name: 'Delete' }, nth: 2 },
+              },
+            ],
+          },
+        },
+      ],
+      true,
+    );
+    const reply = replies[0]!.reply as { ok: boolean; results: Array<Record<string, unknown>> };
+    expect(reply.results[0]).toMatchObject({ status: 'rejected', code: 'BAD_INPUT' });
+    expect(String(reply.results[0]!.hint)).toContain('"by":"cell"');
+    expect([...pages.keys()].sort()).toEqual(Object.keys(SEED).sort());
   });
 });
