@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { capturingPattern, MAX_PATTERN_CHARS } from '../contract/pattern.js';
+import { REPLAYABLE_KEYS } from '../rungs/ui/actions.js';
 import { TargetSchema } from '../rungs/ui/locator.js';
 import { canonicalJson, sha256 } from '../runtime/canonical.js';
 
@@ -87,9 +88,9 @@ export type OutputSpec = z.infer<typeof OutputSpecSchema>;
  */
 export const ValueSchema = z.union([
   z.strictObject({ input: Name }),
-  z.strictObject({ literal: z.string().max(500) }),
+  z.strictObject({ literal: z.string().max(2000) }),
   /** Several inputs and literal text in one field: `"{{input.title}} — {{input.date}}"`. */
-  z.strictObject({ template: z.string().min(1).max(500) }),
+  z.strictObject({ template: z.string().min(1).max(2000) }),
 ]);
 export type Value = z.infer<typeof ValueSchema>;
 
@@ -101,6 +102,9 @@ export const PostconditionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none') }),
 ]);
 export type Postcondition = z.infer<typeof PostconditionSchema>;
+
+/** The keys a step may press: those a form is worked with, and caret keys (actions.ts). */
+const REPLAYABLE_KEY = new RegExp(`^(?:${REPLAYABLE_KEYS.map((key) => key.replace('+', '\\+')).join('|')})$`);
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -133,15 +137,25 @@ export const StepSchema = z.discriminatedUnion('op', [
   }),
   z.strictObject({ ...stepBase, op: z.literal('click'), target: TargetSchema }),
   z.strictObject({ ...stepBase, op: z.literal('fill'), target: TargetSchema, value: ValueSchema }),
-  /** The value typed key by key, for a widget that acts on key events (an autocomplete). */
-  z.strictObject({ ...stepBase, op: z.literal('type'), target: TargetSchema, value: ValueSchema }),
+  /**
+   * The value typed key by key, for a widget that acts on key events (an autocomplete).
+   * `clear: false`: typed at the caret (where a caret key put it), keeping what the field
+   * held; absent, the field is emptied first.
+   */
+  z.strictObject({
+    ...stepBase,
+    op: z.literal('type'),
+    target: TargetSchema,
+    value: ValueSchema,
+    clear: z.boolean().optional(),
+  }),
   z.strictObject({ ...stepBase, op: z.literal('select'), target: TargetSchema, value: ValueSchema }),
   z.strictObject({ ...stepBase, op: z.literal('check'), target: TargetSchema, checked: z.boolean() }),
   z.strictObject({
     ...stepBase,
     op: z.literal('press'),
     target: TargetSchema,
-    key: z.string().regex(/^(Enter|Tab|Escape|ArrowUp|ArrowDown|Space)$/),
+    key: z.string().regex(REPLAYABLE_KEY),
   }),
   z.strictObject({ ...stepBase, op: z.literal('wait_for'), target: TargetSchema }),
   z.strictObject({ ...stepBase, op: z.literal('read'), target: TargetSchema, output: Name }),
@@ -149,11 +163,15 @@ export const StepSchema = z.discriminatedUnion('op', [
 export type Step = z.infer<typeof StepSchema>;
 export type StepOp = Step['op'];
 
-/** Inputs a step types or chooses into the page (not those only in locators or paths). */
+/** Inputs a step types or chooses into the page, alone or in a template (not those only in locators or paths). */
 export function writtenInputs(steps: readonly Step[]): string[] {
   const names = steps.flatMap((step) =>
-    (step.op === 'fill' || step.op === 'type' || step.op === 'select') && 'input' in step.value
-      ? [step.value.input]
+    step.op === 'fill' || step.op === 'type' || step.op === 'select'
+      ? 'input' in step.value
+        ? [step.value.input]
+        : 'template' in step.value
+          ? placeholdersIn(step.value.template)
+          : []
       : [],
   );
   return [...new Set(names)];

@@ -26,7 +26,7 @@ export type ExecutedAction = (
   | { op: 'navigate'; url: string }
   | { op: 'click'; target: Target }
   | { op: 'fill'; target: Target; value: Value }
-  | { op: 'type'; target: Target; value: Value }
+  | { op: 'type'; target: Target; value: Value; clear?: false }
   | { op: 'select'; target: Target; value: Value }
   | { op: 'check'; target: Target; checked: boolean }
   | { op: 'press'; target: Target; key: string }
@@ -115,9 +115,17 @@ function parameterise(target: Target, bound: Record<string, string>): Target {
  * A literal the explorer typed that equals a bound value still becomes the parameter; one
  * that holds a bound value as a whole token among other text ("[[Category:Support]]" with
  * category=Support) becomes a template, as the explorer was shown it: stored literally, a
- * replay on other inputs would write the explored value.
+ * replay on other inputs would write the explored value. A template's literal text is
+ * treated the same, its inputs kept as they are.
  */
 function parameteriseValue(value: Value, bound: Record<string, string>): Value {
+  if ('template' in value) {
+    const pieces = value.template.split(/(\{\{input\.[A-Za-z][A-Za-z0-9_]*\}\})/);
+    const template = pieces
+      .map((piece, index) => (index % 2 === 1 ? piece : parameteriseText(piece, bound)))
+      .join('');
+    return { template };
+  }
   if (!('literal' in value)) return value;
   const match = Object.entries(bound).find(([, bound]) => bound === value.literal);
   if (match) return { input: match[0] };
@@ -282,6 +290,7 @@ export function compileWithTraces(input: CompileInput): { capability: Capability
           op: action.op,
           target: parameterise(action.target, bound),
           value: parameteriseValue(action.value, bound),
+          ...(action.op === 'type' && action.clear === false ? { clear: false } : {}),
         });
         break;
       case 'check':
@@ -312,7 +321,10 @@ export function compileWithTraces(input: CompileInput): { capability: Capability
     const next = kept[index + 1];
     const nextTarget = next && 'target' in next ? next.target : undefined;
     let expect: Postcondition = { kind: 'none' };
-    if (step.op === 'fill' || step.op === 'type') {
+    // Typed at the caret, the field holds more than the value: the step checks what it added.
+    if (step.op === 'type' && step.clear === false) {
+      expect = { kind: 'none' };
+    } else if (step.op === 'fill' || step.op === 'type') {
       expect = { kind: 'value', target: step.target, equals: step.value };
     } else if (step.op === 'check') {
       expect = { kind: 'checked', target: step.target, checked: step.checked };

@@ -47,8 +47,14 @@ function actionOf(step: Step, inputs: Record<string, string>, origin: string): U
         op: 'navigate',
         url: new URL(fillTemplate(step.path, inputs, encodeURIComponent), origin).href,
       };
-    case 'fill':
     case 'type':
+      return {
+        op: 'type',
+        target: target!,
+        value: value(step.value),
+        ...(step.clear === false ? { clear: false } : {}),
+      };
+    case 'fill':
     case 'select':
       return { op: step.op, target: target!, value: value(step.value) };
     case 'check':

@@ -137,7 +137,8 @@ export class PageDriver implements UiDriver {
       async (action, index) => {
         await traces.begin(index, 'target' in action);
         const dialogBefore = this.#harness.tracker.dialog;
-        const env = this.#harness.actEnvironment(this.#refs, this.#reads);
+        // What discovery does is compiled: an element no target names alone is refused before it is acted on.
+        const env = { ...this.#harness.actEnvironment(this.#refs, this.#reads), uniqueTargets: true };
         const result = await performAction(env, action, index);
         const accepted = action.op === 'dialog' && action.response === 'accept';
         if (accepted && result.status === 'executed' && dialogBefore) {

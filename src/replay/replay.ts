@@ -570,7 +570,7 @@ export class Replay implements StepRunner {
     this.#loadsAtAct = this.#harness.tracker.loads;
     this.#lastActAt = Date.now();
     try {
-      await this.#performOnSlowPage(step.op, perform);
+      await this.#performOnSlowPage(step, perform);
     } catch (error) {
       const what = describeTarget(this.#bind(step.target));
       if (isStrictViolation(error)) {
@@ -602,13 +602,15 @@ export class Replay implements StepRunner {
    * input may have reached it, and the postcondition decides whether it took (a second click
    * or Enter could act twice).
    */
-  async #performOnSlowPage(op: Step['op'], perform: (timeoutMs: number) => Promise<void>): Promise<void> {
+  async #performOnSlowPage(step: Step, perform: (timeoutMs: number) => Promise<void>): Promise<void> {
     try {
       await perform(this.timeoutMs);
     } catch (error) {
       const at = slowPageAt(error);
       if (at === undefined) throw error;
-      if (at === 'input_sent' && !SETS_A_STATE.has(op)) {
+      // Text typed at the caret is not a state: typed again, it would be there twice.
+      const setsAState = SETS_A_STATE.has(step.op) && !(step.op === 'type' && step.clear === false);
+      if (at === 'input_sent' && !setsAState) {
         this.emit('replay-page-classified', {
           state: 'busy',
           detail: "the page was too slow to acknowledge the step's input; its postcondition decides",
