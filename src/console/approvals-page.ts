@@ -42,6 +42,7 @@ ${approval.requestId ? html`<div><dt>Request id</dt><dd><code>${approval.request
 </dl>
 <h4>What it will do</h4>
 <pre class="preview">${approval.preview}</pre>
+<p class="digest">Input digest <code>${approval.inputDigest}</code>${approval.phrase ? ' (the phrase to sign names it)' : ''}</p>
 <details>
 <summary>Input (secrets masked)</summary>
 <pre class="input">${maskedInput(runtime, approval)}</pre>

@@ -94,6 +94,10 @@ export const ERROR_CODES = {
   APPROVAL_NOT_FOUND: {
     retry: 'no',
     hint: 'No held call has that approval id. List held calls with lift approvals.',
+  APPROVAL_PENDING: {
+    retry: 'no',
+    hint: "Nothing ran: the call is held for a person's yes, and pending.approval_id names it. Do not call again (that only asks again). Wait for the answer: lift call --wait waits for it; a person answers in the console (lift console) or with lift approve ID (lift deny ID); approval_status or lift approvals tells its state.",
+  },
   },
   APPROVAL_STALE: {
     retry: 'yes',

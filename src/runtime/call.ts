@@ -147,7 +147,8 @@ export class Call implements CallParts {
         ? { tool: this.toolName, ok: clean.ok, code: clean.error.code }
         : { tool: this.toolName, ok: clean.ok },
     );
-    if (this.ownRun) runs.record(this.runId, 'call', this.toolName, this.events, clean.ok);
+    if (this.ownRun)
+      runs.record(this.runId, 'call', this.toolName, this.events, 'pending' in clean ? 'held' : clean.ok);
     else runs.append(this.runId, this.events);
     return clean;
   }
