@@ -271,6 +271,16 @@ export class Approvals implements ApprovalRecords {
   recordExecution(id: string, envelope: string): void {
     this.#db.prepare(`UPDATE approvals SET state = 'executed', envelope = ? WHERE id = ?`).run(envelope, id);
   }
+
+  holdAgain(id: string, envelope: string): void {
+    this.#db
+      .prepare(
+        `UPDATE approvals SET state = 'pending', envelope = ?, decided_at = NULL, decided_by = NULL,
+           owner_pid = NULL, owner_host = NULL, owner_started = NULL, heartbeat_at = NULL
+         WHERE id = ? AND state = 'approved'`,
+      )
+      .run(envelope, id);
+  }
 }
 
 export function ownerValues(owner: LeaseOwner): [number, string, string | null, string] {

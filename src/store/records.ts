@@ -55,6 +55,12 @@ export interface ApprovalRecords {
   linkReplacement(id: string, replacedBy: string | undefined): Awaitable<void>;
   recent(limit?: number): Awaitable<Approval[]>;
   recordExecution(id: string, envelope: string): Awaitable<void>;
+  /**
+   * Approved -> pending again, for a call that did nothing because its program could not be
+   * reached: the person's yes is not used up. `envelope` is that attempt's answer, kept for
+   * whoever waits on the call and for the person to read.
+   */
+  holdAgain(id: string, envelope: string): Awaitable<void>;
 }
 
 /** How a run ended: ok (true), failed (false), or held for a person's yes: not ok, yet nothing failed. */
