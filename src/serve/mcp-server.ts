@@ -62,7 +62,7 @@ export function serverTools(runtime: Runtime): AnyTool[] {
 }
 
 const INSTRUCTIONS =
-  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A call held for a person comes back as an isError result that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
+  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A call held for a person is not ok: it comes back as an isError result (error.code APPROVAL_PENDING) that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
 
 /**
  * One MCP server over a runtime: every registered tool, listed from its contract and
