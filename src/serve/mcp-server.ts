@@ -21,6 +21,7 @@ import { ApprovalResources } from './approval-resources.js';
 import { approvalStatusTool } from './approval-status.js';
 import { askApproval, canElicit, elicitationMayAnswer } from './ask-approval.js';
 import { CallNotices } from './call-notices.js';
+import { envelopeResource, readEnvelopeResource } from './envelope-resource.js';
 import { FileResources } from './file-resources.js';
 import { ProtocolError } from './protocol-error.js';
 import { toMcpTool } from './to-mcp-tools.js';
@@ -62,7 +63,7 @@ export function serverTools(runtime: Runtime): AnyTool[] {
 }
 
 const INSTRUCTIONS =
-  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A call held for a person is not ok: it comes back as an isError result (error.code APPROVAL_PENDING) that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
+  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint (each tool’s output schema gives its fields; the resource lift://schema/envelope describes the rest). A call held for a person is not ok: it comes back as an isError result (error.code APPROVAL_PENDING) that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
 
 /**
  * One MCP server over a runtime: every registered tool, listed from its contract and
@@ -157,12 +158,14 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [...files.list(), ...scrub(await approvals.list())],
+    resources: [envelopeResource, ...files.list(), ...scrub(await approvals.list())],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [ApprovalResources.template],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const envelope = readEnvelopeResource(request.params.uri);
+    if (envelope) return envelope;
     const approval = await approvals.read(request.params.uri);
     return approval ? scrub(approval) : files.read(request.params.uri);
   });

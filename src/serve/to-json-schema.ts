@@ -39,25 +39,42 @@ function envelopeSchemasOnce(): { success: JsonSchema; pending: JsonSchema; erro
   return envelopeSchemas;
 }
 
+/** Where the three envelopes every tool shares are described once, in full (envelope-resource.ts). */
+export const ENVELOPE_SCHEMA_URI = 'lift://schema/envelope';
+
 /**
- * The schema of what a call of this tool returns: the envelope, whose `fields` follow the
- * tool's output schema. A held call returns the pending envelope and a failure the error
- * envelope, so all three are allowed. A truncated result carries a cut of the fields (arrays
- * halved, long strings shortened), which need not satisfy the output schema's bounds.
+ * The schema of what a call of this tool returns, as short as a validator can check it: the
+ * envelope's shared members (summary, checks, error, pending, ...) are described once, at
+ * ENVELOPE_SCHEMA_URI and in the server's instructions, instead of in each of 36 tools (they
+ * were about two thirds of tools/list). What is the tool's own is here in full: `fields`
+ * follows its output schema. A truncated result carries a cut of the fields (arrays halved,
+ * long strings shortened), which need not satisfy the output schema's bounds; a held call or a
+ * failure carries none.
  */
 export function toolEnvelopeSchema(tool: AnyTool): JsonSchema & { type: 'object' } {
-  const { success, pending, error } = envelopeSchemasOnce();
   const { $defs, ...fields } = toolFieldsSchema(tool);
-  const complete = clone(success);
-  complete.properties = { ...complete.properties, fields };
-  const truncated = clone(success);
-  truncated.properties = { ...truncated.properties, truncated: { type: 'boolean', const: true } };
-  truncated.required = [...(truncated.required ?? []), 'truncated'];
   return {
     type: 'object',
-    anyOf: [complete, truncated, clone(pending), clone(error)],
-    ...($defs ? { $defs } : {}),
+    description: `Lift's envelope (${ENVELOPE_SCHEMA_URI}): ok is true with this tool's fields, or false with error (or pending, for a call held for a person).`,
+    properties: {
+      ok: { type: 'boolean' },
+      fields: {
+        type: 'object',
+        description: "This tool's fields ($defs.fields); a cut of them when truncated is true.",
+      },
+      truncated: { type: 'boolean', const: true },
+    },
+    required: ['ok'],
+    if: { required: ['truncated'] },
+    else: { properties: { fields: { $ref: '#/$defs/fields' } } },
+    $defs: { ...($defs as Record<string, JsonSchema> | undefined), fields },
   };
+}
+
+/** The three envelopes in full, `fields` left open: what every tool's output schema points at. */
+export function sharedEnvelopeSchema(): JsonSchema {
+  const { success, pending, error } = envelopeSchemasOnce();
+  return { anyOf: [clone(success), clone(pending), clone(error)] };
 }
 
 /** Every property name the input schema declares, at the top level. */

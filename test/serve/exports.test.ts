@@ -7,8 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../src/contract/define-tool.js';
 import type { JsonSchema } from '../../src/contract/json-schema.js';
 import { Runtime } from '../../src/runtime/runtime.js';
+import { readEnvelopeResource } from '../../src/serve/envelope-resource.js';
 import { toOpenAiArguments } from '../../src/serve/openai-arguments.js';
 import { toAnthropicTools } from '../../src/serve/to-anthropic-tools.js';
+import { ENVELOPE_SCHEMA_URI } from '../../src/serve/to-json-schema.js';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
 import { toOpenAiTools } from '../../src/serve/to-openai-tools.js';
 import { noteList, notePublish, noteRead, noteTag, noteWait, tools } from './fixtures/tools.js';
@@ -111,6 +113,20 @@ describe('MCP tools/list export', () => {
       expect(valid(schema, envelope), `${tool.name} ${JSON.stringify(envelope)}`).toBe(true);
     }
     expect([...seen].sort()).toEqual(['BAD_INPUT', 'TIMEOUT', 'ok', 'pending', 'truncated']);
+  });
+
+  it('describes in each output schema only what is the tool’s own, and every envelope once, in a resource', () => {
+    const schema = byName('note_read').outputSchema as JsonSchema & { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties).sort()).toEqual(['fields', 'ok', 'truncated']);
+    expect(JSON.stringify(schema)).not.toContain('"retry"');
+    const envelope = readEnvelopeResource(ENVELOPE_SCHEMA_URI);
+    const shared = JSON.parse(
+      String((envelope?.contents[0] as { text?: string } | undefined)?.text),
+    ) as JsonSchema;
+    // The shared schema holds what each tool's leaves out: the error's retry and hint, the pending approval.
+    expect(JSON.stringify(shared)).toContain('"retry"');
+    expect(JSON.stringify(shared)).toContain('"approval_id"');
+    expect(readEnvelopeResource('lift://approvals/x')).toBeUndefined();
   });
 
   it('rejects fields that do not follow the output schema', () => {
