@@ -269,9 +269,11 @@ export const ProvenanceSchema = z.strictObject({
 /**
  * One run of a rehearsal: a full replay on the discovery's inputs or an example's, or, for a
  * capability that writes, its read-back from the page the write led to (never the write).
+ * `answer`: a write whose only evidence is the message the application answered it with
+ * (shown once, never on a fresh visit), which discovery saw and nothing could read back.
  */
 export const RehearsalRunSchema = z.strictObject({
-  kind: z.enum(['replay', 'read_back', 'example']),
+  kind: z.enum(['replay', 'read_back', 'example', 'answer']),
   /** Whose inputs: the discovery's own, or an example's (by its outcome). */
   inputs: z.enum(['discovery', 'found', 'not_found', 'already_exists']),
   /** What the replay answered (an example answers the outcome it was given for). */

@@ -32,7 +32,7 @@ const LOOKS_ONLY = new Set(['read', 'wait_for']);
 export class ActionTraces {
   readonly #harness: PageHarness;
   readonly #traces = new Map<number, ActionTrace>();
-  #open: { index: number; unsafe: number; page?: string; startedAt: number } | undefined;
+  #open: { index: number; unsafe: number; redirects: number; page?: string; startedAt: number } | undefined;
 
   constructor(harness: PageHarness) {
     this.#harness = harness;
@@ -48,6 +48,7 @@ export class ActionTraces {
     this.#open = {
       index,
       unsafe: tracker.unsafeRequests,
+      redirects: tracker.redirectedGets.length,
       startedAt: Date.now(),
       ...(fingerprint?.complete ? { page: fingerprint.fingerprint } : {}),
     };
@@ -67,7 +68,10 @@ export class ActionTraces {
     if (!open) return;
     this.#open = undefined;
     const { tracker, page } = this.#harness;
-    const wrote = tracker.unsafeRequests > open.unsafe;
+    const bound = this.#harness.boundValues();
+    const wrote =
+      tracker.unsafeRequests > open.unsafe ||
+      tracker.redirectedGets.slice(open.redirects).some((hop) => storedWhatItCarried(hop, bound));
     // Only a write's frames matter (its read-back starts there); a frame under a dialog is not asked.
     const frames = wrote && !tracker.dialog ? await framesOf(this.#harness) : [];
     this.#traces.set(open.index, {
@@ -86,4 +90,28 @@ async function framesOf(harness: PageHarness): Promise<FrameUrl[]> {
     const path = paths[index];
     return path && path.length > 0 ? [{ path, url: frame.url() }] : [];
   });
+}
+
+/**
+ * A GET that carried a bound value in its query and was sent somewhere that does not carry it
+ * stored it: a wiki's `save?title=Sandbox&text=…line…` answered by the page, a `delete?title=…`
+ * answered by the list. A lookup's `?id=M-1001` answered by `/members/M-1001` carries its value
+ * on. Counting a look as a write only makes its rehearsal a read-back; the reverse would send a
+ * write twice.
+ */
+function storedWhatItCarried(hop: { from: string; to: string }, bound: readonly string[]): boolean {
+  const query = plain(new URL(hop.from).search);
+  const target = plain(hop.to);
+  return bound.some((value) => {
+    const wanted = value.trim().toLowerCase();
+    return wanted !== '' && query.includes(wanted) && !target.includes(wanted);
+  });
+}
+
+function plain(url: string): string {
+  try {
+    return decodeURIComponent(url.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return url.toLowerCase();
+  }
 }

@@ -380,3 +380,75 @@ describe('a write is rehearsed by reading its result back, never by writing agai
     expect(tracker.issues).toHaveLength(before);
   }, 240_000);
 });
+
+describe('a write whose answer is a message shown once', () => {
+  let tracker: TinyTracker;
+  beforeAll(async () => {
+    tracker = await startTinyTracker('prg');
+  });
+  afterAll(() => tracker?.close());
+
+  const created = (name: string) => ({
+    target: { frame: [], locator: { by: 'pair', label: name } },
+  });
+
+  it('reads its new number from the flash and is read back from the record’s page, where the flash is gone', async () => {
+    const bound = { title: 'Fan noise in room 4', status: 'Open' };
+    const { result, complete } = await discover(tracker, { ...issueCreate, bound }, [
+      fillAndCreate,
+      {
+        tool: 'complete',
+        args: {
+          outputs: ['number'],
+          from: { number: { message: { pattern: 'Issue (\\d+) “' } } },
+          checkpoint: {
+            ...created('Title'),
+            input: 'title',
+            values: [{ ...created('Status'), input: 'status' }],
+          },
+        },
+      },
+    ]);
+    expect(result.status.outcome, JSON.stringify(complete)).toBe('completed');
+    const capability = result.capability!;
+    expect(capability.rehearsal?.runs).toEqual([
+      expect.objectContaining({ kind: 'read_back', inputs: 'discovery', outcome: 'found' }),
+    ]);
+    expect(tracker.posts.filter((title) => title === bound.title)).toHaveLength(1);
+    const made = await replay(capability, { title: 'Door badge stuck', status: 'Closed' });
+    expect(made.error).toBeUndefined();
+    expect(made.result?.outputs.number).toBe(tracker.issues.find((i) => i.title === 'Door badge stuck')?.id);
+  }, 180_000);
+
+  it('whose only evidence is that message is stored with an answer run, and replays', async () => {
+    const bound = { title: 'Blinds broken' };
+    const titleOnly = { ...issueCreate, inputs: [issueCreate.inputs[0]!], bound };
+    const { result, complete } = await discover(tracker, titleOnly, [
+      {
+        tool: 'act',
+        args: {
+          actions: [
+            { op: 'fill', target: label('Title'), value: { input: 'title' } },
+            { op: 'click', target: role('Create issue') },
+          ],
+        },
+      },
+      {
+        tool: 'complete',
+        args: {
+          outputs: ['number'],
+          from: { number: { message: { pattern: 'Issue (\\d+) “' } } },
+          checkpoint: { target: role('', 'status'), input: 'title', match: 'contains' },
+        },
+      },
+    ]);
+    expect(result.status.outcome, JSON.stringify(complete)).toBe('completed');
+    expect(result.capability?.rehearsal?.runs).toEqual([
+      { kind: 'answer', inputs: 'discovery', outcome: 'found', ms: 0 },
+    ]);
+    const made = await replay(result.capability!, { title: 'Kettle leaks' });
+    expect(made.error).toBeUndefined();
+    expect(made.result?.outcome).toBe('found');
+    expect(tracker.issues.filter((issue) => issue.title === 'Kettle leaks')).toHaveLength(1);
+  }, 180_000);
+});

@@ -49,7 +49,7 @@ function list(issues: Issue[], query: string): string {
 function issuePage(issue: Issue, created: boolean): string {
   return page(
     `Issue ${issue.id}`,
-    `${created ? `<p role="status">Issue ${issue.id} created.</p>` : ''}<h1>Issue ${issue.id}</h1><dl><dt>Title</dt><dd>${esc(issue.title)}</dd><dt>Status</dt><dd>${esc(issue.status)}</dd></dl>`,
+    `${created ? `<p role="status">Issue ${issue.id} “${esc(issue.title)}” created.</p>` : ''}<h1>Issue ${issue.id}</h1><dl><dt>Title</dt><dd>${esc(issue.title)}</dd><dt>Status</dt><dd>${esc(issue.status)}</dd></dl>`,
   );
 }
 
@@ -84,6 +84,7 @@ export async function startTinyTracker(mode: CreateMode = 'prg'): Promise<TinyTr
     html: string,
     headers: Record<string, string> = {},
   ) => response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(html);
+  let flashFor: number | undefined;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     void (async () => {
@@ -100,8 +101,11 @@ export async function startTinyTracker(mode: CreateMode = 'prg'): Promise<TinyTr
           status: fields.get('status') ?? 'New',
         };
         tracker.issues.push(issue);
-        if (tracker.mode === 'prg')
-          return send(response, 303, '', { location: `/issue?id=${issue.id}&created=1` });
+        // As a session's flash message: shown once, on the page the create led to, never again.
+        if (tracker.mode === 'prg') {
+          flashFor = issue.id;
+          return send(response, 303, '', { location: `/issue?id=${issue.id}` });
+        }
         return send(
           response,
           200,
@@ -118,7 +122,9 @@ export async function startTinyTracker(mode: CreateMode = 'prg'): Promise<TinyTr
         return send(response, 200, page('Tracker', '<p>Nothing to see here.</p>'));
       if (url.pathname === '/issue') {
         const issue = tracker.issues.find((known) => String(known.id) === url.searchParams.get('id'));
-        if (issue) return send(response, 200, issuePage(issue, url.searchParams.has('created')));
+        const flash = issue !== undefined && flashFor === issue.id;
+        if (flash) flashFor = undefined;
+        if (issue) return send(response, 200, issuePage(issue, flash));
         return send(
           response,
           200,

@@ -233,8 +233,10 @@ async function dispatch(
 /** The rehearsal complete ran before the capability was written, in one line. */
 function describeRehearsal(rehearsal: Capability['rehearsal']): string {
   if (!rehearsal) return 'rehearsal: none (compiled before complete rehearsed what it compiled)';
-  const runs = rehearsal.runs.map(
-    (run) => `${run.kind} on ${run.inputs} inputs: ${run.outcome} in ${run.ms} ms`,
+  const runs = rehearsal.runs.map((run) =>
+    run.kind === 'answer'
+      ? 'write proved only by its answer message (no fresh page shows it again; not read back)'
+      : `${run.kind} on ${run.inputs} inputs: ${run.outcome} in ${run.ms} ms`,
   );
   return `rehearsal: passed ${rehearsal.at}; ${runs.join('; ')}`;
 }

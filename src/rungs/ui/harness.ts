@@ -277,6 +277,11 @@ export class PageHarness {
     return markOf(this.policy, this.attended, element);
   }
 
+  /** The task's bound input values (discovery tells a GET that stored one from a lookup by them). */
+  boundValues(): string[] {
+    return Object.values(this.#options.inputs ?? {});
+  }
+
   /**
    * A screenshot with bound values, secrets, password fields and hidden columns blacked out
    * (and `regions`, selectors blacked out whole); its path goes into the run's events, which

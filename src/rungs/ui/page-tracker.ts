@@ -63,12 +63,16 @@ export class PageTracker {
   loads = 0;
   /**
    * Requests sent so far that can change the application: any method but GET, HEAD and OPTIONS
-   * (a form post, an XHR save), and a GET with a query that the server answered by sending the
-   * browser elsewhere (an older application's `save.php?title=…` that redirects to the saved
-   * page): a search answers with its results, not a redirect. Discovery tells a write from a
-   * look by them; one counted wrongly is only rehearsed as a write, never sent twice.
+   * (a form post, an XHR save). Discovery tells a write from a look by them.
    */
   unsafeRequests = 0;
+
+  /**
+   * GETs with a query that the server answered by sending the browser elsewhere, newest last
+   * (at most 50): an older application's `save.php?title=…&text=…` that redirects to the saved
+   * page, or a lookup's `?id=…` that redirects to the record. Discovery tells them apart.
+   */
+  readonly redirectedGets: Array<{ from: string; to: string }> = [];
 
   static readonly #trackers = new WeakMap<Page, PageTracker>();
 
@@ -228,7 +232,12 @@ export class PageTracker {
   }
 
   #requestStarted(request: Request): void {
-    if (!SAFE_METHODS.has(request.method()) || redirectedQuery(request)) this.unsafeRequests++;
+    if (!SAFE_METHODS.has(request.method())) this.unsafeRequests++;
+    const from = redirectedQuery(request);
+    if (from) {
+      this.redirectedGets.push({ from, to: request.url() });
+      if (this.redirectedGets.length > 50) this.redirectedGets.shift();
+    }
     const type = request.resourceType();
     if (type === 'xhr' || type === 'fetch') this.#fetches.set(request, Date.now());
     if (type !== 'document') return;
@@ -258,9 +267,9 @@ export class PageTracker {
   }
 }
 
-/** A document request that a redirect answered a GET with a query to: that GET likely wrote. */
-function redirectedQuery(request: Request): boolean {
+/** The URL of a GET with a query that a redirect answered with this document request. */
+function redirectedQuery(request: Request): string | undefined {
   const from = request.redirectedFrom();
-  if (!from || request.resourceType() !== 'document' || from.method() !== 'GET') return false;
-  return new URL(from.url()).search !== '';
+  if (!from || request.resourceType() !== 'document' || from.method() !== 'GET') return undefined;
+  return new URL(from.url()).search !== '' ? from.url() : undefined;
 }
