@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
+import { tooDeepAt } from '../runtime/bad-input.js';
 import { type InvokeOptions, requestIdOf } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { jobQueue } from './open-runtime.js';
@@ -19,8 +20,11 @@ export type CallRunner = (
  * wait, not the job. The call's events are the worker's: a caller hears none of them.
  */
 export function queuedInvoke(runtime: Runtime): CallRunner {
-  return async (tool, input, options) =>
-    (await jobQueue(runtime)).call(
+  return async (tool, input, options) => {
+    // Too deep to be sent as a job (JSON.stringify overflows): refused here, by validation,
+    // which answers BAD_INPUT before anything runs.
+    if (tooDeepAt(input)) return runtime.invoke(tool, input, options);
+    return (await jobQueue(runtime)).call(
       {
         kind: 'call',
         request_id: requestIdOf(input, options) ?? `q-${randomBytes(8).toString('hex')}`,
@@ -29,4 +33,5 @@ export function queuedInvoke(runtime: Runtime): CallRunner {
       },
       options.signal ? { signal: options.signal } : {},
     );
+  };
 }
