@@ -5,11 +5,11 @@
  */
 export const CANARY = 'canary/7f3a 9c+e"q&x-ü-41d0';
 
-/** `\\uXXXX` for every UTF-16 unit of the characters `escape` picks; the rest as JSON writes it. */
-function unicodeEscaped(value: string, escape: (char: string) => boolean, upper = false): string {
+/** `\\uXXXX` for every UTF-16 unit of the characters `picked` says; the rest as JSON writes it. */
+function unicodeEscaped(value: string, picked: (char: string) => boolean, upper = false): string {
   return [...value]
     .map((char) =>
-      escape(char)
+      picked(char)
         ? [...Array(char.length).keys()]
             .map((at) => {
               const digits = char.charCodeAt(at).toString(16).padStart(4, '0');
