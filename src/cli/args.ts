@@ -84,7 +84,7 @@ function commanderFor(spec: CommandSpec, select: (selected: Selected) => void): 
 }
 
 /** The index of the first positional argument, skipping flags and the values they take. */
-function firstPositional(args: string[], options: OptionSpecs): number {
+export function firstPositional(args: string[], options: OptionSpecs): number {
   const takesValue = new Set(
     Object.entries(options)
       .filter(([, option]) => option.type === 'string')

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { LIFT_VERSION } from '../contract/version.js';
-import { HelpShown, unknownCommand } from './args.js';
+import { HelpShown, UsageError, unknownCommand } from './args.js';
 import { debugLog } from './debug-log.js';
 import { topLevelHelp } from './help.js';
 import type { CliIo, Command } from './io.js';
-import { processIo } from './io.js';
+import { printJson, processIo } from './io.js';
+import { asksForJson, jsonError } from './json-errors.js';
 import type { CommandSpec } from './spec.js';
 
 interface CommandModule {
@@ -60,14 +61,24 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.out(topLevelHelp(await commandSpecs()));
     return name ? 0 : 2;
   }
-  const load = COMMANDS[name];
-  if (!load) throw unknownCommand(name, Object.keys(COMMANDS));
-  const debug = debugLog(io);
-  const { run } = await load();
-  debug(`command ${name} loaded`);
-  const code = await run(args, io);
-  debug(`command ${name} exits ${code}`);
-  return code;
+  let spec: CommandSpec | undefined;
+  try {
+    const load = COMMANDS[name];
+    if (!load) throw unknownCommand(name, Object.keys(COMMANDS));
+    const debug = debugLog(io);
+    const command = await load();
+    spec = command.spec;
+    debug(`command ${name} loaded`);
+    const code = await command.run(args, io);
+    debug(`command ${name} exits ${code}`);
+    return code;
+  } catch (error) {
+    // A script that asked for JSON reads its refusal as JSON too, on standard output.
+    const answer = asksForJson(args, spec) ? jsonError(error, name) : undefined;
+    if (!answer) throw error;
+    printJson(io, answer);
+    return error instanceof UsageError ? 2 : 1;
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { FailedAttempts } from '../store/failed-attempts.js';
 
 export const COOKIE = 'lift_console';
 /** A session nobody used for this long is gone; the person signs in with the token again. */
@@ -30,28 +31,42 @@ function cookieValue(request: IncomingMessage, name: string): string | undefined
   return undefined;
 }
 
+/** What a sign-in attempt came to: a session, a wrong token, or a wait before any is checked. */
+export type SignIn =
+  | { kind: 'signed-in'; session: ConsoleSession }
+  | { kind: 'wrong' }
+  | { kind: 'wait'; ms: number };
+
 /**
  * The console's sign-in: the serve token is exchanged once for a session cookie that scripts
  * cannot read (HttpOnly), other sites cannot send (SameSite=Strict) and only /console receives.
+ * Wrong tokens make their address wait (store/failed-attempts.ts).
  */
 export class ConsoleAuth {
   readonly #token: Buffer;
   readonly #sessions = new Map<string, ConsoleSession>();
+  readonly #attempts: FailedAttempts;
 
-  constructor(token: string) {
+  constructor(token: string, attempts = new FailedAttempts()) {
     this.#token = digest(token);
+    this.#attempts = attempts;
   }
 
-  /** A new session for the right token; undefined for any other text. */
-  exchange(presented: string): ConsoleSession | undefined {
-    if (!timingSafeEqual(digest(presented), this.#token)) return undefined;
+  /** A new session for the right token from an address that need not wait. */
+  exchange(presented: string, address: string | undefined): SignIn {
+    const wait = this.#attempts.waitMs(address);
+    if (wait > 0) return { kind: 'wait', ms: wait };
+    if (!timingSafeEqual(digest(presented), this.#token)) {
+      if (presented) this.#attempts.failed(address);
+      return { kind: 'wrong' };
+    }
     const session: ConsoleSession = {
       id: randomBytes(32).toString('base64url'),
       csrf: randomBytes(32).toString('base64url'),
       lastSeen: Date.now(),
     };
     this.#sessions.set(session.id, session);
-    return session;
+    return { kind: 'signed-in', session };
   }
 
   cookieFor(session: ConsoleSession): string {

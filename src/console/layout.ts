@@ -73,7 +73,7 @@ export function loginPage(message: string | undefined): Html {
     header,
     html`<section class="login" aria-labelledby="login-title">
 <h1 id="login-title">Sign in</h1>
-<p>Paste the serve token (the <code>serve_token</code> secret; <code>lift secrets set serve_token</code> stores one). It is exchanged once for a session of this browser.</p>
+<p>Paste the serve token (the <code>serve_token</code> secret; <code>lift secrets generate serve_token --out FILE</code> stores a new one). It is exchanged once for a session of this browser.</p>
 ${message ? html`<p class="error" role="alert">${message}</p>` : ''}
 <form method="post" action="${BASE}/login">
 <label for="token">Serve token</label>

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime/runtime.js';
+import type { FailedAttempts } from '../store/failed-attempts.js';
 import { ASSETS } from './assets.js';
 import { ConsoleAuth, type ConsoleSession, hostAllowed, hostsFor, sameOrigin } from './auth.js';
 import { HandoffBoard } from './handoffs.js';
@@ -13,6 +14,11 @@ import { ROUTES, type Route } from './routes.js';
 export interface ConsoleOptions {
   /** The serve token (the serve_token secret); a browser exchanges it once for a session. */
   token: string;
+  /**
+   * Wrong tokens per client address; `lift serve --http` shares one with its bearer check, so
+   * that guesses at either door count together.
+   */
+  attempts?: FailedAttempts;
 }
 
 export interface ConsoleHandler {
@@ -55,7 +61,7 @@ function find(method: string, path: string): { route: Route; params: string[] } 
  * an Origin that is this console.
  */
 export function createConsole(runtime: Runtime, options: ConsoleOptions): ConsoleHandler {
-  const auth = new ConsoleAuth(options.token);
+  const auth = new ConsoleAuth(options.token, options.attempts);
   const watch = new StoreWatch(
     async () => (await runtime.store.approvals.list(['pending'])).map((approval) => approval.id),
     'held',
@@ -68,9 +74,18 @@ export function createConsole(runtime: Runtime, options: ConsoleOptions): Consol
     if (request.method === 'GET') return sendHtml(response, 200, loginPage(undefined));
     if (!sameOrigin(request, hosts))
       return sendText(response, 403, 'Forbidden: sign in from the console page.');
-    const session = auth.exchange((await readForm(request)).get('token') ?? '');
-    if (!session) return sendHtml(response, 401, loginPage('That is not the serve token.'));
-    redirect(response, `${BASE}/approvals`, { 'set-cookie': auth.cookieFor(session) });
+    const signIn = auth.exchange((await readForm(request)).get('token') ?? '', request.socket.remoteAddress);
+    if (signIn.kind === 'wait') {
+      const seconds = Math.ceil(signIn.ms / 1_000);
+      return sendHtml(
+        response,
+        429,
+        loginPage(`Too many wrong tokens from this address: try again in ${seconds} s.`),
+        { 'retry-after': String(seconds) },
+      );
+    }
+    if (signIn.kind === 'wrong') return sendHtml(response, 401, loginPage('That is not the serve token.'));
+    redirect(response, `${BASE}/approvals`, { 'set-cookie': auth.cookieFor(signIn.session) });
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {

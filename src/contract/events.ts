@@ -77,6 +77,7 @@ export const RUN_EVENT_TYPES = [
   'ui-action-executed',
   'ui-action-rejected',
   'ui-dialog-opened',
+  'ui-dialog-answered',
   'ui-request-blocked',
   'ui-popup-closed',
   'ui-sign-in-end',

@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { retrying } from '../store/postgres/connection.js';
-import { type JobData, type JobOutput, jobIdOf, QUEUE } from './job.js';
+import { type JobData, type JobOutput, jobIdOf, jobKeyOf, QUEUE } from './job.js';
 
 /** Tries before a job is given up: hand-backs and lost workers count, and a settle read makes each safe. */
 const RETRY_LIMIT = 50;
@@ -59,7 +59,7 @@ export class JobQueue {
 
   /** Sends a job under its request id; a second send of the same id is the same job. */
   async enqueue(data: JobData): Promise<string> {
-    const id = jobIdOf(data.request_id);
+    const id = jobIdOf(jobKeyOf(data));
     await retrying(() =>
       this.#boss.send(QUEUE, data, {
         id,
@@ -101,8 +101,8 @@ export class JobQueue {
   }
 
   /**
-   * Waits for the job of `requestId` to finish and returns its output. A job the queue gave
-   * up on answers INTERNAL_ERROR; aborting stops the wait, not the job.
+   * Waits for the job of `requestId` (its key, jobKeyOf) to finish and returns its output. A
+   * job the queue gave up on answers INTERNAL_ERROR; aborting stops the wait, not the job.
    */
   async result(
     requestId: string,
@@ -139,7 +139,7 @@ export class JobQueue {
     options: { signal?: AbortSignal } = {},
   ): Promise<Envelope> {
     await this.enqueue(data);
-    const output = await this.result(data.request_id, options);
+    const output = await this.result(jobKeyOf(data), options);
     if ('envelope' in output) return output.envelope;
     throw new LiftError(output.refused.code as never, output.refused.message, {
       ...(output.refused.hint ? { hint: output.refused.hint } : {}),

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { FailedAttempts } from '../store/failed-attempts.js';
 import { BoundedEventStore } from './event-store.js';
 import { FileResources } from './file-resources.js';
 import { createLiftServer, type LiftServer, type LiftServerOptions } from './mcp-server.js';
@@ -16,6 +17,8 @@ export interface HttpServeOptions extends LiftServerOptions {
   host?: string;
   /** Every request must carry `Authorization: Bearer <token>`. */
   token: string;
+  /** Wrong tokens per client address (a new table unless the console shares its own). */
+  attempts?: FailedAttempts;
   /**
    * Web origins whose pages may call the server (`http://localhost:5173`). Requests without an
    * Origin header (every non-browser client) are served; any other Origin gets 403.
@@ -56,6 +59,36 @@ function authorised(request: IncomingMessage, expected: Buffer): boolean {
   return match?.[1] !== undefined && timingSafeEqual(digest(match[1].trim()), expected);
 }
 
+/**
+ * The bearer check with its backoff: an address still waiting after wrong tokens is refused
+ * unchecked (429), a wrong token makes it wait, and the right one from an address that need
+ * not wait passes at once.
+ */
+function refusedToken(
+  request: IncomingMessage,
+  response: ServerResponse,
+  expected: Buffer,
+  attempts: FailedAttempts,
+): boolean {
+  const address = request.socket.remoteAddress;
+  const wait = attempts.waitMs(address);
+  if (wait === 0 && authorised(request, expected)) return false;
+  request.resume();
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1_000);
+    reply(response, 429, `Too many wrong tokens from this address: try again in ${seconds} s.`, {
+      'retry-after': String(seconds),
+    });
+    return true;
+  }
+  // A request with no token at all guesses nothing (a client asking how to authenticate).
+  if (request.headers.authorization) attempts.failed(address);
+  reply(response, 401, 'Unauthorized: send Authorization: Bearer <token> (the serve_token secret).', {
+    'www-authenticate': 'Bearer realm="lift"',
+  });
+  return true;
+}
+
 function reply(
   response: ServerResponse,
   status: number,
@@ -91,6 +124,7 @@ interface Session {
 export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const expected = digest(options.token);
+  const attempts = options.attempts ?? new FailedAttempts();
   const origins = allowedOrigins(options.origins ?? []);
   const resources = options.resources ?? new FileResources();
   const sessions = new Map<string, Session>();
@@ -127,17 +161,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
     }
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== PATH) return reply(response, 404, `Not found: the MCP endpoint is ${PATH}.`);
-    if (!authorised(request, expected)) {
-      request.resume();
-      return reply(
-        response,
-        401,
-        'Unauthorized: send Authorization: Bearer <token> (the serve_token secret).',
-        {
-          'www-authenticate': 'Bearer realm="lift"',
-        },
-      );
-    }
+    if (refusedToken(request, response, expected, attempts)) return;
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);

@@ -41,6 +41,15 @@ export interface Scrubber {
   scrubbedJson(value: unknown, indent?: number): string;
 }
 
+/** The form of a value, or none when the value has no such form (URL-encoding a lone surrogate throws). */
+function encodedOrNone(form: SecretForm, value: string): string | undefined {
+  try {
+    return form.encode(value);
+  } catch {
+    return undefined;
+  }
+}
+
 export class SecretStore implements Scrubber {
   readonly #file: string;
   readonly #values = new Map<string, string>();
@@ -203,8 +212,9 @@ export class SecretStore implements Scrubber {
       // Very short values would scrub ordinary text; a secret that short is not a secret.
       if (value.length < 4) continue;
       for (const form of SECRET_FORMS) {
-        const text = form.encode(value);
-        if (text.length >= form.minLength && !this.#forms.has(text)) this.#forms.set(text, { name, form });
+        const text = encodedOrNone(form, value);
+        if (text !== undefined && text.length >= form.minLength && !this.#forms.has(text))
+          this.#forms.set(text, { name, form });
       }
     }
     if (this.#forms.size === 0) return undefined;

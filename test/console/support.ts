@@ -8,7 +8,8 @@ import { launchChromium } from '../replay/helpers.js';
 import { lift, startLift } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
-export const TOKEN = 'console-token-3f9a61c2d8';
+// A serve token must hold 128 bits: lift console refuses a weaker one.
+export const TOKEN = 'console-token-6cvL8HLc_EsY9Emf1W8FvRSkcpbdJ2CC';
 
 export interface ConsoleWorld {
   dir: string;

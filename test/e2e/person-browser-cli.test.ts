@@ -246,14 +246,15 @@ describe('lift session in a browser the person started (--browser-url)', () => {
     expect(nothing.code).not.toBe(0);
     expect(nothing.stderr).toMatch(/No browser answered at http:\/\/127\.0\.0\.1:\d+/);
     expect(nothing.stderr).toMatch(/--remote-debugging-port/);
+    // The two below are usage mistakes: asked with --json, they are JSON on standard output.
     const wsAsUrl = await session(startArgs(['--browser-url', 'ws://127.0.0.1:9222/devtools/browser/x']));
     expect(wsAsUrl.code).toBe(2);
-    expect(wsAsUrl.stderr).toMatch(/--cdp-endpoint/);
+    expect(JSON.parse(wsAsUrl.stdout).error.message).toMatch(/--cdp-endpoint/);
     const both = await session(
       startArgs(['--browser-url', 'http://127.0.0.1:9222', '--storage-state', savedState]),
     );
     expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/Give one/);
+    expect(JSON.parse(both.stdout).error.message).toMatch(/Give one/);
   });
 });
 

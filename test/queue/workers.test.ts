@@ -251,6 +251,60 @@ describe('lift worker on the shared queue', () => {
     expect(countOf('held-1')).toBe(1);
   }, 240_000);
 
+  it('answers a retried request id whose held call already ran with existing, as the embedded store does', async () => {
+    await startWorker('host-a');
+    const answers: Record<string, unknown>[] = [];
+    for (const shared of [true, false]) {
+      const requestId = shared ? 'held-retry-queue' : 'held-retry-embedded';
+      const where = shared ? env('retrier') : { ...env('embedded'), LIFT_POSTGRES_URL: '' };
+      const call = () =>
+        lift(
+          [
+            ...['call', 'post_reviewed', '--input', JSON.stringify({ text: 'twice', request_id: requestId })],
+            ...(shared ? ['--queue'] : []),
+          ],
+          { cwd: dir.path, env: where, timeoutMs: 90_000 },
+        );
+      const held = JSON.parse((await call()).stdout) as { pending: { approval_id: string } };
+      const approved = await lift(['approve', held.pending.approval_id, '--json'], {
+        cwd: dir.path,
+        env: where,
+        timeoutMs: 90_000,
+      });
+      expect(approved.code, approved.stderr).toBe(0);
+      const again = await call();
+      expect(again.code, again.stderr).toBe(0);
+      answers.push(JSON.parse(again.stdout) as Record<string, unknown>);
+      expect(countOf(requestId)).toBe(1);
+    }
+    const [queued, embedded] = answers;
+    expect(queued).toMatchObject({
+      ok: true,
+      effect: 'existing',
+      fields: { request_id: 'held-retry-queue' },
+    });
+    expect(embedded).toMatchObject({ ok: true, effect: 'existing' });
+    expect(Object.keys(queued ?? {}).sort()).toEqual(Object.keys(embedded ?? {}).sort());
+    expect(String(queued?.summary)).toMatch(/^Already done: /);
+  }, 240_000);
+
+  it('refuses an input nested 5,000 deep sent with --queue as BAD_INPUT, before any job is sent', async () => {
+    // Written as text: JSON.stringify itself overflows on such a value.
+    let deep = '"bottom"';
+    for (let level = 0; level < 5_000; level++) deep = `{"a":${deep}}`;
+    const input = `{"text":"deep","request_id":"deep-1","extra":${deep}}`;
+    const refused = await lift(['call', 'post_write', '--input', input, '--queue'], {
+      cwd: dir.path,
+      env: env('deep'),
+      timeoutMs: 90_000,
+    });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'BAD_INPUT', outcome: 'not_started' });
+    expect(
+      await queue.sql("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'request_id' = $1", ['deep-1']),
+    ).toEqual([{ n: 0 }]);
+  }, 120_000);
+
   it('goes on through a PostgreSQL restart in the middle of a load: nothing lost, nothing doubled', async () => {
     await Promise.all([startWorker('host-a'), startWorker('host-b')]);
     const ids = Array.from({ length: 40 }, (_, i) => `restart-${i}`);

@@ -22,7 +22,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'src', 'cli', 'main.ts');
 // Absolute: the command runs in a temporary folder, where a bare `tsx` does not resolve.
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const TOKEN = 'console-real-token-9d31c2';
+const TOKEN = 'console-real-token-A75uc4Fzs8Ha9U3mXMwE-2QIC81BU9H';
 const TOOL = 'wordpress_user_email';
 let app: WordPressApp;
 let browser: Browser;

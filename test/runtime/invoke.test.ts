@@ -57,6 +57,44 @@ describe('validation before the system is touched', () => {
     });
   }
 
+  it('answers BAD_INPUT for an input nested 5,000 deep, where a free-form field would take it, and runs nothing', async () => {
+    let ran = 0;
+    const store = defineTool({
+      name: 'blob_store',
+      description: 'Stores a free-form JSON document. Returns its key.',
+      rung: 'api',
+      input: z.strictObject({ request_id: z.string(), document: z.record(z.string(), z.unknown()) }),
+      output: z.object({ key: z.string() }),
+      effect: { class: 'reversible' },
+      timeout: { deadlineMs: 5_000 },
+      example: { request_id: 'req-1', document: { title: 'x' } },
+      run: async () => {
+        ran++;
+        return { fields: { key: 'k' }, summary: 'stored' };
+      },
+    });
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 5_000; level++) deep = level % 2 ? [deep] : { a: deep };
+    const own = new Runtime({ home: join(dir.path, 'deep-home'), tools: [store] });
+    try {
+      const envelope = (await own.invoke('blob_store', {
+        request_id: 'req-deep',
+        document: { a: deep },
+      })) as ErrorEnvelope;
+      expect(envelope.error).toMatchObject({ code: 'BAD_INPUT', outcome: 'not_started' });
+      expect(envelope.error.message).toContain('document.a.0 nests more than 100 levels deep');
+      expect(ran).toBe(0);
+      // A document a few levels deep is still a document.
+      const fine = await own.invoke('blob_store', {
+        request_id: 'req-flat',
+        document: { a: { b: [1, { c: 2 }] } },
+      });
+      expect(fine.ok).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers UNKNOWN_TOOL with the available names', async () => {
     const envelope = (await runtime.invoke('record_destroy', {})) as ErrorEnvelope;
     expect(envelope.error.code).toBe('UNKNOWN_TOOL');

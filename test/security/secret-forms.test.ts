@@ -65,7 +65,7 @@ const sendForms = defineTool({
 describe('secrets printed by a program in encoded forms', () => {
   const env = { LIFT_SECRET_CANARY_TOKEN: CANARY };
 
-  it('are masked in lift exec envelopes and the run log: base64, base64url, URL-encoded, hex and JSON-escaped', async () => {
+  it('are masked in lift exec envelopes and the run log: base64, base64url, URL-encoded, hex, JSON- and HTML-escaped', async () => {
     const home = join(dir.path, 'exec');
     const result = await lift(['exec', '--json', '--', 'python3', PROGRAM, CANARY], {
       cwd: dir.path,
@@ -73,9 +73,15 @@ describe('secrets printed by a program in encoded forms', () => {
     });
     expect(result.code).toBe(0);
     expect(leakedForms(result.stdout + result.stderr)).toEqual([]);
-    for (const form of ['base64', 'base64url', 'url', 'hex'])
+    for (const form of ['base64', 'base64url', 'url', 'hex', 'html'])
       expect(result.stdout).toContain(`[secret:canary_token:${form}]`);
     expect(result.stdout).toContain('[secret:canary_token]');
+    // PHP's `\/`, Python's `\u00fc`, Go's `\u0026`: each line keeps its words, the secret is gone.
+    const printed = (JSON.parse(result.stdout) as { fields: { stdout: string } }).fields.stdout;
+    expect(printed).toContain('php {"token":"[secret:canary_token]"}');
+    expect(printed).toContain('python {"token": "[secret:canary_token]"}');
+    expect(printed).toContain('html <input value="[secret:canary_token:html]">');
+    expect(printed).toContain('path https://partner.example/files/[secret:canary_token:url]');
     for (const text of filesUnder(join(home, 'runs'))) expect(leakedForms(text)).toEqual([]);
   });
 
@@ -99,7 +105,8 @@ describe('secrets printed by a program in encoded forms', () => {
       expect(capped.ok).toBe(true);
       expect(capped.truncated).toBe(true);
       const overflow = readFileSync(capped.files.full!, 'utf8');
-      expect((JSON.parse(overflow) as { lines: string[] }).lines).toHaveLength(400);
+      // 40 copies of the 20 lines the program prints.
+      expect((JSON.parse(overflow) as { lines: string[] }).lines).toHaveLength(800);
       expect(leakedForms(overflow)).toEqual([]);
       expect(leakedForms(JSON.stringify(capped))).toEqual([]);
 

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -40,6 +41,54 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
   });
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  ms: number;
+}
+
+/** A POST sent from a loopback address of the test's choosing (127.0.0.2 …), as another client. */
+function postFrom(
+  localAddress: string,
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url,
+      {
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text,
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}
+
 function runFiles(ws: Workspace): string[] {
   const folder = join(ws.home, 'runs');
   return existsSync(folder) ? readdirSync(folder) : [];
@@ -52,7 +101,7 @@ describe('lift serve --http', () => {
       const ran = await runLift(ws, ['serve', '--http', '0']);
       expect(ran.code).toBe(1);
       expect(ran.stderr).toContain('refuses to start without a bearer token');
-      expect(ran.stderr).toContain('lift secrets set serve_token');
+      expect(ran.stderr).toContain('lift secrets generate serve_token');
     } finally {
       ws.remove();
     }
@@ -79,13 +128,17 @@ describe('lift serve --http', () => {
     });
 
     it('answers 401 to a request without the token, or with another, and runs nothing', async () => {
+      // From an address of its own: wrong tokens make their address wait, which is tested below.
       for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: TOKEN }]) {
-        const initialize = await post(server.url, INITIALIZE, headers);
+        const initialize = await postFrom('127.0.0.9', server.url, JSON.stringify(INITIALIZE), headers);
         expect(initialize.status).toBe(401);
-        expect(initialize.headers.get('www-authenticate')).toContain('Bearer');
-        const called = await post(server.url, CALL, { ...headers, 'mcp-session-id': 'guess' });
+        expect(initialize.headers['www-authenticate']).toContain('Bearer');
+        const called = await postFrom('127.0.0.9', server.url, JSON.stringify(CALL), {
+          ...headers,
+          'mcp-session-id': 'guess',
+        });
         expect(called.status).toBe(401);
-        expect(await called.text()).not.toContain(TOKEN);
+        expect(called.text).not.toContain(TOKEN);
       }
       expect(runFiles(ws)).toEqual([]);
       expect(existsSync(join(ws.home, 'out', 'note_wait', 'intruder.aborted'))).toBe(false);
@@ -166,6 +219,47 @@ describe('lift serve --http', () => {
       await expect(pending).rejects.toThrow();
       await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').length > 0);
       expect(readFileSync(marker, 'utf8')).toBe('CANCELLED');
+    });
+
+    it('makes an address that sent wrong tokens wait, unchecked, and never slows one that sent none', async () => {
+      const initialize = JSON.stringify(INITIALIZE);
+      const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+      // Three wrong tokens cost nothing; the fourth makes 127.0.0.2 wait a second.
+      for (let guess = 0; guess < 4; guess++)
+        expect((await postFrom('127.0.0.2', server.url, initialize, bearer(`guess-${guess}`))).status).toBe(
+          401,
+        );
+      const waiting = await postFrom('127.0.0.2', server.url, initialize, bearer(TOKEN));
+      expect(waiting.status).toBe(429);
+      expect(waiting.headers['retry-after']).toBe('1');
+      expect(JSON.parse(waiting.text).error.message).toMatch(/Too many wrong tokens from this address/);
+      // Another client, on the same machine, is let in at once.
+      const other = await postFrom('127.0.0.3', server.url, initialize, bearer(TOKEN));
+      expect(other.status).toBe(200);
+      expect(other.ms).toBeLessThan(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await postFrom('127.0.0.2', server.url, initialize, bearer(TOKEN))).status).toBe(200);
+    });
+
+    it("counts wrong tokens at the console's sign-in with the bearer check's, for the same address", async () => {
+      const base = server.url.replace(/\/mcp$/, '');
+      const host = new URL(base).host;
+      const signIn = (token: string) =>
+        postFrom('127.0.0.4', `${base}/console/login`, new URLSearchParams({ token }).toString(), {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: base,
+          host,
+        });
+      for (let guess = 0; guess < 4; guess++) expect((await signIn(`guess-${guess}`)).status).toBe(401);
+      const refused = await signIn(TOKEN);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.text).toContain('Too many wrong tokens from this address');
+      expect(refused.headers['set-cookie']).toBeUndefined();
+      const bearer = await postFrom('127.0.0.4', server.url, JSON.stringify(INITIALIZE), {
+        authorization: `Bearer ${TOKEN}`,
+      });
+      expect(bearer.status).toBe(429);
     });
 
     it('never shows the token in anything it wrote', () => {

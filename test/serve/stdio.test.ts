@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, type ElicitRequest, ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toMcpTools } from '../../src/serve/to-mcp-tools.js';
-import { connectStdio, runLift, servedTools, type Workspace, workspace } from './support.js';
+import { connectStdio, LIFT, runLift, servedTools, type Workspace, workspace } from './support.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: assertions read envelopes field by field
 type Envelope = Record<string, any>;
@@ -32,6 +34,33 @@ async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Sends one tools/call line, as written, to a new `lift serve --stdio` and returns its answer. */
+async function rawStdioAnswer(ws: Workspace, params: string): Promise<Envelope> {
+  const child = spawn(process.execPath, [LIFT, 'serve', '--stdio'], {
+    cwd: ws.cwd,
+    env: { ...process.env, ...ws.env },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  try {
+    const lines = createInterface({ input: child.stdout });
+    const answers = lines[Symbol.asyncIterator]();
+    const send = (line: string) => child.stdin.write(`${line}\n`);
+    send(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}',
+    );
+    await answers.next();
+    send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":${params}}`);
+    for (let next = await answers.next(); !next.done; next = await answers.next()) {
+      const message = JSON.parse(next.value) as Envelope;
+      if (message.id === 2) return message;
+    }
+    throw new Error('lift serve --stdio closed without answering');
+  } finally {
+    child.kill();
   }
 }
 
@@ -101,6 +130,20 @@ describe('lift serve --stdio with the SDK client', () => {
     expect(envelope.error.details.fields).toEqual(['tag', 'weight']);
     expect(text).toContain('Hint: Fix');
     expect(text).toContain('A correct call: {"tool":"note_tag"');
+  });
+
+  it('answers arguments nested 5,000 deep with a BAD_INPUT tool error, not a protocol error', async () => {
+    // The SDK's client cannot even serialise such arguments: the lines are written by hand.
+    let deep = '"bottom"';
+    for (let level = 0; level < 5_000; level++) deep = `{"a":${deep}}`;
+    const args = `{"steps":[{"id":"one","tool":"note_read","args":${deep}}]}`;
+    const answer = await rawStdioAnswer(ws, `{"name":"run_chain","arguments":${args}}`);
+    expect(answer.error).toBeUndefined();
+    expect(answer.result?.isError).toBe(true);
+    expect(answer.result?.structuredContent?.error).toMatchObject({
+      code: 'BAD_INPUT',
+      outcome: 'not_started',
+    });
   });
 
   it('returns a call that runs past its deadline as a TIMEOUT tool error', async () => {

@@ -18,7 +18,8 @@ import { tools as fixtureTools } from './fixtures/tools.js';
 
 export const LIFT = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 export const TOOLS_MODULE = join(import.meta.dirname, 'fixtures', 'tools.ts');
-export const TOKEN = 'canary-serve-token-7f3a9c';
+// A serve token must hold 128 bits (lift serve --http refuses a weaker one); the canary prefix finds leaks.
+export const TOKEN = 'canary-serve-token-Nt2tf7pNeuc0UVEWTKn0CD_k66aZ_NP';
 
 /** Every tool registered in a workspace: the built-in ones and the fixture's, by name. */
 export async function registeredTools(): Promise<AnyTool[]> {

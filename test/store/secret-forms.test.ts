@@ -28,6 +28,41 @@ describe('the scrubber', () => {
     }
   });
 
+  it('finds a secret as PHP, Python, Go and .NET write it in JSON, and as HTML and Python URL-quote it', () => {
+    const secrets = store();
+    const unicode = (text: string, pick: RegExp, upper = false) =>
+      [...text]
+        .map((char) => {
+          if (!pick.test(char)) return JSON.stringify(char).slice(1, -1);
+          const digits = char.charCodeAt(0).toString(16).padStart(4, '0');
+          return `\\u${upper ? digits.toUpperCase() : digits}`;
+        })
+        .join('');
+    const printed = {
+      php: `{"key":"${unicode(VALUE, /[^ -~]/).replaceAll('/', '\\/')}"}`,
+      python: `{"key": "${unicode(VALUE, /[^ -~]/)}"}`,
+      go: `{"key":"${unicode(VALUE, /[<>&]/)}"}`,
+      dotnet: `{"key":"${unicode(VALUE, /[^ -~]|["&'+<>`]/, true)}"}`,
+      all: `{"key":"${unicode(VALUE, /[^A-Za-z0-9]/)}"}`,
+      html: `<input value="${VALUE.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`,
+      hexEntities: `<b>${[...VALUE].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `&#x${c.codePointAt(0)?.toString(16)};`)).join('')}</b>`,
+      quoted: `/files/${encodeURIComponent(VALUE).replaceAll('%2F', '/')}`,
+    };
+    expect(secrets.scrub(printed.php)).toBe('{"key":"[secret:api_key]"}');
+    expect(secrets.scrub(printed.python)).toBe('{"key": "[secret:api_key]"}');
+    expect(secrets.scrub(printed.go)).toBe('{"key":"[secret:api_key]"}');
+    expect(secrets.scrub(printed.dotnet)).toBe('{"key":"[secret:api_key]"}');
+    expect(secrets.scrub(printed.all)).toBe('{"key":"[secret:api_key]"}');
+    expect(secrets.scrub(printed.html)).toBe('<input value="[secret:api_key:html]">');
+    expect(secrets.scrub(printed.hexEntities)).toBe('<b>[secret:api_key:html]</b>');
+    expect(secrets.scrub(printed.quoted)).toBe('/files/[secret:api_key:url]');
+  });
+
+  it('keeps scrubbing a secret that has no URL form (a lone surrogate)', () => {
+    const secrets = new SecretStore(home.path, { LIFT_SECRET_ODD: 'odd-\uD800-secret' });
+    expect(secrets.scrub('x odd-\uD800-secret y')).toBe('x [secret:odd] y');
+  });
+
   it('looks for no fragment so short that it could stand in ordinary text', () => {
     const secrets = store();
     // The PIN is four characters: its encodings are looked for whole, never in parts.
@@ -45,6 +80,7 @@ describe('a held input', () => {
     const secrets = store();
     const input = {
       note: `one ${VALUE} two ${Buffer.from(VALUE).toString('base64')} three ${encodeURIComponent(VALUE)}`,
+      php: `{"key":"${JSON.stringify(VALUE).slice(1, -1).replaceAll('/', '\\/')}"}`,
       nested: [{ [`key ${VALUE}`]: { deep: Buffer.from(VALUE).toString('hex') } }],
       pin: 4821,
       plain: 'nothing here',
@@ -53,7 +89,11 @@ describe('a held input', () => {
     const text = JSON.stringify(masked);
     expect(text).not.toContain(VALUE);
     expect(text).not.toContain('4821');
-    expect(masked.input).toMatchObject({ pin: '[secret:pin]', plain: 'nothing here' });
+    expect(masked.input).toMatchObject({
+      pin: '[secret:pin]',
+      plain: 'nothing here',
+      php: '{"key":"[secret:api_key]"}',
+    });
     expect(unmaskInput(masked, secrets)).toEqual(input);
   });
 

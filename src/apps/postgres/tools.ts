@@ -27,7 +27,13 @@ export function postgresTools(settings: PostgresSettings): AnyTool[] {
     rung: 'cli',
     ladder: { ruledOut: ['api: no HTTP API in front of the database (fails "present")'] },
     input: z.strictObject({
-      sql: z.string().min(1).max(10_000).describe('one SELECT (or WITH ... SELECT) statement'),
+      sql: z
+        .string()
+        .min(1)
+        .max(10_000)
+        // No program receives a NUL byte in an argument, and PostgreSQL text cannot hold one.
+        .refine((sql) => !sql.includes('\0'), 'The SQL holds a NUL byte; remove it.')
+        .describe('one SELECT (or WITH ... SELECT) statement'),
       max_rows: z.number().int().min(1).max(1_000).default(100),
     }),
     output: z.object({

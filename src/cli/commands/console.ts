@@ -2,6 +2,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { parse, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
+import { GENERATE_HINT, TOKEN_SECRET, weakTokenProblem } from '../serve-token.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE = 'Usage: lift console [--port 4400] [--host 127.0.0.1]';
@@ -15,9 +16,8 @@ export const spec = defineCommand({
   },
   examples: ['lift console', 'lift console --port 4500'],
   notes:
-    'Sign in with the serve token (lift secrets set serve_token); lift serve --http serves the same pages under /console.',
+    'Sign in with the serve token (lift secrets generate serve_token --out FILE); lift serve --http serves the same pages under /console.',
 });
-const TOKEN_SECRET = 'serve_token';
 
 function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
@@ -29,12 +29,18 @@ function untilStopped(): Promise<void> {
 async function serve(runtime: Runtime, io: CliIo, port: number, host: string): Promise<number> {
   if (!runtime.store.secrets.has(TOKEN_SECRET)) {
     io.err(
-      `lift console signs people in with the serve token. Store one first: lift secrets set ${TOKEN_SECRET} (or set LIFT_SECRET_SERVE_TOKEN).`,
+      `lift console signs people in with the serve token. Store one first: lift secrets generate ${TOKEN_SECRET} --out FILE (or lift secrets set ${TOKEN_SECRET}, or set LIFT_SECRET_SERVE_TOKEN).`,
     );
     return 1;
   }
+  const token = runtime.store.secrets.get(TOKEN_SECRET);
+  const weak = weakTokenProblem(token);
+  if (weak) {
+    io.err(`lift console refuses to start: ${weak}\nhint: ${GENERATE_HINT}`);
+    return 1;
+  }
   const { serveConsole } = await import('../../console/server.js');
-  const serving = await serveConsole(runtime, { port, host, token: runtime.store.secrets.get(TOKEN_SECRET) });
+  const serving = await serveConsole(runtime, { port, host, token });
   if (host !== 'localhost' && host !== '::1' && !host.startsWith('127.'))
     io.err(`Listening on ${host}: reachable from other machines; signing in still needs the token.`);
   io.out(`Lift console at ${serving.url} (sign in with the ${TOKEN_SECRET} secret).`);

@@ -9,11 +9,11 @@ import { debugLog } from '../debug-log.js';
 import type { CliIo, Command } from '../io.js';
 import { jobQueue, openRuntimeThenTools } from '../open-runtime.js';
 import { queuedInvoke } from '../queued-invoke.js';
+import { GENERATE_HINT, TOKEN_SECRET, weakTokenProblem } from '../serve-token.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
   'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]... [--queue]';
-const TOKEN_SECRET = 'serve_token';
 
 /** Aborts on the first SIGINT or SIGTERM. */
 function stopSignal(): AbortSignal {
@@ -61,14 +61,22 @@ async function serveOverHttp(
 ): Promise<number> {
   if (!runtime.store.secrets.has(TOKEN_SECRET)) {
     io.err(
-      `lift serve --http refuses to start without a bearer token. Store one first: lift secrets set ${TOKEN_SECRET} (or set LIFT_SECRET_SERVE_TOKEN). Clients then send Authorization: Bearer <token>.`,
+      `lift serve --http refuses to start without a bearer token. Store one first: lift secrets generate ${TOKEN_SECRET} --out FILE (or lift secrets set ${TOKEN_SECRET}, or set LIFT_SECRET_SERVE_TOKEN). Clients then send Authorization: Bearer <token>.`,
     );
+    return 1;
+  }
+  const token = runtime.store.secrets.get(TOKEN_SECRET);
+  const weak = weakTokenProblem(token);
+  if (weak) {
+    io.err(`lift serve --http refuses to start: ${weak}\nhint: ${GENERATE_HINT}`);
     return 1;
   }
   const { serveHttp } = await import('../../serve/http.js');
   const { createConsole } = await import('../../console/server.js');
-  const token = runtime.store.secrets.get(TOKEN_SECRET);
-  const pages = createConsole(runtime, { token });
+  const { FailedAttempts } = await import('../../store/failed-attempts.js');
+  // One table for both doors: a guess at the console's sign-in counts at the bearer check too.
+  const attempts = new FailedAttempts();
+  const pages = createConsole(runtime, { token, attempts });
   const serving = await serveHttp(runtime, {
     ...debugEvents(runtime, io),
     ...calls,
@@ -76,6 +84,7 @@ async function serveOverHttp(
     port,
     host,
     token,
+    attempts,
     origins,
     version: LIFT_VERSION,
   });
@@ -121,7 +130,7 @@ export const spec = defineCommand({
     'lift serve --http 8765 --allow-origin http://localhost:5173',
     'lift serve --stdio --queue',
   ],
-  notes: `HTTP clients send Authorization: Bearer <token>; store it first: lift secrets set ${TOKEN_SECRET}.`,
+  notes: `HTTP clients send Authorization: Bearer <token>; store one first: lift secrets generate ${TOKEN_SECRET} --out FILE (at least 128 bits).`,
 });
 
 /** lift serve --stdio | --http PORT [--host H]: Lift's tools as an MCP server. */

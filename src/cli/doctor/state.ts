@@ -6,6 +6,7 @@ import { apiKeySecretName, parseModelSpec } from '../../model/model-spec.js';
 import type { Registration } from '../../replay/registrations.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { HomeNotWritable, prepareHome } from '../../store/home.js';
+import { TOKEN_SECRET, weakTokenProblem } from '../serve-token.js';
 import type { Check } from './check.js';
 
 /** LIFT_HOME can be created and written: a file is written and removed again. */
@@ -112,14 +113,23 @@ export async function modelChecks(
 }
 
 export function serveTokenCheck(runtime: Runtime): Check {
-  return runtime.store.secrets.has('serve_token')
-    ? { name: 'serve token', status: 'ok', detail: 'serve_token is stored; lift serve --http can start' }
-    : {
+  const fix = `lift secrets generate ${TOKEN_SECRET} --out FILE`;
+  if (!runtime.store.secrets.has(TOKEN_SECRET))
+    return {
+      name: 'serve token',
+      status: 'warn',
+      detail: `no ${TOKEN_SECRET}; lift serve --http and lift console refuse to start without one (stdio needs none)`,
+      fix,
+    };
+  const weak = weakTokenProblem(runtime.store.secrets.get(TOKEN_SECRET));
+  return weak
+    ? {
         name: 'serve token',
         status: 'warn',
-        detail: 'no serve_token; lift serve --http refuses to start without one (stdio needs none)',
-        fix: 'openssl rand -hex 32 | lift secrets set serve_token',
-      };
+        detail: `${weak} lift serve --http and lift console refuse to start with it.`,
+        fix,
+      }
+    : { name: 'serve token', status: 'ok', detail: `${TOKEN_SECRET} is stored; lift serve --http can start` };
 }
 
 /** Every registered capability's file still hashes to its revision. */

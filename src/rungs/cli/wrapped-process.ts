@@ -31,6 +31,16 @@ export function runWrapped(call: WrappedCall): Promise<WrappedResult> {
       }),
     );
   }
+  const nul = nulByteIn(call);
+  if (nul) {
+    // The kernel takes arguments and environment as C strings: spawn would throw a TypeError.
+    return Promise.reject(
+      new LiftError('BAD_INPUT', `${call.program} was not started: ${nul} holds a NUL byte.`, {
+        hint: 'No program can receive a NUL byte in an argument or the environment; remove it from the input.',
+        outcome: 'not_started',
+      }),
+    );
+  }
   if (Date.now() >= call.deadline || call.signal?.aborted) {
     return Promise.reject(
       new LiftError('TIMEOUT', `${call.program} was not started: the deadline had already passed.`, {
@@ -56,6 +66,19 @@ function notStarted(program: string, code: string, cause?: Error): LiftError {
     outcome: 'not_started',
     ...(cause ? { cause } : {}),
   });
+}
+
+/** Which argument or variable of the call holds a NUL byte, if one does (never its value). */
+function nulByteIn(call: WrappedCall): string | undefined {
+  if (call.program.includes('\0')) return 'the program name';
+  const at = (call.args ?? []).findIndex((arg) => arg.includes('\0'));
+  if (at >= 0) return `argument ${at + 1}`;
+  const variable = Object.entries(call.env ?? {}).find(
+    ([name, value]) => name.includes('\0') || value.includes('\0'),
+  );
+  if (variable) return `the environment variable ${variable[0].replaceAll('\0', '\\0')}`;
+  if (call.cwd?.includes('\0')) return 'the working folder';
+  return undefined;
 }
 
 class Wrapped {

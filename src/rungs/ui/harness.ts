@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import type { ToolEvent } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import { PRIVATE_DIR_MODE } from '../../contract/paths.js';
@@ -145,7 +145,32 @@ export class PageHarness {
         outcome: 'not_started',
       });
     }
-    await this.page.goto(url, { waitUntil: 'load', timeout: this.timings.navigationTimeoutMs });
+    // A dialog the page opens while it loads holds back its load event, and nobody can answer
+    // it before this returns (a start page's alert() made session start wait out the timeout).
+    const stopAnswering = this.tracker.listen({ dialog: (dialog) => void this.#answerDuringLoad(dialog) });
+    try {
+      await this.page.goto(url, { waitUntil: 'load', timeout: this.timings.navigationTimeoutMs });
+    } finally {
+      stopAnswering();
+    }
+  }
+
+  /**
+   * Answers a dialog opened during a load as the policy answers without a person or model:
+   * dismissed (accepting confirms what the page asked, safety.ts), a beforeunload accepted
+   * (leaving is what this navigation is for). Recorded like a dialog answered later.
+   */
+  async #answerDuringLoad(dialog: Dialog): Promise<void> {
+    if (this.tracker.dialog === dialog) this.tracker.takeDialog();
+    const response = dialog.type() === 'beforeunload' ? 'accept' : 'dismiss';
+    this.emit({
+      type: 'ui-dialog-answered',
+      dialog: dialog.type(),
+      message: this.redactor.text(dialog.message()),
+      response,
+      during: 'load',
+    });
+    await (response === 'accept' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
   }
 
   /** The page state without taking a snapshot. */

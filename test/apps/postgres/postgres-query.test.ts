@@ -74,6 +74,13 @@ describe('postgres_query', () => {
     });
   });
 
+  it('refuses SQL holding a NUL byte with BAD_INPUT naming the field, before psql runs', async () => {
+    const envelope = await lift(PASSWORD).invoke('postgres_query', { sql: "SELECT 1\0; SELECT 'x'" });
+    if (!isError(envelope)) throw new Error(JSON.stringify(envelope));
+    expect(envelope.error).toMatchObject({ code: 'BAD_INPUT', outcome: 'not_started' });
+    expect(envelope.error.details?.fields).toEqual(['sql']);
+  });
+
   it('caps a large result and says how to narrow it', async () => {
     const envelope = await lift(PASSWORD).invoke('postgres_query', {
       sql: 'SELECT * FROM stock ORDER BY sku',

@@ -157,4 +157,31 @@ describe('lift exec with a pattern or a number that would defeat its deadline', 
     expect(code).toBe(2);
     expect(stderr).toContain('BAD_INPUT: --cap takes a whole number of bytes from 1 to 67108864');
   });
+
+  it('answers a refused flag as JSON on standard output when --json was given', async () => {
+    const refused = await lift(['exec', '--deadline', '1e9', '--json', '--', 'true']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('');
+    expect(JSON.parse(refused.stdout)).toEqual({
+      ok: false,
+      error: {
+        code: 'BAD_INPUT',
+        message: "--deadline takes seconds, more than 0 and at most 86400, not '1e9'.",
+        hint: 'lift exec --help shows its flags and examples.',
+      },
+    });
+    // A pattern refusal keeps its own hint; an unknown flag is a usage error like any other.
+    const pattern = await lift(['exec', '--json', '--confirm', '(?=y)y=>n', '--', 'true']);
+    expect(pattern.code).toBe(2);
+    expect(JSON.parse(pattern.stdout).error).toMatchObject({ code: 'BAD_INPUT' });
+    expect(JSON.parse(pattern.stdout).error.hint).toContain('linear-time engine');
+    const unknown = await lift(['exec', '--json', '--dedline', '5', '--', 'true']);
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout).error.message).toContain('--dedline');
+    // --json after the program is the program's: lift answers as text.
+    const theirs = await lift(['exec', '--deadline', '0', 'echo', '--json']);
+    expect(theirs.code).toBe(2);
+    expect(theirs.stdout).toBe('');
+    expect(theirs.stderr).toContain('BAD_INPUT: --deadline takes seconds');
+  });
 });

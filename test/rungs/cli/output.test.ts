@@ -132,4 +132,18 @@ describe('exit status', () => {
     expect(error.code).toBe('PROGRAM_FAILED');
     expect(error.outcome).toBe('not_started');
   });
+
+  it('an argument or variable holding a NUL byte is BAD_INPUT, not_started, naming which and never the value', async () => {
+    const calls = [
+      { args: ['-c', 'select 1\0; drop table x'], which: 'argument 2' },
+      { args: ['-c', 'true'], env: { PGOPTIONS: 'a\0b' }, which: 'the environment variable PGOPTIONS' },
+    ];
+    for (const { which, ...call } of calls) {
+      const { error } = await failure(runWrapped({ program: 'sh', deadline: soon(), ...call }));
+      expect(error.code, which).toBe('BAD_INPUT');
+      expect(error.outcome).toBe('not_started');
+      expect(error.message).toContain(which);
+      expect(error.message).not.toContain('drop table');
+    }
+  });
 });
