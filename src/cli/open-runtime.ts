@@ -5,7 +5,7 @@ import type { JobQueue } from '../queue/queue.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
-import { rootsFromSettings } from '../runtime/roots.js';
+import { originsFromSettings, rootsFromSettings } from '../runtime/roots.js';
 import { type ApprovedCallRelease, Runtime } from '../runtime/runtime.js';
 import type { Store } from '../store/store.js';
 import { UsageError } from './args.js';
@@ -64,6 +64,7 @@ export async function openRuntimeThenTools(io: CliIo, options: OpenOptions = {})
     env: io.env,
     workingDir: io.cwd,
     roots: rootsFromSettings(config.settings, config.root),
+    origins: originsFromSettings(config.settings),
   });
   if (shared) void runtime.service(SHARED_STORE_URL, () => shared);
   for (const [name, settings] of Object.entries(config.settings)) {

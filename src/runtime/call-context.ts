@@ -5,10 +5,11 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
-import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { type PathScope, PRIVATE_DIR_MODE, type UrlScope } from '../contract/paths.js';
 import type { RunEvent } from '../store/runs.js';
 import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
+import { fetchAllowed } from './urls.js';
 
 /**
  * A call's deadline and cancellation. The AbortSignal a tool sees is made only when it asks
@@ -206,6 +207,10 @@ export class CallContext implements ToolContext {
 
   resolvePath(path: string, scope: PathScope): string {
     return resolveInRoots(this.#runtime.paths, path, scope);
+  }
+
+  fetchUrl(url: string, scope: UrlScope): Promise<Buffer> {
+    return fetchAllowed(this.#runtime.paths, url, scope, this.signal);
   }
 
   outputFile(name: string): string {

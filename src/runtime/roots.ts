@@ -3,7 +3,8 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AnyTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
-import { isWithin, type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { isWithin, looksLikeUrl, type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { allowedUrl, originOf } from './urls.js';
 
 /** Where a runtime's tools may reach, fixed when the runtime opens. */
 export interface PathPolicy {
@@ -17,6 +18,8 @@ export interface PathPolicy {
   dataDir: string;
   /** Roots configured by tool family (lift.config `settings.<family>.roots`). */
   families: Readonly<Record<string, readonly string[]>>;
+  /** Origins whose URLs a family's tools may fetch (lift.config `settings.<family>.origins`); none by default. */
+  origins: Readonly<Record<string, readonly string[]>>;
 }
 
 const LINK_DEPTH = 32;
@@ -112,6 +115,12 @@ function checkedLocation(
   scope?: Pick<PathScope, 'family' | 'data'>,
 ): { lexical: string; real: string } {
   if (path.includes('\0')) throw refused(`${what} contains a NUL character.`, 'Give a plain file path.');
+  if (looksLikeUrl(path)) {
+    throw refused(
+      `${what} ${JSON.stringify(path.slice(0, 200))} is a URL; this field takes a file path, and nothing was fetched.`,
+      'Give the path of a file inside the roots; download the file first if it is on the web.',
+    );
+  }
   const lexical = resolve(scope ? baseOf(policy, scope) : policy.workingDir, path);
   const real = realLocation(lexical);
   if (inHome(policy, scope?.family, lexical, real)) {
@@ -148,12 +157,17 @@ export function resolveOutput(policy: PathPolicy, path: string): string {
   );
 }
 
-/** Resolves the paths a tool declares its input names, before anything holds or runs the call. */
+/**
+ * Resolves the paths a tool declares its input names, and checks the origins of the URLs it
+ * declares, before anything holds or runs the call.
+ */
 export function refuseEscapingPaths(policy: PathPolicy, tool: AnyTool, input: unknown): void {
   for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope);
+  for (const { url, scope } of tool.urls?.(input) ?? []) allowedUrl(policy, url, scope);
 }
 
 const RootsSetting = z.array(z.string().min(1).max(4_096)).max(100);
+const OriginsSetting = z.array(z.string().min(1).max(2_000)).max(100);
 
 /** `settings.<family>.roots` of lift.config, relative entries resolved against the config's folder. */
 export function rootsFromSettings(
@@ -168,6 +182,25 @@ export function rootsFromSettings(
       throw new Error(`lift.config settings.${family}.roots must be a list of folder paths.`);
     }
     families[family] = parsed.data.map((root) => (isAbsolute(root) ? root : resolve(base, root)));
+  }
+  return families;
+}
+
+/** `settings.<family>.origins` of lift.config: each entry a web origin (scheme://host[:port]). */
+export function originsFromSettings(
+  settings: Readonly<Record<string, Record<string, unknown>>>,
+): Record<string, string[]> {
+  const families: Record<string, string[]> = {};
+  for (const [family, values] of Object.entries(settings)) {
+    if (values.origins === undefined) continue;
+    const parsed = OriginsSetting.safeParse(values.origins);
+    const origins = parsed.success ? parsed.data.map(originOf) : [undefined];
+    if (origins.some((origin) => origin === undefined)) {
+      throw new Error(
+        `lift.config settings.${family}.origins must be a list of web origins such as "https://images.example.com".`,
+      );
+    }
+    families[family] = origins as string[];
   }
   return families;
 }

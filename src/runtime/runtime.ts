@@ -31,6 +31,8 @@ export interface RuntimeOptions {
   workingDir?: string;
   /** Folders tools of a family may reach, by family (lift.config `settings.<family>.roots`). */
   roots?: Readonly<Record<string, readonly string[]>>;
+  /** Web origins whose URLs a family's tools may fetch, by family (lift.config `settings.<family>.origins`); none by default. */
+  origins?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ApproveOptions {
@@ -72,6 +74,7 @@ export class Runtime {
       outputDir: this.outputDir,
       dataDir: join(this.store.home, 'data'),
       families: { ...options.roots },
+      origins: { ...options.origins },
     };
   }
 

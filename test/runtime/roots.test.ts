@@ -27,6 +27,7 @@ const policy: PathPolicy = {
   outputDir: join(work, '.lift', 'out'),
   dataDir: join(work, '.lift', 'data'),
   families: { docs: [elsewhere] },
+  origins: {},
 };
 
 const refusal = (run: () => unknown) => {
