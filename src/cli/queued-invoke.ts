@@ -26,6 +26,7 @@ export function queuedInvoke(runtime: Runtime): CallRunner {
         request_id: requestIdOf(input, options) ?? `q-${randomBytes(8).toString('hex')}`,
         tool: typeof tool === 'string' ? tool : tool.name,
         input,
+        ...(options.roots ? { roots: options.roots } : {}),
       },
       options.signal ? { signal: options.signal } : {},
     );

@@ -4,9 +4,12 @@ import type { Envelope } from '../contract/envelope.js';
 /** The one queue every Lift job goes through. */
 export const QUEUE = 'lift-jobs';
 
-/** A tool call (a capability replay is a tool call too) or the run of an approved held call. */
+/**
+ * A tool call (a capability replay is a tool call too), with the folders its caller opened to
+ * path tools when it brought its own (an MCP client's roots), or the run of an approved held call.
+ */
 export type JobData =
-  | { kind: 'call'; request_id: string; tool: string; input: unknown }
+  | { kind: 'call'; request_id: string; tool: string; input: unknown; roots?: readonly string[] }
   | { kind: 'approve'; request_id: string; approval_id: string; by: string; phrase?: string };
 
 /** What a finished job holds: the call's envelope, or the error an approval was refused with. */

@@ -88,6 +88,7 @@ async function execute(
       approvalId: approval.id,
       ...(approval.requestId ? { requestId: approval.requestId } : {}),
       ...(takingOver ? { settleFirst: true } : {}),
+      ...(approval.roots ? { roots: approval.roots } : {}),
     });
   } finally {
     clearInterval(heartbeat);

@@ -167,6 +167,8 @@ export interface CallParts extends CallLog {
   readonly requestId: string | undefined;
   /** The approval that released this call, if a gate held it. */
   readonly approval: ApprovalRecord | undefined;
+  /** The folders the caller opened to path tools, in place of the runtime's default roots. */
+  readonly roots: readonly string[] | undefined;
 }
 
 /**
@@ -206,7 +208,7 @@ export class CallContext implements ToolContext {
   }
 
   resolvePath(path: string, scope: PathScope): string {
-    return resolveInRoots(this.#runtime.paths, path, scope);
+    return resolveInRoots(this.#runtime.paths, path, scope, this.#parts.roots);
   }
 
   fetchUrl(url: string, scope: UrlScope): Promise<Buffer> {
@@ -259,12 +261,13 @@ export class CallContext implements ToolContext {
   }
 
   call(toolName: string, input: unknown): Promise<Envelope> {
-    const { onEvent } = this.#parts;
-    return this.#runtime.invoke(
-      toolName,
-      input,
-      onEvent ? { runId: this.runId, onEvent } : { runId: this.runId },
-    );
+    const { onEvent, roots } = this.#parts;
+    // A call made for this one (a chain's step, a read-back) reaches the folders this one may.
+    return this.#runtime.invoke(toolName, input, {
+      runId: this.runId,
+      ...(onEvent ? { onEvent } : {}),
+      ...(roots ? { roots } : {}),
+    });
   }
 
   fail(

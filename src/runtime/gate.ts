@@ -87,6 +87,7 @@ async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): 
     requestId: call.requestId,
     signal: call.options.signal,
     log: call,
+    roots: call.options.roots,
   });
   return approvals.hold({
     tool: tool.name,
@@ -98,5 +99,7 @@ async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): 
     digest: preview.digest,
     // The last characters of the run id make each phrase differ from the one before.
     phrase: gate === 'signature' ? `${tool.name} ${call.runId.slice(-6)}` : undefined,
+    // The approved call reaches the folders this one was checked against, wherever it is approved.
+    roots: call.options.roots ?? call.runtime.paths.defaultRoots,
   });
 }

@@ -18,6 +18,14 @@ export interface PathPolicy {
   dataDir: string;
   /** Roots configured by tool family (lift.config `settings.<family>.roots`). */
   families: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The roots of a family that has none of its own (neither configured nor built in): lift.config
+   * `roots`, else `--root`, else the working folder when it is a project's (default-roots.ts). An
+   * MCP client's roots take their place for its calls. Empty when none is set.
+   */
+  defaultRoots: readonly string[];
+  /** Why `defaultRoots` is empty, for the refusal. */
+  noRoot?: string | undefined;
   /** Origins whose URLs a family's tools may fetch (lift.config `settings.<family>.origins`); none by default. */
   origins: Readonly<Record<string, readonly string[]>>;
 }
@@ -97,16 +105,33 @@ function baseOf(policy: PathPolicy, scope: Pick<PathScope, 'family' | 'data'>): 
   return folder;
 }
 
+/**
+ * The folders a scope's family reaches: the operator's for the family, else the tool's own, else
+ * the caller's (an MCP client's roots), else the runtime's default roots.
+ */
+function configuredRoots(
+  policy: PathPolicy,
+  scope: Pick<PathScope, 'family' | 'roots'>,
+  callRoots: readonly string[] | undefined,
+): readonly string[] {
+  return policy.families[scope.family] ?? scope.roots ?? callRoots ?? policy.defaultRoots;
+}
+
 /** The roots a scope allows, resolved to their real locations. */
 export function rootsOf(
   policy: PathPolicy,
   scope: Pick<PathScope, 'family' | 'roots' | 'own' | 'data'>,
+  callRoots?: readonly string[],
 ): string[] {
   const base = baseOf(policy, scope);
-  const configured = policy.families[scope.family] ?? scope.roots ?? [policy.workingDir];
+  const configured = configuredRoots(policy, scope, callRoots);
   const all = [...configured, ...(scope.own ?? []), policy.outputDir, dataFolder(policy, scope.family)];
   return [...new Set(all.map((root) => realLocation(resolve(base, root))))];
 }
+
+/** How a person opens folders to path tools, for a refusal that found none open. */
+export const SET_A_ROOT =
+  'Set a root folder: the MCP client\'s roots (an editor sends its workspace), "roots": ["/path/to/project"] in lift.config.json, or --root /path/to/project (lift serve, lift call, lift run, lift worker); or start Lift from the project folder.';
 
 function checkedLocation(
   policy: PathPolicy,
@@ -136,10 +161,25 @@ function checkedLocation(
  * The real location of a path a tool was given, or BAD_INPUT naming the roots when it (or a
  * symbolic link on the way) leads outside them. The tool then works on the returned path.
  */
-export function resolveInRoots(policy: PathPolicy, path: string, scope: PathScope): string {
+export function resolveInRoots(
+  policy: PathPolicy,
+  path: string,
+  scope: PathScope,
+  callRoots?: readonly string[],
+): string {
   const { real } = checkedLocation(policy, path, scope.what, scope);
-  const roots = rootsOf(policy, scope);
+  const roots = rootsOf(policy, scope, callRoots);
   if (roots.some((root) => isWithin(real, root))) return real;
+  const unset =
+    policy.families[scope.family] === undefined &&
+    scope.roots === undefined &&
+    (callRoots ?? policy.defaultRoots).length === 0;
+  if (unset) {
+    throw refused(
+      `${scope.what} ${JSON.stringify(path)} is outside the folders ${scope.family} tools may use (${roots.join(', ')}): ${policy.noRoot ?? 'no root folder was set'}.`,
+      SET_A_ROOT,
+    );
+  }
   throw refused(
     `${scope.what} ${JSON.stringify(path)} is outside the folders ${scope.family} tools may use: ${roots.join(', ')}.`,
     `Give a path inside one of them (symbolic links are followed). The operator can add folders in lift.config.json: "settings": { "${scope.family}": { "roots": ["/path"] } }.`,
@@ -161,8 +201,13 @@ export function resolveOutput(policy: PathPolicy, path: string): string {
  * Resolves the paths a tool declares its input names, and checks the origins of the URLs it
  * declares, before anything holds or runs the call.
  */
-export function refuseEscapingPaths(policy: PathPolicy, tool: AnyTool, input: unknown): void {
-  for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope);
+export function refuseEscapingPaths(
+  policy: PathPolicy,
+  tool: AnyTool,
+  input: unknown,
+  callRoots?: readonly string[],
+): void {
+  for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope, callRoots);
   for (const { url, scope } of tool.urls?.(input) ?? []) allowedUrl(policy, url, scope);
 }
 

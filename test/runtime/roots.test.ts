@@ -28,6 +28,7 @@ const policy: PathPolicy = {
   dataDir: join(work, '.lift', 'data'),
   families: { docs: [elsewhere] },
   origins: {},
+  defaultRoots: [work],
 };
 
 const refusal = (run: () => unknown) => {
