@@ -29,8 +29,8 @@ function environHas(pid: number, needle: Buffer): boolean {
 /**
  * A mark in the environment of one call. Every descendant inherits it through fork and exec,
  * whatever it does to its session, process group, parent or standard files, so at the end of
- * the call /proc/PID/environ names every process the call left behind (a program that empties
- * its own environment is still found by the group, the pipes and the process tree).
+ * the call /proc/PID/environ names every process the call left behind. It is the fallback of
+ * the call's cgroup (call-cgroup.ts): a program that empties its own environment is found there.
  *
  * Only processes born during the call are read: pids are handed out in order, so those are the
  * pids after the last one given out before the call, up to the last one given out now, wrapping

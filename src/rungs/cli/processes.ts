@@ -101,8 +101,16 @@ export function fdTarget(pid: number, fd: number): string | undefined {
   return readLink(`/proc/${pid}/fd/${fd}`);
 }
 
-/** Live processes holding any of the named open files (the wrapper's pipes), wherever they went. */
-export function holdersOf(targets: ReadonlySet<string>): number[] {
+/** An open file no one else can hold by naming it: a pipe or socket, by its inode. */
+const PRIVATE_FILE = /^(socket|pipe):\[\d+\]$/;
+
+/**
+ * Live processes holding any of the named pipes or sockets (the wrapper's own), wherever they
+ * went. Anything else named (a path such as /dev/null, a terminal) is ignored: holding it
+ * proves nothing.
+ */
+export function holdersOf(named: ReadonlySet<string>): number[] {
+  const targets = new Set([...named].filter((target) => PRIVATE_FILE.test(target)));
   if (targets.size === 0) return [];
   const holders: number[] = [];
   for (const pid of allPids()) {

@@ -1,11 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { MAX_DEADLINE_MS } from '../../contract/duration.js';
 import { LiftError } from '../../contract/errors.js';
+import { CallCgroup } from './call-cgroup.js';
 import { CallMark } from './call-mark.js';
 import { StreamCapture } from './capture.js';
-import { quietEnvironment } from './environment.js';
+import { DEFAULT_PATH, quietEnvironment } from './environment.js';
 import { judgeExit, tail } from './exit-status.js';
+import { Ownership } from './ownership.js';
 import { fdTarget, isLive, peerSocket, readStat } from './processes.js';
+import { resolveProgram } from './program-path.js';
 import { QuestionWatch } from './question-watch.js';
 import { classifyQuestion } from './questions.js';
 import { TERM_GRACE_MS, terminate } from './terminate.js';
@@ -35,7 +38,24 @@ export function runWrapped(call: WrappedCall): Promise<WrappedResult> {
       }),
     );
   }
-  return new Wrapped(call).done;
+  const cgroup = CallCgroup.create();
+  if (!cgroup)
+    return new Wrapped(call, undefined, { program: call.program, args: [...(call.args ?? [])] }).done;
+  // The helper shell would answer a missing program with exit status 127: find it first, as spawn would.
+  const found = resolveProgram(call.program, call.path ?? DEFAULT_PATH, call.cwd ?? process.cwd());
+  if (!found.ok) {
+    cgroup.remove();
+    return Promise.reject(notStarted(call.program, found.code));
+  }
+  return new Wrapped(call, cgroup, cgroup.command(found.path, call.args ?? [])).done;
+}
+
+function notStarted(program: string, code: string, cause?: Error): LiftError {
+  return new LiftError('PROGRAM_FAILED', `${program} could not be started: ${code}.`, {
+    hint: `Check that ${program} is installed and on the path.`,
+    outcome: 'not_started',
+    ...(cause ? { cause } : {}),
+  });
 }
 
 class Wrapped {
@@ -46,11 +66,14 @@ class Wrapped {
   readonly #stdout: StreamCapture;
   readonly #stderr: StreamCapture;
   readonly #questions = new QuestionWatch();
-  /** Inherited by every descendant, so that none escapes the end of the call. */
+  /** Decides, for every signal, that the process is not older than the call, Lift or PID 1. */
+  readonly #owner = new Ownership();
+  /** Where the machine allows it, every process of the call lives here, whatever it does. */
+  readonly #cgroup: CallCgroup | undefined;
+  /** Inherited by every descendant, so that none escapes the end of the call (where no cgroup holds them). */
   readonly #mark = new CallMark();
+  /** The program's ends of the wrapper's socket pairs, found from the wrapper's own ends when needed. */
   readonly #pipes = new Set<string>();
-  /** The program ended before its descriptors could be read; its streams are found through our ends. */
-  #pipesMissed = false;
   readonly #answered: string[] = [];
   readonly #answeredIndexes = new Set<number>();
   #stdinTarget: string | undefined;
@@ -63,8 +86,13 @@ class Wrapped {
   #resolve!: (result: WrappedResult) => void;
   #reject!: (error: unknown) => void;
 
-  constructor(call: WrappedCall) {
+  constructor(
+    call: WrappedCall,
+    cgroup: CallCgroup | undefined,
+    command: { program: string; args: string[] },
+  ) {
     this.#call = call;
+    this.#cgroup = cgroup;
     const cap = call.cap ?? DEFAULT_STREAM_CAP;
     this.#stdout = new StreamCapture(cap);
     this.#stderr = new StreamCapture(cap);
@@ -72,7 +100,7 @@ class Wrapped {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    this.#child = spawn(call.program, call.args ?? [], {
+    this.#child = spawn(command.program, command.args, {
       ...(call.cwd ? { cwd: call.cwd } : {}),
       env: {
         ...quietEnvironment({ path: call.path, home: call.home, extra: call.env }),
@@ -89,26 +117,12 @@ class Wrapped {
     const child = this.#child;
     const call = this.#call;
     child.once('error', (error: NodeJS.ErrnoException) => {
-      void this.#stop({
-        kind: 'error',
-        error: new LiftError(
-          'PROGRAM_FAILED',
-          `${call.program} could not be started: ${error.code ?? error.message}.`,
-          {
-            hint: `Check that ${call.program} is installed and on the path.`,
-            outcome: 'not_started',
-            cause: error,
-          },
-        ),
-      });
+      void this.#stop({ kind: 'error', error: notStarted(call.program, error.code ?? error.message, error) });
     });
     if (child.pid === undefined) return;
-    for (const fd of [0, 1, 2]) {
-      const target = fdTarget(child.pid, fd);
-      if (target) this.#pipes.add(target);
-      else this.#pipesMissed = true;
-      if (fd === 0) this.#stdinTarget = target;
-    }
+    // Only for the prompt watch: a program that already replaced its input (a shell's `exec </dev/null`) is not watched.
+    const stdin = fdTarget(child.pid, 0);
+    if (stdin && /^socket:\[\d+\]$/.test(stdin)) this.#stdinTarget = stdin;
     if ((call.effectStarts ?? 'spawn') === 'spawn') this.#markStarted();
     child.stdin?.on('error', () => {
       // The program closed its input early; that is its business.
@@ -168,6 +182,7 @@ class Wrapped {
     const pid = this.#child.pid;
     if (pid === undefined || this.#exit || this.#stopping) return;
     this.#mark.observe();
+    this.#cgroup?.confirm(pid);
     const question = this.#questions.look(
       pid,
       this.#call.input === undefined ? this.#stdinTarget : undefined,
@@ -252,16 +267,28 @@ class Wrapped {
     this.#call.signal?.removeEventListener('abort', this.#aborted);
     const pgid = this.#child.pid;
     let leftovers = 0;
-    if (this.#pipesMissed && this.#openStreams > 0) this.#findPipesFromOurEnds();
-    // Daemons that left the session and closed their streams still carry the call's mark.
-    const marked = this.#mark.holders();
-    const linger = this.#openStreams > 0 || marked.length > 0;
+    // In a cgroup the kernel lists every process of the call; elsewhere daemons that left the
+    // session and closed their streams are found by the call's mark.
+    const cgroup = this.#cgroup?.confirm(pgid) ? this.#cgroup : undefined;
+    const marked = cgroup ? [] : this.#mark.holders();
+    const linger = this.#openStreams > 0 || marked.length > 0 || (cgroup?.members().length ?? 0) > 0;
     if (pgid !== undefined && (stop.kind === 'error' || linger || groupAlive(pgid))) {
+      if (this.#openStreams > 0) this.#findPipesFromOurEnds();
       const seen = [...this.#questions.seen.values(), ...marked.map(readStat).filter(isLive)];
-      const targets = { pgid, seen, pipes: this.#pipes, marked: () => this.#mark.holders() };
-      const ended = await terminate(targets, TERM_GRACE_MS);
+      const ended = await terminate(
+        {
+          pgid,
+          seen,
+          pipes: this.#pipes,
+          cgroup,
+          owner: this.#owner,
+          ...(cgroup ? {} : { marked: () => this.#mark.holders() }),
+        },
+        TERM_GRACE_MS,
+      );
       leftovers = ended.found;
     }
+    this.#cgroup?.remove();
     for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) stream?.destroy();
     if (stop.kind === 'error') {
       this.#reject(stop.error);
