@@ -7,10 +7,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { changeHeld } from '../../src/console/approvals-page.js';
 import { defineTool } from '../../src/contract/define-tool.js';
 import { type Envelope, isPending } from '../../src/contract/envelope.js';
 import type { PathScope } from '../../src/contract/paths.js';
 import { Runtime } from '../../src/runtime/runtime.js';
+import { runJob } from '../../src/worker/run-job.js';
 import { tempDir } from '../support/temp.js';
 
 const dir = tempDir('lift-call-roots-');
@@ -127,5 +129,52 @@ describe("a caller's roots", () => {
     } finally {
       await approver.close();
     }
+  });
+
+  it('go with a held call a person changes in the console: the changed call is checked against them', async () => {
+    const held = await runtime.invoke(
+      'note_stamp_file',
+      { path: join(client, 'note.txt'), request_id: 'stamp-2' },
+      { roots: [client] },
+    );
+    if (!isPending(held)) throw new Error(`expected a held call, got ${JSON.stringify(held)}`);
+    // The console runs from elsewhere: its own default root is its working folder.
+    const inConsole = new Runtime({ home, workingDir: work, tools });
+    try {
+      const said = await changeHeld(
+        inConsole,
+        held.pending.approval_id,
+        JSON.stringify({ path: join(client, 'note.txt'), request_id: 'stamp-2' }),
+      );
+      expect(said).toContain('the changed call is held as');
+      const replacement = (await inConsole.store.approvals.get(held.pending.approval_id))?.replacedBy;
+      expect(replacement).toBeDefined();
+      expect(await inConsole.approve(replacement!)).toMatchObject({
+        ok: true,
+        fields: { text: 'client note' },
+      });
+    } finally {
+      await inConsole.close();
+    }
+  });
+
+  it('go with a queued call: the worker checks it against them, not its own', async () => {
+    const job = (roots?: string[]) =>
+      runJob(
+        runtime,
+        {
+          kind: 'call',
+          request_id: `read-${roots ? 'client' : 'worker'}`,
+          tool: 'note_read_file',
+          input: { path: join(client, 'note.txt') },
+          ...(roots ? { roots } : {}),
+        },
+        0,
+        new AbortController().signal,
+      );
+    const withRoots = await job([client]);
+    expect(withRoots).toMatchObject({ kind: 'done', output: { envelope: { ok: true } } });
+    const without = await job();
+    expect(without).toMatchObject({ kind: 'done', output: { envelope: { error: { code: 'BAD_INPUT' } } } });
   });
 });
