@@ -26,6 +26,8 @@ export interface PathPolicy {
   defaultRoots: readonly string[];
   /** Why `defaultRoots` is empty, for the refusal. */
   noRoot?: string | undefined;
+  /** The user's home folder, which is no root as a whole (default-roots.ts). */
+  userHome?: string | undefined;
   /** Origins whose URLs a family's tools may fetch (lift.config `settings.<family>.origins`); none by default. */
   origins: Readonly<Record<string, readonly string[]>>;
 }

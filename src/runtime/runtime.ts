@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
@@ -81,11 +82,13 @@ export class Runtime {
     this.outputDir = resolve(options.outputDir ?? join(home, 'out'));
     this.overflowDir = join(this.store.home, 'overflow');
     const workingDir = resolve(options.workingDir ?? process.cwd());
-    const chosen = defaultRoots(options.defaultRoots, workingDir, options.userHome);
+    const userHome = options.userHome ?? homedir();
+    const chosen = defaultRoots(options.defaultRoots, workingDir, userHome);
     this.paths = {
       workingDir,
       defaultRoots: chosen.roots,
       noRoot: chosen.noRoot,
+      userHome,
       home: this.store.home,
       outputDir: this.outputDir,
       dataDir: join(this.store.home, 'data'),

@@ -90,7 +90,7 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     },
   );
   const toolNamed = (name: string) => own.get(name) ?? runtime.registry.get(name);
-  const clientRoots = new ClientRoots(server);
+  const clientRoots = new ClientRoots(server, runtime.paths.userHome);
   const toolsLoaded = options.toolsLoaded ?? Promise.resolve();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {

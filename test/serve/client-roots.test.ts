@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldersOf } from '../../src/serve/client-roots.js';
 import { tempDir } from '../support/temp.js';
 import { type HttpServer, LIFT, startHttp, TOKEN, type Workspace, workspace } from './support.js';
 
@@ -143,6 +144,23 @@ describe('lift serve --stdio started from /', () => {
     clients.push(plain);
     expect(await log(plain, rightRepo)).toMatchObject({ ok: true });
     expect((await log(plain, leftRepo)).error?.code).toBe('BAD_INPUT');
+  });
+});
+
+describe('foldersOf', () => {
+  it('keeps the local folders of a project, and no disk, system folder, shared folder or whole home', () => {
+    const uris = ['/', '/etc', '/tmp', dir.path, left].map((folder) => pathToFileURL(folder).href);
+    const roots = [...uris, 'file://otherhost/srv/x', 'https://example.com/'].map((uri) => ({ uri }));
+    expect(foldersOf({ roots }, dir.path)).toEqual([left]);
+  });
+
+  it("a client that names / reaches no further than the server's roots", { timeout: 120_000 }, async () => {
+    const { client } = rootsClient({ current: ['/'] });
+    clients.push(await connectFromRoot(client, ['--root', right]));
+    expect(await log(client, rightRepo)).toMatchObject({ ok: true });
+    const outside = await log(client, leftRepo);
+    expect(outside.error?.code, JSON.stringify(outside)).toBe('BAD_INPUT');
+    expect(JSON.stringify(outside)).not.toContain('Left count');
   });
 });
 
