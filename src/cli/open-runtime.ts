@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { type LiftConfig, loadConfig, loadConfiguredTools } from '../config/load.js';
@@ -5,16 +6,19 @@ import type { JobQueue } from '../queue/queue.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
 import { loadApiTools } from '../rungs/api/loader.js';
-import { rootsFromSettings } from '../runtime/roots.js';
+import { originsFromSettings, rootsFromSettings } from '../runtime/roots.js';
 import { type ApprovedCallRelease, Runtime } from '../runtime/runtime.js';
 import type { Store } from '../store/store.js';
 import { UsageError } from './args.js';
 import { debugLog } from './debug-log.js';
 import type { CliIo } from './io.js';
+import { operatorRoots } from './root-flags.js';
 
 export interface OpenOptions {
   /** A person may be asked: replays hand an expired session to the console (lift serve, lift call --wait). */
   attended?: boolean;
+  /** The folders given with --root (lift.config `roots` come first). */
+  roots?: readonly string[];
 }
 
 /**
@@ -55,6 +59,7 @@ export async function openRuntimeThenTools(io: CliIo, options: OpenOptions = {})
   const config = await loadConfig(io.cwd, io.env);
   const home = resolve(io.cwd, config.home ?? '.lift');
   debug(`config ${config.file ?? '(none: defaults)'}; home ${home}`);
+  const defaultRoots = operatorRoots(config, options.roots, io);
   const shared = config.store?.postgres;
   // The PostgreSQL client loads only for a shared store: the embedded default starts as fast as before.
   const store = shared
@@ -65,8 +70,17 @@ export async function openRuntimeThenTools(io: CliIo, options: OpenOptions = {})
     ...(store ? { store, releaseApproved: lazyRelease(() => jobQueue(runtime), store) } : {}),
     env: io.env,
     workingDir: io.cwd,
+    ...(defaultRoots ? { defaultRoots } : {}),
+    userHome: io.env.HOME || homedir(),
     roots: rootsFromSettings(config.settings, config.root),
+    origins: originsFromSettings(config.settings),
   });
+  const { paths } = runtime;
+  debug(
+    paths.defaultRoots.length > 0
+      ? `roots ${paths.defaultRoots.join(', ')} (${defaultRoots ? (config.roots?.length ? 'lift.config' : '--root') : 'the working folder'})`
+      : `no root: ${paths.noRoot}`,
+  );
   if (shared) void runtime.service(SHARED_STORE_URL, () => shared);
   for (const [name, settings] of Object.entries(config.settings)) {
     void runtime.service(`settings:${name}`, () => settings);

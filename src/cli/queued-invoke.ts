@@ -31,6 +31,7 @@ export function queuedInvoke(runtime: Runtime): CallRunner {
       request_id: requestIdOf(input, options) ?? `q-${randomBytes(8).toString('hex')}`,
       tool: typeof tool === 'string' ? tool : tool.name,
       input,
+      ...(options.roots ? { roots: options.roots } : {}),
     };
     const waiting = options.signal ? { signal: options.signal } : {};
     const envelope = await queue.call(job, waiting);

@@ -13,6 +13,12 @@ export const ConfigSchema = z.strictObject({
    * `settings:NAME` that those tools read.
    */
   settings: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), z.record(z.string(), z.unknown())).default({}),
+  /**
+   * The folders path tools reach unless their family has roots of its own (paths relative to the
+   * config file). An MCP client's roots come before them for its calls; `--root`, then the working
+   * folder (when it is not `/`, a system folder or the whole home) come after.
+   */
+  roots: z.array(z.string().min(1).max(4_096)).max(100).optional(),
   /** API tool files written by `lift api import` (paths relative to the config file). */
   apis: z.array(z.string()).default([]),
   /** Where Lift keeps its state; LIFT_HOME overrides it. */

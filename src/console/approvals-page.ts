@@ -175,11 +175,11 @@ export async function changeHeld(runtime: Runtime, id: string, text: string): Pr
   }
   if (!(await runtime.store.approvals.denyForChange(id, 'console (changed the input)')))
     return `${id} was answered meanwhile.`;
-  const envelope = await runtime.invoke(
-    approval.tool,
-    parsed.value,
-    approval.requestId ? { requestId: approval.requestId } : {},
-  );
+  // The changed call reaches the folders the held one was checked against, not the console's.
+  const envelope = await runtime.invoke(approval.tool, parsed.value, {
+    ...(approval.requestId ? { requestId: approval.requestId } : {}),
+    ...(approval.roots ? { roots: approval.roots } : {}),
+  });
   await runtime.store.approvals.linkReplacement(
     id,
     isPending(envelope) ? envelope.pending.approval_id : undefined,

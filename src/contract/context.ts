@@ -1,6 +1,6 @@
 import type { LiftError } from './errors.js';
 import type { RunEventType } from './events.js';
-import type { PathScope } from './paths.js';
+import type { PathScope, UrlScope } from './paths.js';
 
 /** An event a tool adds to its run's log (actions it performed, things it read back). */
 export interface ToolEvent {
@@ -44,6 +44,12 @@ export interface ToolContext {
    * Every tool that takes a path, from its input or its settings, resolves it here first.
    */
   resolvePath(path: string, scope: PathScope): string;
+  /**
+   * The body of a URL the tool declared (ToolDefinition.urls): POLICY_BLOCKED when its origin is
+   * not allowed for the scope's family or a redirect leads to another origin, BAD_INPUT when the
+   * body is over the scope's cap (the read stops there). Follows the call's signal.
+   */
+  fetchUrl(url: string, scope: UrlScope): Promise<Buffer>;
   /** A file in this call's output folder (created owner-only), refused if a link leads it elsewhere. */
   outputFile(name: string): string;
   /** The value of a named secret; throws AUTH_REQUIRED when it is not stored. */

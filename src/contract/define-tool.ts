@@ -4,7 +4,7 @@ import { deadlineInRange, MAX_DEADLINE_MS } from './duration.js';
 import { DEFAULT_GATE, type Effect, type EffectClass, type Gate, type Rung } from './effects.js';
 import type { Check } from './envelope.js';
 import type { ErrorCode, RetryAdvice } from './errors.js';
-import type { PathScope } from './paths.js';
+import type { PathScope, UrlScope } from './paths.js';
 
 export interface ToolErrorSpec {
   retry?: RetryAdvice;
@@ -75,6 +75,14 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * each through ctx.resolvePath and works on the real path that returns.
    */
   paths?: (input: z.infer<I>) => Array<{ path: string; scope: PathScope }>;
+  /**
+   * The URLs an input names, for a tool that fetches one (a picture from the web). Checked with
+   * the paths: a URL whose origin the operator's policy does not allow for the family is
+   * refused before the ledger and the gate. The implementation fetches each through
+   * ctx.fetchUrl, which caps the body and follows no redirect to another origin. A tool that
+   * declares none takes no URL: one given in a path field is refused.
+   */
+  urls?: (input: z.infer<I>) => Array<{ url: string; scope: UrlScope }>;
   /**
    * Exact description of what would be done, shown to the person who approves. The gate calls it
    * under the tool's deadline; a tool may read the system through `ctx` (a read only: nothing

@@ -33,3 +33,22 @@ export function isWithin(path: string, folder: string): boolean {
   const rest = relative(folder, path);
   return rest === '' || (rest !== '..' && !rest.startsWith('../') && !isAbsolute(rest));
 }
+
+/**
+ * Where a URL a tool was given may lead: only origins the operator's policy allows for the
+ * family (lift.config `settings.<family>.origins`), at most `maxBytes`, and never redirected to
+ * another origin. A tool that takes no URL declares none, and a URL in a path field is refused.
+ */
+export interface UrlScope {
+  /** The tool family whose allowed origins apply. */
+  family: string;
+  /** What the URL is, for messages: "layer 'Logo' url". */
+  what: string;
+  /** The most the body may hold; a longer one is refused without being kept. */
+  maxBytes: number;
+}
+
+/** A URL (`http://…`, `data:…`, `file:…`): a scheme of two or more characters, then a colon. */
+export function looksLikeUrl(text: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:/i.test(text);
+}

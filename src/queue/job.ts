@@ -4,13 +4,17 @@ import type { Envelope } from '../contract/envelope.js';
 /** The one queue every Lift job goes through. */
 export const QUEUE = 'lift-jobs';
 
-/** A tool call (a capability replay is a tool call too) or the run of an approved held call. */
+/**
+ * A tool call (a capability replay is a tool call too), with the folders its caller opened to
+ * path tools when it brought its own (an MCP client's roots), or the run of an approved held call.
+ */
 export type JobData =
   | {
       kind: 'call';
       request_id: string;
       tool: string;
       input: unknown;
+      roots?: readonly string[];
       /**
        * The approval whose run this call follows: the request id's first job answered that it
        * was held, so a retry after the approved call ran is a job of its own, which the ledger

@@ -91,6 +91,7 @@ async function execute(
       approvalId: approval.id,
       ...(approval.requestId ? { requestId: approval.requestId } : {}),
       ...(takingOver ? { settleFirst: true } : {}),
+      ...(approval.roots ? { roots: approval.roots } : {}),
     });
   } finally {
     clearInterval(heartbeat);

@@ -5,10 +5,11 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
-import { type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { type PathScope, PRIVATE_DIR_MODE, type UrlScope } from '../contract/paths.js';
 import type { RunEvent } from '../store/runs.js';
 import { resolveInRoots, resolveOutput } from './roots.js';
 import type { Runtime } from './runtime.js';
+import { fetchAllowed } from './urls.js';
 
 /**
  * A call's deadline and cancellation. The AbortSignal a tool sees is made only when it asks
@@ -166,6 +167,8 @@ export interface CallParts extends CallLog {
   readonly requestId: string | undefined;
   /** The approval that released this call, if a gate held it. */
   readonly approval: ApprovalRecord | undefined;
+  /** The folders the caller opened to path tools, in place of the runtime's default roots. */
+  readonly roots: readonly string[] | undefined;
 }
 
 /**
@@ -205,7 +208,11 @@ export class CallContext implements ToolContext {
   }
 
   resolvePath(path: string, scope: PathScope): string {
-    return resolveInRoots(this.#runtime.paths, path, scope);
+    return resolveInRoots(this.#runtime.paths, path, scope, this.#parts.roots);
+  }
+
+  fetchUrl(url: string, scope: UrlScope): Promise<Buffer> {
+    return fetchAllowed(this.#runtime.paths, url, scope, this.signal);
   }
 
   outputFile(name: string): string {
@@ -254,12 +261,13 @@ export class CallContext implements ToolContext {
   }
 
   call(toolName: string, input: unknown): Promise<Envelope> {
-    const { onEvent } = this.#parts;
-    return this.#runtime.invoke(
-      toolName,
-      input,
-      onEvent ? { runId: this.runId, onEvent } : { runId: this.runId },
-    );
+    const { onEvent, roots } = this.#parts;
+    // A call made for this one (a chain's step, a read-back) reaches the folders this one may.
+    return this.#runtime.invoke(toolName, input, {
+      runId: this.runId,
+      ...(onEvent ? { onEvent } : {}),
+      ...(roots ? { roots } : {}),
+    });
   }
 
   fail(

@@ -30,6 +30,11 @@ export interface InvokeOptions {
    * listener scrubs what it passes on). For progress and log lines while the call runs.
    */
   onEvent?: (event: RunEvent, runId: string) => void;
+  /**
+   * The folders the caller opened to path tools (an MCP client's roots, a held call's roots),
+   * in place of the runtime's default roots; families with roots of their own keep them.
+   */
+  roots?: readonly string[];
 }
 
 let lastMs = 0;
@@ -119,6 +124,10 @@ export class Call implements CallParts {
 
   get onEvent(): ((event: RunEvent, runId: string) => void) | undefined {
     return this.options.onEvent;
+  }
+
+  get roots(): readonly string[] | undefined {
+    return this.options.roots;
   }
 
   event(type: RunEventType, data?: Record<string, unknown>): void {

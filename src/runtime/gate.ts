@@ -106,6 +106,7 @@ async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): 
     requestId: call.requestId,
     signal: call.options.signal,
     log: call,
+    roots: call.options.roots,
   });
   const input = maskInput(call.input, secrets);
   return approvals.hold({
@@ -117,5 +118,7 @@ async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): 
     preview: secrets.scrub(preview.text),
     digest: preview.digest,
     phrase: gate === 'signature' ? signaturePhrase(tool.name, inputDigest(input.input)) : undefined,
+    // The approved call reaches the folders this one was checked against, wherever it is approved.
+    roots: call.options.roots ?? call.runtime.paths.defaultRoots,
   });
 }

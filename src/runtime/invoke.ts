@@ -66,7 +66,7 @@ function validate(call: Call, tool: AnyTool): Envelope | undefined {
   if (given !== undefined && !REQUEST_ID_PATTERN.test(given)) return call.fail(badRequestId(tool, given));
   try {
     call.input = validateInput(tool, withRequestId(tool, call.input, call.options.requestId));
-    refuseEscapingPaths(call.runtime.paths, tool, call.input);
+    refuseEscapingPaths(call.runtime.paths, tool, call.input, call.options.roots);
   } catch (error) {
     return call.fail(asLiftError(error, false));
   }

@@ -17,7 +17,13 @@ export async function previewOf(
   runtime: Runtime,
   tool: AnyTool,
   input: unknown,
-  parts: { runId: string; requestId: string | undefined; signal: AbortSignal | undefined; log: CallLog },
+  parts: {
+    runId: string;
+    requestId: string | undefined;
+    signal: AbortSignal | undefined;
+    log: CallLog;
+    roots: readonly string[] | undefined;
+  },
 ): Promise<ReadPreview> {
   if (!tool.preview) return { text: `${tool.name} ${JSON.stringify(input)}`, digest: undefined };
   const deadline = Date.now() + tool.timeout.deadlineMs;
@@ -34,6 +40,7 @@ export async function previewOf(
     event: (type, data) => log.event(type, data),
     markStarted: () => log.markStarted(),
     onEvent: log.onEvent,
+    roots: parts.roots,
   });
   try {
     const preview = await stop.race(tool.preview(input, context));

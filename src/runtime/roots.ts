@@ -3,7 +3,8 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { AnyTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
-import { isWithin, type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { isWithin, looksLikeUrl, type PathScope, PRIVATE_DIR_MODE } from '../contract/paths.js';
+import { allowedUrl, originOf } from './urls.js';
 
 /** Where a runtime's tools may reach, fixed when the runtime opens. */
 export interface PathPolicy {
@@ -17,6 +18,18 @@ export interface PathPolicy {
   dataDir: string;
   /** Roots configured by tool family (lift.config `settings.<family>.roots`). */
   families: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The roots of a family that has none of its own (neither configured nor built in): lift.config
+   * `roots`, else `--root`, else the working folder when it is a project's (default-roots.ts). An
+   * MCP client's roots take their place for its calls. Empty when none is set.
+   */
+  defaultRoots: readonly string[];
+  /** Why `defaultRoots` is empty, for the refusal. */
+  noRoot?: string | undefined;
+  /** The user's home folder, which is no root as a whole (default-roots.ts). */
+  userHome?: string | undefined;
+  /** Origins whose URLs a family's tools may fetch (lift.config `settings.<family>.origins`); none by default. */
+  origins: Readonly<Record<string, readonly string[]>>;
 }
 
 const LINK_DEPTH = 32;
@@ -94,16 +107,33 @@ function baseOf(policy: PathPolicy, scope: Pick<PathScope, 'family' | 'data'>): 
   return folder;
 }
 
+/**
+ * The folders a scope's family reaches: the operator's for the family, else the tool's own, else
+ * the caller's (an MCP client's roots), else the runtime's default roots.
+ */
+function configuredRoots(
+  policy: PathPolicy,
+  scope: Pick<PathScope, 'family' | 'roots'>,
+  callRoots: readonly string[] | undefined,
+): readonly string[] {
+  return policy.families[scope.family] ?? scope.roots ?? callRoots ?? policy.defaultRoots;
+}
+
 /** The roots a scope allows, resolved to their real locations. */
 export function rootsOf(
   policy: PathPolicy,
   scope: Pick<PathScope, 'family' | 'roots' | 'own' | 'data'>,
+  callRoots?: readonly string[],
 ): string[] {
   const base = baseOf(policy, scope);
-  const configured = policy.families[scope.family] ?? scope.roots ?? [policy.workingDir];
+  const configured = configuredRoots(policy, scope, callRoots);
   const all = [...configured, ...(scope.own ?? []), policy.outputDir, dataFolder(policy, scope.family)];
   return [...new Set(all.map((root) => realLocation(resolve(base, root))))];
 }
+
+/** How a person opens folders to path tools, for a refusal that found none open. */
+export const SET_A_ROOT =
+  'Set a root folder: the MCP client\'s roots (an editor sends its workspace), "roots": ["/path/to/project"] in lift.config.json, or --root /path/to/project (lift serve, lift call, lift run, lift worker); or start Lift from the project folder.';
 
 function checkedLocation(
   policy: PathPolicy,
@@ -112,6 +142,12 @@ function checkedLocation(
   scope?: Pick<PathScope, 'family' | 'data'>,
 ): { lexical: string; real: string } {
   if (path.includes('\0')) throw refused(`${what} contains a NUL character.`, 'Give a plain file path.');
+  if (looksLikeUrl(path)) {
+    throw refused(
+      `${what} ${JSON.stringify(path.slice(0, 200))} is a URL; this field takes a file path, and nothing was fetched.`,
+      'Give the path of a file inside the roots; download the file first if it is on the web.',
+    );
+  }
   const lexical = resolve(scope ? baseOf(policy, scope) : policy.workingDir, path);
   const real = realLocation(lexical);
   if (inHome(policy, scope?.family, lexical, real)) {
@@ -127,10 +163,25 @@ function checkedLocation(
  * The real location of a path a tool was given, or BAD_INPUT naming the roots when it (or a
  * symbolic link on the way) leads outside them. The tool then works on the returned path.
  */
-export function resolveInRoots(policy: PathPolicy, path: string, scope: PathScope): string {
+export function resolveInRoots(
+  policy: PathPolicy,
+  path: string,
+  scope: PathScope,
+  callRoots?: readonly string[],
+): string {
   const { real } = checkedLocation(policy, path, scope.what, scope);
-  const roots = rootsOf(policy, scope);
+  const roots = rootsOf(policy, scope, callRoots);
   if (roots.some((root) => isWithin(real, root))) return real;
+  const unset =
+    policy.families[scope.family] === undefined &&
+    scope.roots === undefined &&
+    (callRoots ?? policy.defaultRoots).length === 0;
+  if (unset) {
+    throw refused(
+      `${scope.what} ${JSON.stringify(path)} is outside the folders ${scope.family} tools may use (${roots.join(', ')}): ${policy.noRoot ?? 'no root folder was set'}.`,
+      SET_A_ROOT,
+    );
+  }
   throw refused(
     `${scope.what} ${JSON.stringify(path)} is outside the folders ${scope.family} tools may use: ${roots.join(', ')}.`,
     `Give a path inside one of them (symbolic links are followed). The operator can add folders in lift.config.json: "settings": { "${scope.family}": { "roots": ["/path"] } }.`,
@@ -148,12 +199,22 @@ export function resolveOutput(policy: PathPolicy, path: string): string {
   );
 }
 
-/** Resolves the paths a tool declares its input names, before anything holds or runs the call. */
-export function refuseEscapingPaths(policy: PathPolicy, tool: AnyTool, input: unknown): void {
-  for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope);
+/**
+ * Resolves the paths a tool declares its input names, and checks the origins of the URLs it
+ * declares, before anything holds or runs the call.
+ */
+export function refuseEscapingPaths(
+  policy: PathPolicy,
+  tool: AnyTool,
+  input: unknown,
+  callRoots?: readonly string[],
+): void {
+  for (const { path, scope } of tool.paths?.(input) ?? []) resolveInRoots(policy, path, scope, callRoots);
+  for (const { url, scope } of tool.urls?.(input) ?? []) allowedUrl(policy, url, scope);
 }
 
 const RootsSetting = z.array(z.string().min(1).max(4_096)).max(100);
+const OriginsSetting = z.array(z.string().min(1).max(2_000)).max(100);
 
 /** `settings.<family>.roots` of lift.config, relative entries resolved against the config's folder. */
 export function rootsFromSettings(
@@ -168,6 +229,25 @@ export function rootsFromSettings(
       throw new Error(`lift.config settings.${family}.roots must be a list of folder paths.`);
     }
     families[family] = parsed.data.map((root) => (isAbsolute(root) ? root : resolve(base, root)));
+  }
+  return families;
+}
+
+/** `settings.<family>.origins` of lift.config: each entry a web origin (scheme://host[:port]). */
+export function originsFromSettings(
+  settings: Readonly<Record<string, Record<string, unknown>>>,
+): Record<string, string[]> {
+  const families: Record<string, string[]> = {};
+  for (const [family, values] of Object.entries(settings)) {
+    if (values.origins === undefined) continue;
+    const parsed = OriginsSetting.safeParse(values.origins);
+    const origins = parsed.success ? parsed.data.map(originOf) : [undefined];
+    if (origins.some((origin) => origin === undefined)) {
+      throw new Error(
+        `lift.config settings.${family}.origins must be a list of web origins such as "https://images.example.com".`,
+      );
+    }
+    families[family] = origins as string[];
   }
   return families;
 }

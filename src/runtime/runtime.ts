@@ -1,9 +1,11 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope } from '../contract/envelope.js';
 import type { Awaitable } from '../store/awaitable.js';
 import { openStore, type Store } from '../store/store.js';
 import { approveHeld } from './approve.js';
+import { defaultRoots } from './default-roots.js';
 import { type InvokeOptions, invoke } from './invoke.js';
 import { Registry } from './registry.js';
 import type { PathPolicy } from './roots.js';
@@ -27,10 +29,23 @@ export interface RuntimeOptions {
   tools?: Iterable<AnyTool>;
   /** Folder tools write their files to (default `<home>/out`). */
   outputDir?: string;
-  /** The working folder: relative paths resolve here, and it is the default root of every tool family. */
+  /**
+   * The working folder: relative paths resolve here, and it is the default root of every tool
+   * family unless `defaultRoots` are given, or it is `/`, a system folder or the whole home.
+   */
   workingDir?: string;
+  /**
+   * The roots of every family that has none of its own (lift.config `roots`, `--root`); by
+   * default the working folder when it is a project's, else none (path tools then say how to
+   * set one). An MCP client's roots replace them for its own calls (InvokeOptions.roots).
+   */
+  defaultRoots?: readonly string[];
+  /** The user's home folder, which is never a default root as a whole (default: os.homedir()). */
+  userHome?: string;
   /** Folders tools of a family may reach, by family (lift.config `settings.<family>.roots`). */
   roots?: Readonly<Record<string, readonly string[]>>;
+  /** Web origins whose URLs a family's tools may fetch, by family (lift.config `settings.<family>.origins`); none by default. */
+  origins?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ApproveOptions {
@@ -66,12 +81,19 @@ export class Runtime {
     this.registry = new Registry(options.tools ?? []);
     this.outputDir = resolve(options.outputDir ?? join(home, 'out'));
     this.overflowDir = join(this.store.home, 'overflow');
+    const workingDir = resolve(options.workingDir ?? process.cwd());
+    const userHome = options.userHome ?? homedir();
+    const chosen = defaultRoots(options.defaultRoots, workingDir, userHome);
     this.paths = {
-      workingDir: resolve(options.workingDir ?? process.cwd()),
+      workingDir,
+      defaultRoots: chosen.roots,
+      noRoot: chosen.noRoot,
+      userHome,
       home: this.store.home,
       outputDir: this.outputDir,
       dataDir: join(this.store.home, 'data'),
       families: { ...options.roots },
+      origins: { ...options.origins },
     };
   }
 

@@ -6,6 +6,7 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
+  ListRootsResultSchema,
   ListToolsRequestSchema,
   type LoggingLevel,
   ReadResourceRequestSchema,
@@ -21,6 +22,7 @@ import { ApprovalResources } from './approval-resources.js';
 import { approvalStatusTool } from './approval-status.js';
 import { askApproval, canElicit, elicitationMayAnswer } from './ask-approval.js';
 import { CallNotices } from './call-notices.js';
+import { ClientRoots, LIST_ROOTS_MS } from './client-roots.js';
 import { envelopeResource, readEnvelopeResource } from './envelope-resource.js';
 import { FileResources } from './file-resources.js';
 import { ProtocolError } from './protocol-error.js';
@@ -89,6 +91,7 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     },
   );
   const toolNamed = (name: string) => own.get(name) ?? runtime.registry.get(name);
+  const clientRoots = new ClientRoots(server, runtime.paths.userHome);
   const toolsLoaded = options.toolsLoaded ?? Promise.resolve();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -130,11 +133,15 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
         ? notices.hear
         : undefined;
     const invoke = (!own.has(name) && options.invoke) || runtime.invoke.bind(runtime);
-    let envelope: Envelope = await invoke(
-      tool,
-      input,
-      hear ? { signal: extra.signal, onEvent: hear } : { signal: extra.signal },
+    // The folders this client opened (its roots) are the ones its calls' paths may reach.
+    const roots = await clientRoots.forCall(() =>
+      extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: LIST_ROOTS_MS }),
     );
+    let envelope: Envelope = await invoke(tool, input, {
+      signal: extra.signal,
+      ...(hear ? { onEvent: hear } : {}),
+      ...(roots ? { roots } : {}),
+    });
     if (
       isPending(envelope) &&
       canElicit(server.getClientCapabilities()) &&

@@ -39,6 +39,8 @@ export interface Approval {
   owner: LeaseOwner | undefined;
   /** The held call a person made by changing this one's input (this one was denied for it). */
   replacedBy: string | undefined;
+  /** The folders the call's paths were checked against (none stored before schema version 12). */
+  roots: string[] | undefined;
 }
 
 /** An approval as both stores keep it (the columns of migrations.ts). */
@@ -63,6 +65,7 @@ export interface ApprovalRow {
   owner_started: string | null;
   heartbeat_at: string | null;
   replaced_by: string | null;
+  roots: string | null;
 }
 
 export function approvalFromRow(row: ApprovalRow): Approval {
@@ -95,6 +98,7 @@ export function approvalFromRow(row: ApprovalRow): Approval {
           }
         : undefined,
     replacedBy: row.replaced_by ?? undefined,
+    roots: row.roots ? (JSON.parse(row.roots) as string[]) : undefined,
   };
 }
 
@@ -120,8 +124,8 @@ export class Approvals implements ApprovalRecords {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     this.#db
       .prepare(
-        `INSERT INTO approvals (id, tool, input, input_masks, input_hash, request_id, gate, preview, digest, phrase, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+        `INSERT INTO approvals (id, tool, input, input_masks, input_hash, request_id, gate, preview, digest, phrase, state, created_at, roots)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
       .run(
         id,
@@ -135,6 +139,7 @@ export class Approvals implements ApprovalRecords {
         entry.digest ?? null,
         entry.phrase ?? null,
         new Date().toISOString(),
+        entry.roots ? JSON.stringify(entry.roots) : null,
       );
     return this.get(id)!;
   }

@@ -263,6 +263,12 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE replay_sign_ins ADD COLUMN sign_in_recipe TEXT',
     ),
   },
+  {
+    version: 12,
+    name: 'the folders a held call’s paths were checked against',
+    // JSON list of folders: the approved call reaches the roots its caller had (an MCP client's).
+    up: statements('ALTER TABLE approvals ADD COLUMN roots TEXT'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -37,6 +37,8 @@ export interface HeldCall {
   preview: string;
   digest?: string | undefined;
   phrase: string | undefined;
+  /** The folders the call's paths were checked against: the approved call reaches those same ones. */
+  roots?: readonly string[] | undefined;
 }
 
 /** Held calls waiting for a person, and what became of them (approvals.ts says how). */

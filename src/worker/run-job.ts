@@ -46,6 +46,7 @@ export async function runJob(
     requestId: data.request_id,
     signal,
     ...(retryCount > 0 ? { settleFirst: true } : {}),
+    ...(data.roots ? { roots: data.roots } : {}),
   });
   if (inFlightElsewhere(envelope)) return { kind: 'later', reason: 'in flight on another worker' };
   if (busyAndNotStarted(envelope) && retryCount + 1 < BUSY_TRIES) {

@@ -206,10 +206,11 @@ describe('starting Lift', () => {
 });
 
 describe('calling a tool', () => {
-  // Each call fails before it reaches a program or a server (a missing plan file, no account
-  // configured), after its tool has loaded what it runs with.
+  // Each call fails before it reaches a program or a server (a missing plan file in the output
+  // folder, no account configured), after its tool has loaded what it runs with.
+  const missingPlan = join(dir.path, 'home', 'out', 'draw_house_plan', 'none', 'v0.plan.json');
   it.each([
-    ['set_sheet', { plan_file: '/nonexistent/house/v0.plan.json', scale: '1:100' }, 'apps/plan/draft.js'],
+    ['set_sheet', { plan_file: missingPlan, scale: '1:100' }, 'apps/plan/draft.js'],
     [
       'email_draft_save',
       { to: ['ops@example.org'], subject: 'Weekly', body: 'Hello', request_id: 'startup-0001' },

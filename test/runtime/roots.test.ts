@@ -27,6 +27,8 @@ const policy: PathPolicy = {
   outputDir: join(work, '.lift', 'out'),
   dataDir: join(work, '.lift', 'data'),
   families: { docs: [elsewhere] },
+  origins: {},
+  defaultRoots: [work],
 };
 
 const refusal = (run: () => unknown) => {

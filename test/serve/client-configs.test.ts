@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { startHttp, TOKEN, workspace } from './support.js';
@@ -12,7 +14,7 @@ import { startHttp, TOKEN, workspace } from './support.js';
  * README itself and run as each client would: the stdio ones start the command they name (from
  * `/`, as Claude Desktop does), the HTTP ones reach a running `lift serve --http` with the
  * header they give, its variables filled in the client's way. Each answers initialize and
- * tools/list.
+ * tools/list; the stdio ones name a root, which their path tools reach (and nothing outside it).
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -63,6 +65,17 @@ const project = join(dir.path, 'project');
 mkdirSync(join(project, 'node_modules'), { recursive: true });
 // The project as `npm install lift-*.tgz` leaves it: the package under node_modules/lift.
 symlinkSync(ROOT, join(project, 'node_modules', 'lift'));
+
+/** A git repository with one commit, for git_log_read to reach or not. */
+function repository(path: string, subject: string): string {
+  mkdirSync(path, { recursive: true });
+  const git = (args: string[]) => execFileSync('git', ['-C', path, ...args], { stdio: 'ignore' });
+  git(['init', '-q', '--initial-branch=main']);
+  git(['-c', 'user.email=a@b.invalid', '-c', 'user.name=A', 'commit', '-q', '--allow-empty', '-m', subject]);
+  return path;
+}
+const inProject = repository(join(project, 'stock'), 'Project count');
+const outside = repository(join(dir.path, 'elsewhere'), 'Not for the model');
 const ws = workspace({ token: true });
 afterAll(() => {
   dir.remove();
@@ -85,7 +98,7 @@ describe('the README client configurations', () => {
   });
 
   it.each(all.filter(({ entry }) => transportOf(entry) === 'stdio'))(
-    '$client over stdio starts the command it names and lists the tools',
+    '$client over stdio starts the command it names, lists the tools, and reaches only the root it names',
     { timeout: 120_000 },
     async ({ entry }) => {
       const local = (text: string) => text.replaceAll(PROJECT_PLACEHOLDER, project);
@@ -103,6 +116,15 @@ describe('the README client configurations', () => {
         expect(client.getServerVersion()?.name).toBe('lift');
         const { tools } = await client.listTools(undefined, { timeout: 60_000 });
         expect(tools.map((tool) => tool.name)).toContain('inventory_find_items');
+        expect(entry.args).toEqual(expect.arrayContaining(['--root', PROJECT_PLACEHOLDER]));
+        const log = async (repo_path: string) =>
+          (
+            (await client.callTool({ name: 'git_log_read', arguments: { repo_path } }, undefined, {
+              timeout: 60_000,
+            })) as CallToolResult
+          ).structuredContent as { ok: boolean; error?: { code: string } };
+        expect(await log(inProject)).toMatchObject({ ok: true });
+        expect((await log(outside)).error?.code).toBe('BAD_INPUT');
       } finally {
         await client.close();
       }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { writeFileAtomic } from '../../rungs/file/atomic.js';
-import { PLAN_FILE_HINT, PlanFileInput, RequestId, readPlanInRoots } from '../plan/inputs.js';
+import { PLAN_FILE_HINT, PlanFileInput, planFilePaths, RequestId, readPlanInRoots } from '../plan/inputs.js';
 import { ifcChecks } from './ifc-checks.js';
 import { startWebIfc, writeIfc } from './ifc-writer.js';
 import { IFC_CHECK_HINT, readIfc } from './validator.js';
@@ -33,6 +33,7 @@ export const exportBuildingModel = defineTool({
     deadlineMs: 300_000,
     settle: 'Look in the output folder export_building_model/<house>/ for vN.ifc.',
   },
+  paths: planFilePaths,
   example: { plan_file: '/home/me/.lift/out/draw_house_plan/10-marla-3-bed/v0.plan.json' },
   async run(input, ctx) {
     const plan = await readPlanInRoots(input.plan_file, ctx);

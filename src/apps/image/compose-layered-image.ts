@@ -5,6 +5,7 @@ import { defineTool } from '../../contract/define-tool.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { writeFileAtomic } from '../../rungs/file/atomic.js';
 import { LayerSchema, type PlacedLayer, placeLayers, stack } from './layers.js';
+import { pictureBytes, picturePaths, pictureUrls } from './pictures.js';
 import { IMAGEMAGICK_HINT, psdChecks } from './psd-checks.js';
 
 const slug = (name: string) =>
@@ -80,7 +81,7 @@ export const composeLayeredImage = defineTool({
   name: 'compose_layered_image',
   title: 'Compose a layered image (PSD)',
   description:
-    'Makes a layered PSD that opens in Photoshop, GIMP, Photopea and Affinity with every layer movable, and a PNG preview. size: [width, height] in pixels. layers: bottom first, each {name, kind: "image", file, at} or {name, kind: "text", text, color, at, size} or {name, kind: "color", color}; at: fill, fit, center, top-left, top, top-right, left, right, bottom-left, bottom, bottom-right, below (under the layer before); color: a name (white, yellow, red...) or #rrggbb. Returns the PSD and the preview, with checks read back by ImageMagick: every layer by name and in its box, and the flattened picture equal to the layers stacked, pixel for pixel within a stated tolerance.',
+    'Makes a layered PSD that opens in Photoshop, GIMP, Photopea and Affinity with every layer movable, and a PNG preview. size: [width, height] in pixels. layers: bottom first, each {name, kind: "image", file (or url), at} or {name, kind: "text", text, color, at, size} or {name, kind: "color", color}; at: fill, fit, center, top-left, top, top-right, left, right, bottom-left, bottom, bottom-right, below (under the layer before); color: a name (white, yellow, red...) or #rrggbb. Returns the PSD and the preview, with checks read back by ImageMagick: every layer by name and in its box, and the flattened picture equal to the layers stacked, pixel for pixel within a stated tolerance.',
   group: 'image',
   rung: 'file',
   input: z.strictObject({
@@ -96,7 +97,10 @@ export const composeLayeredImage = defineTool({
   }),
   errors: {
     NOT_FOUND: {
-      hint: 'A layer names a picture that could not be read; give the absolute path of a PNG, JPEG or WebP.',
+      hint: 'A layer names a picture that could not be read; give the path of a PNG, JPEG or WebP inside the roots.',
+    },
+    POLICY_BLOCKED: {
+      hint: 'A layer url is on an origin the operator has not allowed (settings.image.origins), or redirects to another origin; give a file path instead.',
     },
     PROGRAM_FAILED: { hint: IMAGEMAGICK_HINT },
   },
@@ -105,6 +109,8 @@ export const composeLayeredImage = defineTool({
     deadlineMs: 60_000,
     settle: 'Look in the output folder compose_layered_image/ for NAME.psd and NAME.png.',
   },
+  paths: (input) => picturePaths(input.layers),
+  urls: (input) => pictureUrls(input.layers),
   example: {
     size: [1080, 1080],
     name: 'Eid Sale',
@@ -116,7 +122,7 @@ export const composeLayeredImage = defineTool({
   },
   async run(input, ctx) {
     const size = input.size;
-    const layers = await placeLayers(input.layers, size);
+    const layers = await placeLayers(input.layers, size, (layer) => pictureBytes(layer, ctx));
     const composite = stack(layers, size);
     await mkdir(ctx.outputDir, { recursive: true, mode: 0o700 });
     const base = join(ctx.outputDir, slug(input.name));

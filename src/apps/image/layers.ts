@@ -55,18 +55,35 @@ const At = z
   );
 
 export const LayerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
-    name: Name,
-    kind: z.literal('image'),
-    file: z.string().min(1).max(1000).describe('absolute path of a PNG, JPEG or WebP'),
-    at: At.optional(),
-    scale: z
-      .number()
-      .min(0.02)
-      .max(1)
-      .optional()
-      .describe('for corner and side placements: share of the canvas width, default 0.25'),
-  }),
+  z
+    .strictObject({
+      name: Name,
+      kind: z.literal('image'),
+      file: z
+        .string()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('path of a PNG, JPEG or WebP inside the working folder (or the roots the operator set)'),
+      url: z
+        .string()
+        .min(1)
+        .max(2000)
+        .optional()
+        .describe(
+          'instead of file: the https address of a PNG, JPEG or WebP on an origin the operator allows (settings.image.origins)',
+        ),
+      at: At.optional(),
+      scale: z
+        .number()
+        .min(0.02)
+        .max(1)
+        .optional()
+        .describe('for corner and side placements: share of the canvas width, default 0.25'),
+    })
+    .refine((layer) => (layer.file === undefined) !== (layer.url === undefined), {
+      message: 'an image layer names its picture by file or by url, exactly one of them',
+    }),
   z.strictObject({
     name: Name,
     kind: z.literal('text'),
@@ -141,21 +158,28 @@ function position(
   };
 }
 
+/** Where an image layer's picture comes from: its bytes, read by the caller within the roots or allowed origins. */
+export type PictureSource = (spec: ImageLayerSpec) => Promise<Buffer>;
+export type ImageLayerSpec = Extract<LayerSpec, { kind: 'image' }>;
+
 async function imageLayer(
   canvas: Canvas,
-  spec: Extract<LayerSpec, { kind: 'image' }>,
+  spec: ImageLayerSpec,
+  bytes: Buffer,
   size: [number, number],
   at: Placement,
   previous: Box | undefined,
 ): Promise<Box & { data: Uint8ClampedArray }> {
   let picture: Awaited<ReturnType<Canvas['loadImage']>>;
   try {
-    picture = await canvas.loadImage(spec.file);
+    // Bytes only: given a string, the canvas library would open a file or fetch a URL itself.
+    picture = await canvas.loadImage(bytes);
   } catch (error) {
-    throw new LiftError('NOT_FOUND', `Layer '${spec.name}': no picture could be read from ${spec.file}.`, {
-      hint: 'Give the absolute path of a PNG, JPEG or WebP file.',
-      cause: error,
-    });
+    throw new LiftError(
+      'NOT_FOUND',
+      `Layer '${spec.name}': no picture could be read from ${spec.file ?? spec.url}.`,
+      { hint: 'Give a PNG, JPEG or WebP file.', cause: error },
+    );
   }
   const [cw, ch] = size;
   let w: number;
@@ -208,7 +232,11 @@ function textLayer(
 }
 
 /** Turns each layer into its pixels and box: pictures fitted, text set in DejaVu Sans Bold. */
-export async function placeLayers(specs: LayerSpec[], size: [number, number]): Promise<PlacedLayer[]> {
+export async function placeLayers(
+  specs: LayerSpec[],
+  size: [number, number],
+  pictures?: PictureSource,
+): Promise<PlacedLayer[]> {
   const canvas: Canvas = await import('@napi-rs/canvas');
   if (!canvas.GlobalFonts.has(FONT)) canvas.GlobalFonts.registerFromPath(FONT_FILE, FONT);
   const placed: PlacedLayer[] = [];
@@ -231,10 +259,11 @@ export async function placeLayers(specs: LayerSpec[], size: [number, number]): P
       });
     } else if (spec.kind === 'image') {
       const at = spec.at ?? (index === 0 ? 'fill' : 'center');
+      if (!pictures) throw new Error(`Layer '${spec.name}' is a picture, and no picture source was given.`);
       placed.push({
         name: spec.name,
         kind: spec.kind,
-        ...(await imageLayer(canvas, spec, size, at, previous)),
+        ...(await imageLayer(canvas, spec, await pictures(spec), size, at, previous)),
       });
     } else {
       const at = spec.at ?? (firstText ? 'center' : 'below');

@@ -1,8 +1,8 @@
-import { realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
+import type { PathScope } from '../../contract/paths.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import type { PlanFile } from './plan-file.js';
 
@@ -28,34 +28,25 @@ export const PLAN_FILE_HINT =
 export const scaleNumber = (scale: string): number => Number(scale.slice(2));
 
 /**
- * The folder every Lift tool writes under: plan files are read only from there, so a model
- * cannot point a tool at any file on the machine.
+ * Where a plan file may come from: Lift's output folder, where the drafting tools write it (no
+ * roots of its own; the operator may add some in lift.config `settings.plan.roots`), so a model
+ * cannot point a tool at any file on the machine. Declared by every tool that reads one.
  */
-export function outputRoot(ctx: ToolContext): string {
-  return dirname(ctx.outputDir);
-}
+export const PLAN_FILE_SCOPE: PathScope = { family: 'plan', what: 'plan_file', roots: [] };
 
-/** Reads a plan file that lies inside the tools' output root. */
+/** The plan file an input names, for the tool's `paths`. */
+export const planFilePaths = (input: { plan_file: string }) => [
+  { path: input.plan_file, scope: PLAN_FILE_SCOPE },
+];
+
+/** Reads a plan file that lies inside the plan tools' roots (Lift's output folder). */
 export async function readPlanInRoots(path: string, ctx: ToolContext): Promise<PlanFile> {
-  const root = outputRoot(ctx);
   if (!isAbsolute(path)) {
     throw new LiftError('BAD_INPUT', `plan_file: '${path}' is not an absolute path.`, {
       hint: PLAN_FILE_HINT,
     });
   }
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch (error) {
-    throw new LiftError('NOT_FOUND', `No plan file at ${path}.`, { hint: PLAN_FILE_HINT, cause: error });
-  }
-  const realRoot = await realpath(root).catch(() => resolve(root));
-  const inside = relative(realRoot, real);
-  if (inside.startsWith('..') || isAbsolute(inside)) {
-    throw new LiftError('BAD_INPUT', `plan_file: ${path} lies outside the tools' output folder ${root}.`, {
-      hint: PLAN_FILE_HINT,
-    });
-  }
+  const real = ctx.resolvePath(path, PLAN_FILE_SCOPE);
   const { readPlanFile } = await import('./plan-file.js');
   return readPlanFile(real);
 }

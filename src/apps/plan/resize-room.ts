@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { PlanOutput } from './draw-house-plan.js';
-import { PLAN_FILE_HINT, PlanFileInput, RequestId, readPlanInRoots } from './inputs.js';
+import { PLAN_FILE_HINT, PlanFileInput, planFilePaths, RequestId, readPlanInRoots } from './inputs.js';
 import { LIBRECAD_HINT } from './librecad.js';
 import type { PlanFile } from './plan-file.js';
 import { FT } from './program.js';
@@ -44,6 +44,7 @@ export const resizeRoom = defineTool({
     deadlineMs: 90_000,
     settle: 'Look in the output folder resize_room/<house>/ for the newest vN.plan.json.',
   },
+  paths: planFilePaths,
   example: {
     plan_file: '/home/me/.lift/out/draw_house_plan/10-marla-3-bed/v0.plan.json',
     room: 'Kitchen',

@@ -6,6 +6,7 @@ import {
   PaperSchema,
   PLAN_FILE_HINT,
   PlanFileInput,
+  planFilePaths,
   RequestId,
   readPlanInRoots,
   ScaleSchema,
@@ -45,6 +46,7 @@ export const setSheet = defineTool({
     deadlineMs: 60_000,
     settle: 'Look in the output folder set_sheet/<house>/ for the newest vN.plan.json.',
   },
+  paths: planFilePaths,
   example: { plan_file: '/home/me/.lift/out/draw_house_plan/10-marla-3-bed/v0.plan.json', scale: '1:100' },
   async run(input, ctx) {
     const { describePlan, draft, planFields } = await import('./draft.js');

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
-import { PLAN_FILE_HINT, PlanFileInput, RequestId, readPlanInRoots } from '../plan/inputs.js';
+import { PLAN_FILE_HINT, PlanFileInput, planFilePaths, RequestId, readPlanInRoots } from '../plan/inputs.js';
 import type { PlanFile } from '../plan/plan-file.js';
 import { BLENDER_HINT, runBlender } from './blender.js';
 import { houseSpec } from './house-spec.js';
@@ -92,6 +92,7 @@ export const renderPlan3d = defineTool({
     deadlineMs: 180_000,
     settle: 'Look in the output folder render_plan_3d/<house>/ for vN_plan3d.png, vN_front.png and vN.blend.',
   },
+  paths: planFilePaths,
   example: { plan_file: '/home/me/.lift/out/draw_house_plan/10-marla-3-bed/v0.plan.json' },
   async run(input, ctx) {
     const plan = await readPlanInRoots(input.plan_file, ctx);

@@ -9,6 +9,7 @@ import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
 import { callProgress } from '../progress.js';
 import { queuedInvoke } from '../queued-invoke.js';
+import { ROOT_OPTION } from '../root-flags.js';
 import { defineCommand } from '../spec.js';
 
 export const spec = defineCommand({
@@ -35,11 +36,13 @@ export const spec = defineCommand({
       description:
         'send the call to the shared job queue and wait for a worker to run it (needs store.postgres)',
     },
+    root: ROOT_OPTION,
   },
   examples: [
     `lift call inventory_find_items --input '{"sku":"A-100"}'`,
     `lift call inventory_create_item --input '{"sku":"B-5678","name":"Gadget","qty":2,"location":"Shelf 2","request_id":"add-1"}'`,
     `lift call inventory_find_items --input '{"sku":"A-100"}' --queue`,
+    `lift call git_log_read --input '{"repo_path":"/srv/repos/stock"}' --root /srv/repos`,
   ],
   notes:
     'Exit status: 0 when the envelope is ok, 4 when the call is held for a person (the envelope says APPROVAL_PENDING and its approval id; --wait waits for the answer), 1 otherwise.',
@@ -69,9 +72,12 @@ async function waitForPerson(runtime: Runtime, pending: PendingEnvelope, io: Cli
 export const run: Command = async (args, io) => {
   const { values, positionals } = parse(args, spec);
   const name = positionals[0];
-  if (!name) throw new UsageError('Usage: lift call NAME --input JSON [--request-id ID] [--wait] [--queue]');
+  if (!name)
+    throw new UsageError(
+      'Usage: lift call NAME --input JSON [--request-id ID] [--wait] [--queue] [--root DIR]...',
+    );
   const input = parseJsonArgument(values.input, '--input');
-  const runtime = await openRuntime(io, { attended: values.wait });
+  const runtime = await openRuntime(io, { attended: values.wait, roots: values.root });
   try {
     const requestId = values['request-id'];
     const progress = callProgress(io, name, (text) => runtime.store.secrets.scrub(text));

@@ -12,6 +12,7 @@ import { printJson } from '../io.js';
 import { snakeCaseKeys } from '../json-keys.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime } from '../open-runtime.js';
+import { ROOT_OPTION } from '../root-flags.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE_NOTES =
@@ -71,6 +72,7 @@ export const spec = defineCommand({
       value: 'FILE',
       description: 'a file the request is about (repeatable)',
     },
+    root: ROOT_OPTION,
     'no-shortlist': { type: 'boolean', default: false, description: 'offer every tool, not the shortlist' },
     'no-chain': { type: 'boolean', default: false, description: 'do not offer run_chain' },
     json: {
@@ -98,7 +100,7 @@ export const run: Command = async (args, io) => {
   const budgets = budgetsFrom(values);
 
   const config = await loadConfig(io.cwd, io.env);
-  const runtime = await openRuntime(io);
+  const runtime = await openRuntime(io, { roots: values.root });
   const conversation = terminal(io, values.json);
   try {
     const client = modelClientFor(

@@ -9,11 +9,12 @@ import { debugLog } from '../debug-log.js';
 import type { CliIo, Command } from '../io.js';
 import { jobQueue, openRuntimeThenTools } from '../open-runtime.js';
 import { queuedInvoke } from '../queued-invoke.js';
+import { ROOT_OPTION } from '../root-flags.js';
 import { GENERATE_HINT, TOKEN_SECRET, weakTokenProblem } from '../serve-token.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
-  'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]... [--queue]';
+  'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]... [--queue] [--root DIR]...';
 
 /** Aborts on the first SIGINT or SIGTERM. */
 function stopSignal(): AbortSignal {
@@ -124,9 +125,10 @@ export const spec = defineCommand({
       value: 'ORIGIN',
       description: 'a web origin allowed to call (repeatable); other origins get 403',
     },
+    root: ROOT_OPTION,
   },
   examples: [
-    'lift serve --stdio',
+    'lift serve --stdio --root /path/to/project',
     'lift serve --http 8765 --allow-origin http://localhost:5173',
     'lift serve --stdio --queue',
   ],
@@ -138,7 +140,10 @@ export const run: Command = async (args, io) => {
   const { values } = parse(args, spec);
   if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
   // A replay that meets an expired session waits for a person in the console (lift console).
-  const { runtime, loadTools, config } = await openRuntimeThenTools(io, { attended: true });
+  const { runtime, loadTools, config } = await openRuntimeThenTools(io, {
+    attended: true,
+    roots: values.root,
+  });
   const stop = stopSignal();
   try {
     const calls = {

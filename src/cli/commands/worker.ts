@@ -2,6 +2,7 @@ import { parse, UsageError } from '../args.js';
 import type { Command } from '../io.js';
 import { numberFlag } from '../number-flag.js';
 import { openRuntime, sharedStoreUrl } from '../open-runtime.js';
+import { ROOT_OPTION } from '../root-flags.js';
 import { defineCommand } from '../spec.js';
 
 export const spec = defineCommand({
@@ -14,6 +15,7 @@ export const spec = defineCommand({
       value: 'ADDRESS',
       description: "this host's address, shown in the worker registry (default: the host name)",
     },
+    root: ROOT_OPTION,
     'grace-s': {
       type: 'string',
       default: '30',
@@ -36,7 +38,7 @@ export const run: Command = async (args, io) => {
     integer: true,
   });
   const graceS = numberFlag(values['grace-s'], '--grace-s', { min: 0, max: 3_600, unit: 'seconds' });
-  const runtime = await openRuntime(io);
+  const runtime = await openRuntime(io, { roots: values.root });
   try {
     const url = await sharedStoreUrl(runtime);
     if (!url)

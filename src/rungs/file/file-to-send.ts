@@ -1,8 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ToolContext } from '../../contract/context.js';
-import { LiftError } from '../../contract/errors.js';
 import type { PathScope } from '../../contract/paths.js';
+import { readInRoots } from './read-in-roots.js';
 
 export interface FileToSend {
   /** The real path, symbolic links followed, inside the scope's roots. */
@@ -23,24 +22,10 @@ export async function readFileToSend(
   scope: PathScope & { field: string },
   maxBytes: number,
 ): Promise<FileToSend> {
-  const real = ctx.resolvePath(path, scope);
-  const info = await stat(real).catch(() => undefined);
-  if (!info) {
-    throw new LiftError('NOT_FOUND', `${scope.what} ${JSON.stringify(path)} does not exist.`, {
-      hint: 'Give the path of an existing file (a tool that made it returns it in files).',
-      outcome: 'not_started',
-    });
-  }
-  if (!info.isFile() || info.size > maxBytes) {
-    throw new LiftError(
-      'BAD_INPUT',
-      `${scope.what} ${JSON.stringify(path)} is not a file of at most ${maxBytes.toLocaleString('en-US')} bytes.`,
-      {
-        hint: 'Send one file, smaller, or share a link instead.',
-        outcome: 'not_started',
-        details: { fields: [scope.field] },
-      },
-    );
-  }
-  return { path: real, name: basename(real), bytes: await readFile(real) };
+  const { real, bytes } = await readInRoots(ctx, path, scope, {
+    maxBytes,
+    field: scope.field,
+    hint: 'Send one file, smaller, or share a link instead.',
+  });
+  return { path: real, name: basename(real), bytes };
 }

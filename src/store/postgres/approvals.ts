@@ -39,8 +39,8 @@ export class PostgresApprovals implements ApprovalRecords {
     const id = `ap_${randomBytes(6).toString('hex')}`;
     await retrying(() =>
       this.#pool.query(
-        `INSERT INTO lift_approvals (id, tool, input, input_masks, input_hash, request_id, gate, preview, digest, phrase, state, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11) ON CONFLICT DO NOTHING`,
+        `INSERT INTO lift_approvals (id, tool, input, input_masks, input_hash, request_id, gate, preview, digest, phrase, state, created_at, roots)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11, $12) ON CONFLICT DO NOTHING`,
         [
           id,
           entry.tool,
@@ -53,6 +53,7 @@ export class PostgresApprovals implements ApprovalRecords {
           entry.digest ?? null,
           entry.phrase ?? null,
           new Date().toISOString(),
+          entry.roots ? JSON.stringify(entry.roots) : null,
         ],
       ),
     );

@@ -97,6 +97,12 @@ const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string[] }
     // JSON of a sign-in recipe, as in the embedded store's version 11.
     sql: ['ALTER TABLE lift_capability_tools ADD COLUMN sign_in_recipe TEXT'],
   },
+  {
+    version: 3,
+    name: 'the folders a held call’s paths were checked against',
+    // As in the embedded store's version 12.
+    sql: ['ALTER TABLE lift_approvals ADD COLUMN roots TEXT'],
+  },
 ];
 
 /**

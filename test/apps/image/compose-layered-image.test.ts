@@ -28,9 +28,10 @@ function picture(
 }
 
 describe('compose_layered_image', () => {
-  const home = tempDir('lift-psd-');
-  const shop = join(home.path, 'shop.png');
-  const logo = join(home.path, 'logo.png');
+  // The pictures are in the working folder, Lift's home beside them (a tool may read no file of the home).
+  const work = tempDir('lift-psd-');
+  const shop = join(work.path, 'shop.png');
+  const logo = join(work.path, 'logo.png');
   let runtime: Runtime;
   beforeAll(() => {
     picture(shop, 640, 400, (context) => {
@@ -46,11 +47,11 @@ describe('compose_layered_image', () => {
       context.arc(60, 60, 50, 0, Math.PI * 2);
       context.fill();
     });
-    runtime = new Runtime({ home: home.path, tools });
+    runtime = new Runtime({ home: join(work.path, '.lift'), workingDir: work.path, tools });
   });
   afterAll(async () => {
     await runtime.close();
-    home.remove();
+    work.remove();
   });
 
   it('makes the Eid Sale poster: every layer named and in its box, the flattened picture the layers stacked', async () => {
@@ -100,8 +101,8 @@ describe('compose_layered_image', () => {
       size,
     );
     const wrong = stack(layers.slice(0, 1), size);
-    const psd = join(home.path, 'wrong.psd');
-    const preview = join(home.path, 'wrong.png');
+    const psd = join(work.path, 'wrong.psd');
+    const preview = join(work.path, 'wrong.png');
     writeFileSync(
       psd,
       writePsdUint8Array({

@@ -101,7 +101,9 @@ describe('draw_house_plan, set_sheet and resize_room on LibreCAD', () => {
       const copy = `${outside.path}/v0.plan.json`;
       writeFileSync(copy, readFileSync(drawn.files.plan!));
       const refused = await runtime.invoke('set_sheet', { plan_file: copy, scale: '1:150' });
-      expect(JSON.stringify(refused)).toContain('lies outside the tools');
+      if (!('error' in refused)) throw new Error(`read it: ${JSON.stringify(refused)}`);
+      expect(refused.error).toMatchObject({ code: 'BAD_INPUT', outcome: 'not_started' });
+      expect(refused.error.message).toContain('outside the folders plan tools may use');
     } finally {
       outside.remove();
     }
