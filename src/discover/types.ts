@@ -21,6 +21,11 @@ export interface UiDriver {
   act(actions: UiActionInput[]): Promise<StepResult[]>;
   /** Raw values of the reads, by output name; never shown to an explorer. */
   reads(): Record<string, string>;
+  /**
+   * A value read as the explorer may see it, redacted, when the policy shows reads
+   * (`showReads`, for applications whose data is not sensitive); undefined otherwise.
+   */
+  shownRead?(raw: string): string | undefined;
   /** Refs of the latest observation, for the checkpoint. */
   refs(): Map<string, ElementRecord>;
   /** Dialog messages accepted by `dialog` actions, in order. */

@@ -172,6 +172,10 @@ export class PageDriver implements UiDriver {
     return { ...this.#reads };
   }
 
+  shownRead(raw: string): string | undefined {
+    return this.#harness.policy.showReads ? this.#harness.redactor.text(raw) : undefined;
+  }
+
   refs(): Map<string, ElementRecord> {
     return this.#refs;
   }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { placeholdersIn } from '../../capability/capability.js';
-import { parseTypedValue } from '../../capability/typed.js';
 import type { StepResult } from '../../rungs/ui/act.js';
 import { MAX_ACTIONS_PER_CALL, type UiActionInput, UiActionSchema } from '../../rungs/ui/actions.js';
 import type { Target } from '../../rungs/ui/locator.js';
 import type { ExecutedAction } from '../compile.js';
 import type { ExplorerContext } from '../explorer-context.js';
+import { describeReadKind, readKind } from '../read-kind.js';
 import { defineExplorerTool } from './tool.js';
 
 export const ActArgsSchema = z.strictObject({
@@ -76,7 +76,12 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Kept
   }
 }
 
-/** A read must hold a value of its output's type; the value goes to the task, never to the explorer. */
+/**
+ * A read must hold a value of its output's type; the value goes to the task, never to the
+ * explorer, which learns what kind of value it was (kind, length, whether it fits, whether it
+ * is a bound input) so that a wrong read shows. An operator whose application's data is not
+ * sensitive may let the explorer see the value too (the policy's `showReads`), redacted.
+ */
 function checkRead(
   context: ExplorerContext,
   action: Action,
@@ -87,19 +92,46 @@ function checkRead(
     return { status: result.status, message: result.message, hint: result.hint };
   const spec = context.task.outputs.find((output) => output.name === action.as)!;
   const raw = reads[action.as] ?? '';
-  if (parseTypedValue(raw, spec.type) === undefined) {
+  const kind = readKind(raw, spec.type, context.task.bound);
+  const shown = context.ui.shownRead?.(raw);
+  const what = `${shown === undefined ? '' : `${JSON.stringify(shown)}: `}${describeReadKind(kind)}`;
+  const read = {
+    kind: kind.kind,
+    length: kind.length,
+    fits: kind.fits,
+    ...(kind.sameAs ? { same_as: kind.sameAs } : {}),
+    ...(kind.holds ? { holds: kind.holds } : {}),
+    ...(shown === undefined ? {} : { value: shown }),
+  };
+  if (!kind.fits) {
     return {
       status: 'rejected' as const,
-      message: `The read of ${action.as} did not hold a ${spec.type}; nothing was stored.`,
+      message: `The read of ${action.as} did not hold ${spec.type === 'integer' ? 'an' : 'a'} ${spec.type}: it read ${what}; nothing was stored.`,
       hint: 'Read the element that shows exactly this value (a table cell by row and column).',
+      read,
     };
   }
   context.record.outputs.set(action.as, raw);
+  const wrong = kind.sameAs
+    ? ` It is the bound input ${kind.sameAs} itself: if ${action.as} is another value, read the element that shows it (another cell of the row).`
+    : '';
+  // A number is parsed out of the text around it ("db-03" fits an integer as 3): say so.
+  const numeric = spec.type === 'number' || spec.type === 'integer';
+  const loose =
+    numeric && !/number/.test(kind.kind) ? ' only once the text around its digits is dropped' : '';
   return {
     status: result.status,
-    message: `Read ${action.as}: a valid ${spec.type}. The value goes to the task, not to you.`,
+    message: `Read ${action.as}: ${what}; fits ${spec.type}${loose}.${wrong}${shown === undefined ? ' The value goes to the task, not to you.' : ''}`,
     hint: result.hint,
+    read,
   };
+}
+
+/** The element acted on; a cell read is named by its text, which is the value: not repeated unless shown. */
+function elementShown(element: NonNullable<StepResult['element']>, read: { value?: string } | undefined) {
+  if (!read || read.value !== undefined) return element;
+  const { name: _value, ...rest } = element;
+  return rest;
 }
 
 /** One action's reply (redacted), its run-log event, and what the compiler keeps of it. */
@@ -110,7 +142,7 @@ function reply(
   reads: Record<string, string>,
   dialogs: string[],
 ) {
-  const { status, message, hint } = checkRead(context, action, result, reads);
+  const { status, message, hint, read } = checkRead(context, action, result, reads);
   const { record } = context;
   if (result.status === 'executed') record.uiActions++;
   if (status === 'rejected') context.countRejected();
@@ -140,10 +172,11 @@ function reply(
   return {
     ...shared,
     message,
+    ...(read ? { read } : {}),
     ...(hint ? { hint } : {}),
     ...(result.example ? { example: result.example } : {}),
     ...(result.blockedBy ? { blocked_by: result.blockedBy } : {}),
-    ...(result.element ? { element: result.element } : {}),
+    ...(result.element ? { element: elementShown(result.element, read) } : {}),
   };
 }
 
@@ -151,7 +184,7 @@ export const actTool = defineExplorerTool({
   name: 'act',
   title: 'Act on the page',
   description:
-    'Perform up to 6 typed actions (click, fill, type, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value. fill sets a field (a rich-text editor too) at once; type sends the text key by key, for widgets that only react to keys: an autocomplete or token box whose suggestions appear as you type (type, observe the suggestions, click the one to choose; Enter there may submit the whole form). A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
+    'Perform up to 6 typed actions (click, fill, type, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value. fill sets a field (a rich-text editor too) at once; type sends the text key by key, for widgets that only react to keys: an autocomplete or token box whose suggestions appear as you type (type, observe the suggestions, click the one to choose; Enter there may submit the whole form). A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you learn what kind of value it read (kind, length, whether it fits the type of the output, whether it is a bound input), not the value itself unless the policy of the operator shows reads: check it is what the output should hold. A rejected action comes back with the reason and a corrected example; the session goes on.',
   input: ActArgsSchema,
   example: { actions: [{ op: 'fill', target: { ref: 'f1e4' }, value: { input: 'memberId' } }] },
   effect: 'visible',
