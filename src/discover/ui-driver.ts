@@ -86,11 +86,21 @@ export class PageDriver implements UiDriver {
     return this.#harness.page;
   }
 
-  /** Opens the start page, signing in first when the page asks and the session can. */
+  /**
+   * Opens the start page, signing in first when the page asks and the session can. A recipe
+   * that does not fit the form, or a form it never takes for its own in a browser never signed
+   * in, stops the start with AUTH_REQUIRED saying why (the session never goes on signed out).
+   */
   async open(url: string): Promise<void> {
-    await this.#harness.signInAtOpen(new URL(url).origin);
+    const { origin } = new URL(url);
+    const fresh = await this.#harness.neverSignedIn(origin);
+    await this.#harness.signInAtOpen(origin);
     await this.#harness.goto(url);
-    if (!this.#harness.canSignIn || (await this.#harness.state()) !== 'auth_required') return;
+    if (!this.#harness.canSignIn) return;
+    if ((await this.#harness.state()) !== 'auth_required') {
+      if (fresh) await this.#harness.assertNoStraySignIn();
+      return;
+    }
     await this.#harness.signIn();
     const here = new URL(this.#harness.page.url());
     const wanted = new URL(url);
