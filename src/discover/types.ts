@@ -26,6 +26,12 @@ export interface UiDriver {
    * (`showReads`, for applications whose data is not sensitive); undefined otherwise.
    */
   shownRead?(raw: string): string | undefined;
+  /**
+   * Signs in by the session's recipe on the sign-in form the page shows now, when the page
+   * and its form are the application's `origin` (AUTH_REQUIRED otherwise); answers the path
+   * of that page, or undefined when the session has no sign-in of its own.
+   */
+  signIn?(origin: string): Promise<{ at: string } | undefined>;
   /** Refs of the latest observation, for the checkpoint. */
   refs(): Map<string, ElementRecord>;
   /** Dialog messages accepted by `dialog` actions, in order. */

@@ -5,6 +5,7 @@ import { frameErrorPage, settledFingerprint } from '../capability/fingerprint.js
 import { readSource, type SourceReading } from '../capability/page-outputs.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
+import { LiftError } from '../contract/errors.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
 import { runBatch } from '../rungs/ui/act-batch.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
@@ -15,6 +16,7 @@ import type { BlockedRequest } from '../rungs/ui/page-tracker.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
 import type { SignInRecipe } from '../rungs/ui/sign-in.js';
+import { passwordFrame } from '../rungs/ui/sign-in-form.js';
 import type { UiDriver } from './session.js';
 
 /** How a discovery session signs in: the recipe, and where its secrets are read from. */
@@ -180,6 +182,27 @@ export class PageDriver implements UiDriver {
 
   reads(): Record<string, string> {
     return { ...this.#reads };
+  }
+
+  async signIn(origin: string): Promise<{ at: string } | undefined> {
+    if (!this.#harness.canSignIn) return undefined;
+    const here = new URL(this.#harness.page.url());
+    // The recipe's secrets are the application's: never typed into a form another origin
+    // serves (another allowed origin, or a frame inside the application's page).
+    const frame = await passwordFrame(this.#harness.page);
+    const formOrigin =
+      frame && frame !== this.#harness.page.mainFrame() ? new URL(frame.url()).origin : here.origin;
+    if (here.origin !== origin || formOrigin !== origin) {
+      throw new LiftError(
+        'AUTH_REQUIRED',
+        `The sign-in form is served by ${formOrigin}, not by the application's ${origin}: the session types its recipe's secrets only into the application's own form.`,
+        {
+          hint: 'Request a handoff for a person to sign in there, or start the session on the origin that shows the form.',
+        },
+      );
+    }
+    await this.#harness.signIn();
+    return { at: `${here.pathname}${here.search}` };
   }
 
   shownRead(raw: string): string | undefined {

@@ -29,7 +29,8 @@ const SERVERS: Array<[string, string, string]> = [
 
 /**
  * A small application whose home page is public, with a "Log in" link to an Adminer-like
- * form that sends the person back where they were, and a servers page only a signed-in
+ * form that sends the person back where they were (and one to the same form at
+ * `localhost`, another origin), and a servers page only a signed-in
  * browser sees (anyone else is sent to the form). Signs in `admin` with `password` on any
  * server; a server of "db.local" with database "shop" only, when `strictServer`.
  */
@@ -79,12 +80,14 @@ export async function startSignInApp(password: string, options: { strictServer?:
       );
     }
     if (url.pathname === '/logout') return redirect('/', 'session=; Path=/; Max-Age=0');
+    // The same server by another name: another origin, for a form the session must not fill.
+    const mirror = `http://localhost:${(server.address() as AddressInfo).port}`;
     // The public home page: anyone reads it; a signed-in person sees where to go.
     return html(
       signedIn
         ? '<nav><a href="/servers">Servers</a> <a href="/logout">Logout</a></nav><h1>Servers admin</h1><p>Signed in.</p>' +
             '<form action="/servers"><input type="search" name="q" aria-label="Find a server"><button>Find</button></form>'
-        : '<nav><a href="/login?back=/">Log in</a></nav><h1>Servers admin</h1><p>Sign in to see the servers.</p>',
+        : `<nav><a href="/login?back=/">Log in</a> <a href="${mirror}/login">Log in on the mirror</a></nav><h1>Servers admin</h1><p>Sign in to see the servers.</p>`,
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

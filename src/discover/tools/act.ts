@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { placeholdersIn } from '../../capability/capability.js';
+import { isLiftError } from '../../contract/errors.js';
 import type { StepResult } from '../../rungs/ui/act.js';
 import { MAX_ACTIONS_PER_CALL, type UiActionInput, UiActionSchema } from '../../rungs/ui/actions.js';
 import type { Target } from '../../rungs/ui/locator.js';
@@ -204,10 +205,53 @@ export const actTool = defineExplorerTool({
     const results = await context.ui.act(args.actions as UiActionInput[]);
     const reads = context.ui.reads();
     const dialogs = context.ui.acceptedDialogs();
-    const replies = results.map((result) =>
+    const replies: Array<ReturnType<typeof reply>> = results.map((result) =>
       reply(context, args.actions[result.index]!, result, reads, dialogs),
     );
+    // The sign-in form an action brought up (a "Log in" link) is the session's to fill.
+    const shown = replies.findIndex((entry) => entry.code === 'AUTH_REQUIRED');
+    const signedIn = shown >= 0 ? await signInAfter(context) : undefined;
+    if (signedIn) {
+      const { code, hint: _hint, ...rest } = replies[shown]!;
+      replies[shown] = signedIn.ok
+        ? { ...rest, status: 'executed', effect: 'changed', message: signedIn.message }
+        : {
+            ...rest,
+            ...(code ? { code } : {}),
+            message: signedIn.message,
+            ...(signedIn.hint ? { hint: signedIn.hint } : {}),
+          };
+    }
     const rejected = replies.filter((entry) => entry.status === 'rejected').length;
-    return { results: replies, ...(rejected > 0 ? { rejected } : {}) };
+    return {
+      results: replies,
+      ...(rejected > 0 ? { rejected } : {}),
+      ...(signedIn?.ok ? { signed_in: true } : {}),
+    };
   },
 });
+
+/**
+ * The application showed its sign-in form after an action: the session signs in by its own
+ * recipe and goes back to the start page, signed in (as a replay will, before its start
+ * page); the reply says so, or why it could not.
+ */
+async function signInAfter(
+  context: ExplorerContext,
+): Promise<{ ok: boolean; message: string; hint?: string }> {
+  try {
+    await context.signInMidway();
+    return {
+      ok: true,
+      message:
+        'The application showed its sign-in form; the session signed in by its recipe (a replay signs in there before its start page) and went back to the start page, signed in. What ran before is not in the capability: observe, then do the task from the start page.',
+    };
+  } catch (error) {
+    if (!isLiftError(error)) throw error;
+    return {
+      ok: false,
+      message: `The application showed its sign-in form. ${error.message}`,
+      ...(error.hint ? { hint: error.hint } : {}),
+    };
+  }
+}

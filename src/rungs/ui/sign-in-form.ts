@@ -81,7 +81,6 @@ function pickUserBox(boxes: Element[]): number {
   if (named >= 0) return named;
   let before = -1;
   boxes.forEach((box, index) => {
-    // biome-ignore lint/suspicious/noBitwiseOperators: compareDocumentPosition answers in bits
     if (shown[index] && password && box.compareDocumentPosition(password) & Node.DOCUMENT_POSITION_FOLLOWING)
       before = index;
   });
