@@ -56,6 +56,7 @@ export const RUN_EVENT_TYPES = [
   'discovery-signed-in',
   'complete-rejected',
   'complete-signs-learned',
+  'complete-rehearsed',
   'discovery-end',
   // Model-free replay.
   'replay-start',
