@@ -123,7 +123,9 @@ describe('a session started on a public page', () => {
     expect(login.signed_in).toBe(true);
     expect(login.results[0]).toMatchObject({ status: 'executed', effect: 'changed' });
     expect(login.results[0]!.message).toContain('the session signed in by its recipe');
-    expect(app.posted).toEqual([expect.objectContaining({ user: 'admin', pass: CANARY })]);
+    // Signed in midway, then again by complete's rehearsal on a fresh page, as a replay does.
+    expect(app.posted.length).toBeGreaterThanOrEqual(1);
+    for (const form of app.posted) expect(form).toMatchObject({ user: 'admin', pass: CANARY });
     // The explorer is back on the start page, signed in: it finds the Servers link there.
     expect((replies[2]!.reply as unknown as { observation: string }).observation).toContain('link "Servers"');
     expect(result.status.outcome).toBe('completed');
