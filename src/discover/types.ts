@@ -40,6 +40,11 @@ export interface UiDriver {
    * of that page, or undefined when the session has no sign-in of its own.
    */
   signIn?(origin: string): Promise<{ at: string } | undefined>;
+  /**
+   * Whether the session signed in (at its start, or midway): a sign-in form shown after that
+   * is a session that expired, for a person to sign in again (request_handoff).
+   */
+  readonly signedIn?: boolean;
   /** Refs of the latest observation, for the checkpoint. */
   refs(): Map<string, ElementRecord>;
   /** Dialog messages accepted by `dialog` actions, in order. */

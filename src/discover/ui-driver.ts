@@ -61,6 +61,7 @@ export class PageDriver implements UiDriver {
   readonly #harness: PageHarness;
   readonly #bound: Record<string, string>;
   readonly #reads: Record<string, string> = {};
+  #signedIn = false;
   readonly #acceptedDialogs: string[] = [];
   #refs = new Map<string, ElementRecord>();
   #sequence = 0;
@@ -103,7 +104,7 @@ export class PageDriver implements UiDriver {
   async open(url: string): Promise<void> {
     const { origin } = new URL(url);
     const fresh = await this.#harness.neverSignedIn(origin);
-    await this.#harness.signInAtOpen(origin);
+    if (await this.#harness.signInAtOpen(origin)) this.#signedIn = true;
     await this.#harness.goto(url);
     if (!this.#harness.canSignIn) return;
     if ((await this.#harness.state()) !== 'auth_required') {
@@ -111,6 +112,7 @@ export class PageDriver implements UiDriver {
       return;
     }
     await this.#harness.signIn();
+    this.#signedIn = true;
     const here = new URL(this.#harness.page.url());
     const wanted = new URL(url);
     if (`${here.pathname}${here.search}` !== `${wanted.pathname}${wanted.search}`)
@@ -201,6 +203,10 @@ export class PageDriver implements UiDriver {
     return { ...this.#reads };
   }
 
+  get signedIn(): boolean {
+    return this.#signedIn;
+  }
+
   async signIn(origin: string): Promise<{ at: string } | undefined> {
     if (!this.#harness.canSignIn) return undefined;
     const here = new URL(this.#harness.page.url());
@@ -219,6 +225,7 @@ export class PageDriver implements UiDriver {
       );
     }
     await this.#harness.signIn();
+    this.#signedIn = true;
     return { at: `${here.pathname}${here.search}` };
   }
 

@@ -248,8 +248,9 @@ export const actTool = defineExplorerTool({
     const replies: Array<ReturnType<typeof reply>> = results.map((result) =>
       reply(context, args.actions[result.index]!, result, reads, dialogs, traces.get(result.index)),
     );
-    // The sign-in form an action brought up (a "Log in" link) is the session's to fill.
-    const shown = replies.findIndex((entry) => entry.code === 'AUTH_REQUIRED');
+    // The sign-in form an action brought up on a public site (a "Log in" link) is the
+    // session's to fill; once signed in, a form is a session that expired (a handoff).
+    const shown = context.ui.signedIn ? -1 : replies.findIndex((entry) => entry.code === 'AUTH_REQUIRED');
     const signedIn = shown >= 0 ? await signInAfter(context) : undefined;
     if (signedIn) {
       const { code, hint: _hint, ...rest } = replies[shown]!;
