@@ -55,7 +55,7 @@ export async function rehearse(
           readBack(plan),
           plan.bound,
           { ...replay, layoutTolerant: true, afterStart: framesWhereTheWriteLeftThem(plan) },
-          'the read-back',
+          READ_BACK,
         );
   expectFound(
     first,
@@ -124,7 +124,8 @@ async function runOn(
   } catch (error) {
     if (error instanceof WouldWrite || !isLiftError(error)) throw error;
     if (error.cause instanceof WouldWrite) throw error;
-    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hintFor(error));
+    const hint = what === READ_BACK && error.code !== 'AUTH_REQUIRED' ? READ_BACK_HINT : hintFor(error);
+    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hint);
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -207,6 +208,11 @@ function typedInputs(capability: Capability, inputs: Record<string, string>): Re
     ]),
   );
 }
+
+const READ_BACK = 'the read-back';
+/** A write's reads and checkpoint are replayed from a fresh visit of where the write led, which is what a read-back must survive. */
+const READ_BACK_HINT =
+  'A write is proved by reading its result back on a fresh visit, never by writing again: after the write, navigate (by URL where the page has one, with {{input.X}} for the inputs) to where the record lives (its own page, or the list filtered to it), read the outputs and place the checkpoint there. The page that answered the post is not shown again by a fresh visit.';
 
 /** What to try next, by how the rehearsal's replay failed. */
 function hintFor(error: LiftError): string {

@@ -308,6 +308,7 @@ describe('a write is rehearsed by reading its result back, never by writing agai
     expect(complete).toMatchObject({ ok: false, error: 'CHECK_FAILED' });
     expect(String(complete.message)).toMatch(/rehearsal failed: the read-back ended in SURFACE_CHANGED/);
     expect(String(complete.message)).not.toContain('Toner');
+    expect(String(complete.hint)).toMatch(/where the record lives/);
     expect(tracker.posts.filter((title) => title === bound.title)).toHaveLength(1);
   }, 180_000);
 

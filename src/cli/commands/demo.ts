@@ -115,8 +115,12 @@ export const run: Command = async (args, io) => {
       io.out('');
       for (const line of ledgerTable(rows)) io.out(line);
       io.out('');
+      // The home goes when the demo ends unless --keep: a command naming a run in it would answer "No run has id".
+      const countThem = values.keep
+        ? `LIFT_HOME=${home} lift runs show ${replays[0]?.runId ?? 'RUN_ID'}`
+        : 'lift demo --keep keeps the runs to read';
       io.out(
-        `[demo] ${ok ? 'done' : 'FAILED'} in ${(totalMs / 1000).toFixed(1)} s; every replay ran with 0 model events (count them: lift runs show RUN_ID)`,
+        `[demo] ${ok ? 'done' : 'FAILED'} in ${(totalMs / 1000).toFixed(1)} s; every replay ran with 0 model events (count them: ${countThem})`,
       );
     }
     return ok ? 0 : 1;
