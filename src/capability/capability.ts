@@ -256,6 +256,12 @@ export const PreconditionsSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
+  /**
+   * Where discovery met the application's sign-in form (the path of the page that showed it,
+   * without parameters that held a bound input): the start page is public, the operation is
+   * not. A replay signs in there by its recipe before it loads the start page.
+   */
+  signInAt: z.string().min(1).max(500).startsWith('/').optional(),
 });
 
 export const ProvenanceSchema = z.strictObject({

@@ -93,6 +93,10 @@ main(process.argv.slice(2)).then(
     }
     const usage = error instanceof Error && error.name === 'UsageError';
     process.stderr.write(`lift: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A LiftError's hint says what to do about it (a recipe's shapes, the command to run).
+    const hint =
+      error instanceof Error && error.name === 'LiftError' ? (error as { hint?: unknown }).hint : undefined;
+    if (typeof hint === 'string') process.stderr.write(`hint: ${hint}\n`);
     process.exitCode = usage ? 2 : 1;
   },
 );

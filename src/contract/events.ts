@@ -53,6 +53,7 @@ export const RUN_EVENT_TYPES = [
   'tool-rejected',
   'handoff-requested',
   'handoff-end',
+  'discovery-signed-in',
   'complete-rejected',
   'complete-signs-learned',
   'complete-rehearsed',

@@ -57,6 +57,8 @@ export interface StartPage {
   fingerprint: string;
   /** The page's fingerprint at its load event, when its scripts changed it afterwards. */
   loadFingerprint?: string;
+  /** Where the session signed in after the application showed its sign-in form (a public start page). */
+  signInAt?: string;
 }
 
 /** What an explorer tool's handler may use of its session. */
@@ -81,6 +83,13 @@ export interface ExplorerContext {
   countRejected(): void;
   /** The start page recorded when the session opened. */
   start(): StartPage;
+  /**
+   * The application showed its sign-in form (a "Log in" link clicked): signs in by the
+   * session's recipe, goes back to the start page, signed in, and starts the record over
+   * (what ran before belongs to a signed-out page). Throws AUTH_REQUIRED when the session
+   * has no sign-in or signing in failed.
+   */
+  signInMidway(): Promise<void>;
   provenance(): Capability['provenance'];
   /** Saves the compiled capability, ends the session as completed, and returns its revision. */
   /** Saves the capability: its revision and the file it is in. */

@@ -14,6 +14,7 @@ import {
   isExplorerTool,
 } from './explorer-tools.js';
 import { textKey } from './rehearse.js';
+import { signInMidway } from './sign-in-midway.js';
 import type { Budgets, DiscoveryTask, SessionOutcome, SessionStatus, ToolReply, UiDriver } from './types.js';
 
 export type { Budgets, DiscoveryTask, SessionOutcome, SessionStatus, ToolReply, UiDriver } from './types.js';
@@ -225,6 +226,14 @@ export class DiscoverySession {
       start: () => {
         if (!this.#start) throw new LiftError('INTERNAL_ERROR', 'The session was not started.');
         return this.#start;
+      },
+      signInMidway: async () => {
+        if (!this.#start) throw new LiftError('INTERNAL_ERROR', 'The session was not started.');
+        this.#start = await signInMidway(options.ui, options.task, this.#start);
+        // What ran before belongs to a signed-out page: compile one clean pass from the start page.
+        this.#record.reset();
+        await this.#notePage();
+        this.#emit('discovery-signed-in', { at: this.#start.signInAt });
       },
       provenance: () => ({
         explorer: options.explorer,

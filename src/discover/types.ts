@@ -29,6 +29,22 @@ export interface UiDriver {
   act(actions: UiActionInput[]): Promise<StepResult[]>;
   /** Raw values of the reads, by output name; never shown to an explorer. */
   reads(): Record<string, string>;
+  /**
+   * A value read as the explorer may see it, redacted, when the policy shows reads
+   * (`showReads`, for applications whose data is not sensitive); undefined otherwise.
+   */
+  shownRead?(raw: string): string | undefined;
+  /**
+   * Signs in by the session's recipe on the sign-in form the page shows now, when the page
+   * and its form are the application's `origin` (AUTH_REQUIRED otherwise); answers the path
+   * of that page, or undefined when the session has no sign-in of its own.
+   */
+  signIn?(origin: string): Promise<{ at: string } | undefined>;
+  /**
+   * Whether the session signed in (at its start, or midway): a sign-in form shown after that
+   * is a session that expired, for a person to sign in again (request_handoff).
+   */
+  readonly signedIn?: boolean;
   /** Refs of the latest observation, for the checkpoint. */
   refs(): Map<string, ElementRecord>;
   /** Dialog messages accepted by `dialog` actions, in order. */

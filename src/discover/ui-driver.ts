@@ -6,6 +6,7 @@ import { frameErrorPage, settledFingerprint } from '../capability/fingerprint.js
 import { readSource, type SourceReading } from '../capability/page-outputs.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
+import { LiftError } from '../contract/errors.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
 import { runBatch } from '../rungs/ui/act-batch.js';
 import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
@@ -16,6 +17,7 @@ import type { BlockedRequest } from '../rungs/ui/page-tracker.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
 import type { SignInRecipe } from '../rungs/ui/sign-in.js';
+import { passwordFrame } from '../rungs/ui/sign-in-form.js';
 import { type ActionTrace, ActionTraces } from './action-traces.js';
 import { type RehearsalPlan, rehearse } from './rehearsal.js';
 import type { UiDriver } from './session.js';
@@ -59,6 +61,7 @@ export class PageDriver implements UiDriver {
   readonly #harness: PageHarness;
   readonly #bound: Record<string, string>;
   readonly #reads: Record<string, string> = {};
+  #signedIn = false;
   readonly #acceptedDialogs: string[] = [];
   #refs = new Map<string, ElementRecord>();
   #sequence = 0;
@@ -93,12 +96,23 @@ export class PageDriver implements UiDriver {
     return this.#harness.page;
   }
 
-  /** Opens the start page, signing in first when the page asks and the session can. */
+  /**
+   * Opens the start page, signing in first when the page asks and the session can. A recipe
+   * that does not fit the form, or a form it never takes for its own in a browser never signed
+   * in, stops the start with AUTH_REQUIRED saying why (the session never goes on signed out).
+   */
   async open(url: string): Promise<void> {
-    await this.#harness.signInAtOpen(new URL(url).origin);
+    const { origin } = new URL(url);
+    const fresh = await this.#harness.neverSignedIn(origin);
+    if (await this.#harness.signInAtOpen(origin)) this.#signedIn = true;
     await this.#harness.goto(url);
-    if (!this.#harness.canSignIn || (await this.#harness.state()) !== 'auth_required') return;
+    if (!this.#harness.canSignIn) return;
+    if ((await this.#harness.state()) !== 'auth_required') {
+      if (fresh) await this.#harness.assertNoStraySignIn();
+      return;
+    }
     await this.#harness.signIn();
+    this.#signedIn = true;
     const here = new URL(this.#harness.page.url());
     const wanted = new URL(url);
     if (`${here.pathname}${here.search}` !== `${wanted.pathname}${wanted.search}`)
@@ -187,6 +201,36 @@ export class PageDriver implements UiDriver {
 
   reads(): Record<string, string> {
     return { ...this.#reads };
+  }
+
+  get signedIn(): boolean {
+    return this.#signedIn;
+  }
+
+  async signIn(origin: string): Promise<{ at: string } | undefined> {
+    if (!this.#harness.canSignIn) return undefined;
+    const here = new URL(this.#harness.page.url());
+    // The recipe's secrets are the application's: never typed into a form another origin
+    // serves (another allowed origin, or a frame inside the application's page).
+    const frame = await passwordFrame(this.#harness.page);
+    const formOrigin =
+      frame && frame !== this.#harness.page.mainFrame() ? new URL(frame.url()).origin : here.origin;
+    if (here.origin !== origin || formOrigin !== origin) {
+      throw new LiftError(
+        'AUTH_REQUIRED',
+        `The sign-in form is served by ${formOrigin}, not by the application's ${origin}: the session types its recipe's secrets only into the application's own form.`,
+        {
+          hint: 'Request a handoff for a person to sign in there, or start the session on the origin that shows the form.',
+        },
+      );
+    }
+    await this.#harness.signIn();
+    this.#signedIn = true;
+    return { at: `${here.pathname}${here.search}` };
+  }
+
+  shownRead(raw: string): string | undefined {
+    return this.#harness.policy.showReads ? this.#harness.redactor.text(raw) : undefined;
   }
 
   refs(): Map<string, ElementRecord> {

@@ -49,8 +49,10 @@ export async function replayCapability(
   const revision = checkPin(capability, options.revision);
   const inputs = validateInputs(capability, rawInputs);
   const harness = await harnessFor(capability, inputs, options);
-  // A recipe that says where its form is signs in there first (the start page never asks).
-  await harness.signInAtOpen(capability.preconditions.origin);
+  // A recipe that says where its form is, or the capability that met it in discovery, signs in
+  // there first: the start page is public and never asks.
+  const { origin, signInAt } = capability.preconditions;
+  await harness.signInAtOpen(origin, signInAt);
   const replay = new Replay(capability, inputs, options, harness);
   replay.emit('replay-start', { capability: capability.name, revision, steps: capability.steps.length });
   try {

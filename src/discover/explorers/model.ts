@@ -35,7 +35,7 @@ export function preflight(tools: ToolSet): void {
 }
 
 const SYSTEM = `You explore one screen of a legacy web application to complete one task, through four tools: observe, act, request_handoff, complete.
-Rules: observe before acting; act on [ref]s from the latest observation or on semantic targets; never type a placeholder such as ⟦input:memberId⟧ — refer to a bound input as {"input":"NAME"} in a value; read each output with {"op":"read","target":…,"as":"NAME"}; an action that was rejected or changed nothing is not repeated blindly — read its hint; ask request_handoff for anything you may not do (sign-in, second factor). When every output is read, call complete with the outputs and a checkpoint: the element that shows a bound input (for example the cell in the Member ID column).`;
+Rules: observe before acting; act on [ref]s from the latest observation or on semantic targets; never type a placeholder such as ⟦input:memberId⟧ — refer to a bound input as {"input":"NAME"} in a value; read each output with {"op":"read","target":…,"as":"NAME"} (its reply says what kind of value it read, not the value: check it is what the output should hold); an action that was rejected or changed nothing is not repeated blindly — read its hint; ask request_handoff for anything you may not do (sign-in, second factor). When every output is read, call complete with the outputs and a checkpoint: the element that shows a bound input (for example the cell in the Member ID column).`;
 
 function briefText(brief: ExplorerBrief): string {
   return [

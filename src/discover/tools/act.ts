@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { placeholdersIn, type Value } from '../../capability/capability.js';
-import { parseTypedValue } from '../../capability/typed.js';
+import { isLiftError } from '../../contract/errors.js';
 import type { StepResult } from '../../rungs/ui/act.js';
 import {
   isCaretKey,
@@ -13,6 +13,7 @@ import type { Target } from '../../rungs/ui/locator.js';
 import type { ActionTrace } from '../action-traces.js';
 import type { ExecutedAction } from '../compile.js';
 import type { ExplorerContext } from '../explorer-context.js';
+import { describeReadKind, readKind } from '../read-kind.js';
 import { defineExplorerTool } from './tool.js';
 
 export const ActArgsSchema = z.strictObject({
@@ -92,7 +93,12 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Kept
   }
 }
 
-/** A read must hold a value of its output's type; the value goes to the task, never to the explorer. */
+/**
+ * A read must hold a value of its output's type; the value goes to the task, never to the
+ * explorer, which learns what kind of value it was (kind, length, whether it fits, whether it
+ * is a bound input) so that a wrong read shows. An operator whose application's data is not
+ * sensitive may let the explorer see the value too (the policy's `showReads`), redacted.
+ */
 function checkRead(
   context: ExplorerContext,
   action: Action,
@@ -103,19 +109,46 @@ function checkRead(
     return { status: result.status, message: result.message, hint: result.hint };
   const spec = context.task.outputs.find((output) => output.name === action.as)!;
   const raw = reads[action.as] ?? '';
-  if (parseTypedValue(raw, spec.type) === undefined) {
+  const kind = readKind(raw, spec.type, context.task.bound);
+  const shown = context.ui.shownRead?.(raw);
+  const what = `${shown === undefined ? '' : `${JSON.stringify(shown)}: `}${describeReadKind(kind)}`;
+  const read = {
+    kind: kind.kind,
+    length: kind.length,
+    fits: kind.fits,
+    ...(kind.sameAs ? { same_as: kind.sameAs } : {}),
+    ...(kind.holds ? { holds: kind.holds } : {}),
+    ...(shown === undefined ? {} : { value: shown }),
+  };
+  if (!kind.fits) {
     return {
       status: 'rejected' as const,
-      message: `The read of ${action.as} did not hold a ${spec.type}; nothing was stored.`,
+      message: `The read of ${action.as} did not hold ${spec.type === 'integer' ? 'an' : 'a'} ${spec.type}: it read ${what}; nothing was stored.`,
       hint: 'Read the element that shows exactly this value (a table cell by row and column).',
+      read,
     };
   }
   context.record.outputs.set(action.as, raw);
+  const wrong = kind.sameAs
+    ? ` It is the bound input ${kind.sameAs} itself: if ${action.as} is another value, read the element that shows it (another cell of the row).`
+    : '';
+  // A number is parsed out of the text around it ("db-03" fits an integer as 3): say so.
+  const numeric = spec.type === 'number' || spec.type === 'integer';
+  const loose =
+    numeric && !/number/.test(kind.kind) ? ' only once the text around its digits is dropped' : '';
   return {
     status: result.status,
-    message: `Read ${action.as}: a valid ${spec.type}. The value goes to the task, not to you.`,
+    message: `Read ${action.as}: ${what}; fits ${spec.type}${loose}.${wrong}${shown === undefined ? ' The value goes to the task, not to you.' : ''}`,
     hint: result.hint,
+    read,
   };
+}
+
+/** The element acted on; a cell read is named by its text, which is the value: not repeated unless shown. */
+function elementShown(element: NonNullable<StepResult['element']>, read: { value?: string } | undefined) {
+  if (!read || read.value !== undefined) return element;
+  const { name: _value, ...rest } = element;
+  return rest;
 }
 
 /** One action's reply (redacted), its run-log event, and what the compiler keeps of it. */
@@ -127,7 +160,7 @@ function reply(
   dialogs: string[],
   trace: ActionTrace | undefined,
 ) {
-  const { status, message, hint } = checkRead(context, action, result, reads);
+  const { status, message, hint, read } = checkRead(context, action, result, reads);
   const { record } = context;
   if (result.status === 'executed') record.uiActions++;
   if (status === 'rejected') context.countRejected();
@@ -162,10 +195,11 @@ function reply(
   return {
     ...shared,
     message,
+    ...(read ? { read } : {}),
     ...(hint ? { hint } : {}),
     ...(result.example ? { example: result.example } : {}),
     ...(result.blockedBy ? { blocked_by: result.blockedBy } : {}),
-    ...(result.element ? { element: result.element } : {}),
+    ...(result.element ? { element: elementShown(result.element, read) } : {}),
   };
 }
 
@@ -178,7 +212,7 @@ export const actTool = defineExplorerTool({
     'Inputs and text together are a template, inputs named {{NAME}}, the rest typed as written, line breaks too: {"op":"fill","target":{"ref":"e7"},"value":{"template":"== {{title}} ==\\n\\n{{body}}"}}.',
     'type empties the field first; to add to what it holds, put the caret with a key, then type with "clear": false: {"op":"press","target":{"ref":"e7"},"key":"Control+End"}, {"op":"type","target":{"ref":"e7"},"value":{"template":"\\n{{line}}"},"clear":false}. Keys: Enter, Tab, Escape, ArrowUp, ArrowDown, Space, and the caret keys Home, End, Control+Home, Control+End, ArrowLeft, ArrowRight.',
     'Each element acted on must be one a target names alone: one of several alike (a "Delete" in every row) is refused before anything happens; name it by its row: {"target":{"locator":{"by":"cell","row":"…","column":"…","element":{"role":"button","name":"Delete"}}}}.',
-    'A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
+    'A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you learn what kind of value it read (kind, length, whether it fits the type of the output, whether it is a bound input), not the value itself unless the policy of the operator shows reads: check it is what the output should hold. A rejected action comes back with the reason and a corrected example; the session goes on.',
   ].join(' '),
   input: ActArgsSchema,
   example: { actions: [{ op: 'fill', target: { ref: 'f1e4' }, value: { input: 'memberId' } }] },
@@ -211,10 +245,54 @@ export const actTool = defineExplorerTool({
     const reads = context.ui.reads();
     const dialogs = context.ui.acceptedDialogs();
     const traces = context.ui.traces();
-    const replies = results.map((result) =>
+    const replies: Array<ReturnType<typeof reply>> = results.map((result) =>
       reply(context, args.actions[result.index]!, result, reads, dialogs, traces.get(result.index)),
     );
+    // The sign-in form an action brought up on a public site (a "Log in" link) is the
+    // session's to fill; once signed in, a form is a session that expired (a handoff).
+    const shown = context.ui.signedIn ? -1 : replies.findIndex((entry) => entry.code === 'AUTH_REQUIRED');
+    const signedIn = shown >= 0 ? await signInAfter(context) : undefined;
+    if (signedIn) {
+      const { code, hint: _hint, ...rest } = replies[shown]!;
+      replies[shown] = signedIn.ok
+        ? { ...rest, status: 'executed', effect: 'changed', message: signedIn.message }
+        : {
+            ...rest,
+            ...(code ? { code } : {}),
+            message: signedIn.message,
+            ...(signedIn.hint ? { hint: signedIn.hint } : {}),
+          };
+    }
     const rejected = replies.filter((entry) => entry.status === 'rejected').length;
-    return { results: replies, ...(rejected > 0 ? { rejected } : {}) };
+    return {
+      results: replies,
+      ...(rejected > 0 ? { rejected } : {}),
+      ...(signedIn?.ok ? { signed_in: true } : {}),
+    };
   },
 });
+
+/**
+ * The application showed its sign-in form after an action: the session signs in by its own
+ * recipe and goes back to the start page, signed in (as a replay will, before its start
+ * page); the reply says so, or why it could not.
+ */
+async function signInAfter(
+  context: ExplorerContext,
+): Promise<{ ok: boolean; message: string; hint?: string }> {
+  try {
+    await context.signInMidway();
+    return {
+      ok: true,
+      message:
+        'The application showed its sign-in form; the session signed in by its recipe (a replay signs in there before its start page) and went back to the start page, signed in. What ran before is not in the capability: observe, then do the task from the start page.',
+    };
+  } catch (error) {
+    if (!isLiftError(error)) throw error;
+    return {
+      ok: false,
+      message: `The application showed its sign-in form. ${error.message}`,
+      ...(error.hint ? { hint: error.hint } : {}),
+    };
+  }
+}

@@ -25,6 +25,8 @@ import type { ElementRecord } from './render.js';
 import { RequestGuard } from './request-guard.js';
 import { maskedScreenshot } from './screenshot.js';
 import {
+  onSignInPage,
+  passwordFrame,
   SignInFailed,
   type SignInField,
   type SignInRecipe,
@@ -32,6 +34,7 @@ import {
   showsSignIn,
   signInWith,
 } from './sign-in.js';
+import { SIGN_IN_RECIPE_DOCS } from './sign-in-recipe-help.js';
 import { SignInValues } from './sign-in-values.js';
 import type { ActEnvironment } from './step.js';
 import { tokenCounter } from './tokens.js';
@@ -213,20 +216,74 @@ export class PageHarness {
       failure = error;
     }
     this.emit({ type: 'ui-sign-in-end', ok: failure === undefined });
-    if (failure) throw this.#signIn.failed(failure.reason);
+    if (failure) throw this.#signIn.failed(failure.reason, { misfit: failure.misfit });
     await this.#options.saveProfile?.();
   }
 
   /**
-   * Signs in at the recipe's `open` page first, when it names one (a wiki that shows every
-   * page to anyone never asks); the caller then loads its start page. True when it did.
+   * Signs in before the start page where the form is reached: the recipe's `open` page, or
+   * where discovery met the application's sign-in form (a capability's `signInAt`), for an
+   * application that shows its pages to anyone and never asks. True when it went there.
+   * A page that shows no form to a browser that was never signed in to the application is
+   * not where the form is: AUTH_REQUIRED, before anything else happens.
    */
-  async signInAtOpen(origin: string): Promise<boolean> {
-    const open = this.#signIn.recipe?.open;
-    if (!open || !this.canSignIn) return false;
+  async signInAtOpen(origin: string, learned?: string): Promise<boolean> {
+    const open = this.#signIn.recipe?.open ?? learned;
+    if (!open || (!this.canSignIn && !learned)) return false;
+    const fresh = await this.neverSignedIn(origin);
     await this.goto(new URL(open, origin).href);
-    if ((await this.state()) === 'auth_required') await this.signIn();
+    if ((await this.state()) === 'auth_required') {
+      if (!this.canSignIn) {
+        throw new LiftError(
+          'AUTH_REQUIRED',
+          `The capability signs in at ${this.redactor.text(open)} before its start page, and this call has no sign-in.`,
+          {
+            hint: 'Register it with its sign-in (lift capabilities add FILE --effect CLASS --sign-in RECIPE, or --user USER --secret NAME), or sign the profile in.',
+            outcome: 'not_started',
+          },
+        );
+      }
+      await this.signIn();
+    } else if (fresh && this.canSignIn) {
+      throw new LiftError(
+        'AUTH_REQUIRED',
+        `No sign-in form at ${this.redactor.text(open)}: a browser that was never signed in found no password box there to sign in with.`,
+        {
+          hint: `The recipe's "open" must be the page that shows the sign-in form (a "Log in" link's target). ${SIGN_IN_RECIPE_DOCS} has an example.`,
+          outcome: 'not_started',
+        },
+      );
+    }
     return true;
+  }
+
+  /** Whether the browser holds no cookie of the application: it cannot be signed in to it yet. */
+  async neverSignedIn(origin: string): Promise<boolean> {
+    const cookies = await this.page
+      .context()
+      .cookies(origin)
+      .catch(() => undefined);
+    return cookies !== undefined && cookies.length === 0;
+  }
+
+  /**
+   * At the start of a session, a sign-in form the recipe does not take for its own (it lives
+   * at another path than the recipe's `page`) in a browser never signed in: the recipe would
+   * never sign in, and the session must not start signed out without saying so.
+   */
+  async assertNoStraySignIn(): Promise<void> {
+    const { recipe } = this.#signIn;
+    if (!recipe || !this.canSignIn || onSignInPage(this.page, recipe)) return;
+    if (!(await passwordFrame(this.page))) return;
+    const here = new URL(this.page.url());
+    throw new LiftError(
+      'AUTH_REQUIRED',
+      `The start page ${this.redactor.text(`${here.pathname}${here.search}`)} shows a sign-in form, but the recipe's page is ${recipe.page}: it never signs in here.`,
+      {
+        hint: `Set the recipe's "page" to the path the form lives at. ${SIGN_IN_RECIPE_DOCS} has an example.`,
+        outcome: 'not_started',
+      },
+    );
   }
 
   /** What act-and-verify needs, for one action; `deadline` caps the action's own deadline. */

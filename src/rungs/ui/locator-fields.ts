@@ -94,7 +94,10 @@ export function fieldByLabel(scope: Scope, label: string, role?: string): Promis
     byRole(
       scope
         .locator(
-          `xpath=//*[${FIELD}][preceding::text()[normalize-space(.)!=''][${NOT_LABEL}][1][${isLabel(label)}]]`,
+          // Right before: no other field between the text and this one (Adminer's "Permanent
+          // login" box after its Database row is not the field after "Database").
+          `xpath=//*[${FIELD}][preceding::text()[normalize-space(.)!=''][${NOT_LABEL}][1][${isLabel(label)}]]` +
+            `[count(preceding::*[${FIELD}]) = count(preceding::text()[normalize-space(.)!=''][${NOT_LABEL}][1]/preceding::*[${FIELD}])]`,
         )
         .filter({ visible: true }),
     ),

@@ -29,6 +29,12 @@ export const UiPolicySchema = z.strictObject({
   clickNames: z.array(Pattern).max(200).optional(),
   /** Accessible names that are never clicked or activated, whatever else allows it (whole words, any case). */
   blockedNames: z.array(Pattern).max(200).default(['Transfer']),
+  /**
+   * Whether an explorer may see the values it reads (still redacted: bound inputs as
+   * placeholders, secrets masked). Off by default: an explorer learns only what kind of
+   * value it read. For applications whose data is not sensitive.
+   */
+  showReads: z.boolean().optional(),
   budgets: z
     .strictObject({
       steps: z.number().int().min(1).max(1_000).default(60),

@@ -28,16 +28,33 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** At most this many characters, a value is everywhere on a page (a level, a time, a count). */
+const SHORT_VALUE = 3;
+
 /**
  * A bound input is replaced where it stands as a whole token (not inside a longer word, a
  * label or a URL segment: `user` stays in "Users" and `usermanager`, `admin` in "/wp-admin/"
  * and "admin.php"), so even a one-letter input can be bound and redacted without blanking
- * out the page. A hyphen, dot or at sign between letters joins one word; a slash does not:
- * a whole URL segment (`/members/M-1002`) is a whole value.
+ * out the page. A hyphen, dot or at sign between letters joins one word, and a colon, comma
+ * or slash between digits one number ("12:30", "1,3", "12/03/2024"); a slash elsewhere does
+ * not: a whole URL segment (`/members/M-1002`) is a whole value.
+ *
+ * A short value (three characters or fewer) is only the bound value where it stands alone:
+ * no word beside it across a space. "Heading 3", "3 items" and "Page 2 of 5" are the page's
+ * own words and numbers; the whole text, a cell, "/orders/3/edit", "Re: 3" and "Howdy, al."
+ * are the value, and so is one right after a reference sign ("Issue #3 was closed", "id=3"). The compiler's placeholders (parameteriseText) and screenshot
+ * masks use this same pattern, so what the explorer saw redacted is what becomes a parameter.
  */
 export function tokenPattern(value: string): string {
   const word = '[\\p{L}\\p{N}_]';
-  return `(?<!${word}|${word}[-.@])${escapeRegExp(value)}(?!${word}|[-.@]${word})`;
+  const digit = '\\p{N}';
+  const before = [word, `${word}[-.@]`, `${digit}[:,/]`];
+  const after = [word, `[-.@]${word}`, `[:,/]${digit}`];
+  const joined = `${escapeRegExp(value)}(?!${after.join('|')})`;
+  if ([...value].length > SHORT_VALUE) return `(?<!${before.join('|')})${joined}`;
+  // Right after a reference sign ("#3", "id=3") the value is meant, whatever follows it.
+  const alone = `(?<!${[...before, `${word}\\s`].join('|')})${escapeRegExp(value)}(?!${[...after, `\\s${word}`].join('|')})`;
+  return `(?:(?<=[#=])${joined}|${alone})`;
 }
 
 export class Redactor {

@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { parseYaml } from '../../config/yaml.js';
 import { LiftError } from '../../contract/errors.js';
 import { TargetSchema } from './locator.js';
+import {
+  explainRecipeIssues,
+  SIGN_IN_RECIPE_DOCS,
+  SIGN_IN_RECIPE_EXAMPLES,
+  SIGN_IN_RECIPE_SHAPES,
+} from './sign-in-recipe-help.js';
 
 const Name = z
   .string()
@@ -11,11 +17,13 @@ const Name = z
 /** Where a value typed while signing in comes from. Nothing typed at sign-in comes from a model. */
 export const SignInValueSchema = z.union([
   /** Typed as written (a user name, a server's name). */
-  z.strictObject({ literal: z.string().max(500) }),
+  z.strictObject({ literal: z.string().max(500) }).describe('Typed as written (a user name, a server name).'),
   /** Read from the secret store by name at the moment it is typed. */
-  z.strictObject({ secret: Name }),
+  z
+    .strictObject({ secret: Name })
+    .describe('Read from the secret store by name (lift secrets set NAME) at the moment it is typed.'),
   /** A value bound to the session's inputs (a tenant, a branch). */
-  z.strictObject({ input: Name }),
+  z.strictObject({ input: Name }).describe('A value bound to the session’s inputs (--input NAME=VALUE).'),
 ]);
 export type SignInValue = z.infer<typeof SignInValueSchema>;
 
@@ -28,12 +36,18 @@ export type SignInField = 'user' | 'password';
  * name), typed into or, for `op: "select"`, chosen in a select by its option's label.
  */
 export const SignInFieldSchema = z.union([
-  z.strictObject({ field: z.enum(['user', 'password']), value: SignInValueSchema }),
-  z.strictObject({
-    target: TargetSchema,
-    value: SignInValueSchema,
-    op: z.enum(['fill', 'select']).default('fill'),
-  }),
+  z
+    .strictObject({ field: z.enum(['user', 'password']), value: SignInValueSchema })
+    .describe('A box Lift finds itself in a form with one password box: its user box or its password box.'),
+  z
+    .strictObject({
+      target: TargetSchema.describe(
+        'The box or select, e.g. {"locator": {"by": "field", "label": "Username"}} (the text a person reads before it).',
+      ),
+      value: SignInValueSchema,
+      op: z.enum(['fill', 'select']).default('fill'),
+    })
+    .describe('A box or select named by a target; op "select" chooses the option whose label is the value.'),
 ]);
 export type SignInFieldEntry = z.infer<typeof SignInFieldSchema>;
 
@@ -44,9 +58,12 @@ export type SignInFieldEntry = z.infer<typeof SignInFieldSchema>;
  */
 export const SignInRecipeSchema = z.strictObject({
   version: z.literal(1).default(1),
-  fields: z.array(SignInFieldSchema).min(1).max(10),
+  fields: z.array(SignInFieldSchema).min(1).max(10).describe('The boxes to fill, in order.'),
   /** Enter in the last field filled (implicit submission), or a click on the form's button. */
-  submit: z.union([z.literal('press_enter'), z.strictObject({ click: TargetSchema })]).default('press_enter'),
+  submit: z
+    .union([z.literal('press_enter'), z.strictObject({ click: TargetSchema })])
+    .default('press_enter')
+    .describe('"press_enter" (Enter in the last box filled) or {"click": TARGET} (the form’s button).'),
   /**
    * How success shows once the page settled: the form is gone (`form_gone`), an element only
    * a signed-in page has is visible, or the page's path starts with this one.
@@ -57,17 +74,32 @@ export const SignInRecipeSchema = z.strictObject({
       z.strictObject({ visible: TargetSchema }),
       z.strictObject({ path: z.string().min(1).max(500).startsWith('/') }),
     ])
-    .default('form_gone'),
+    .default('form_gone')
+    .describe(
+      'How success shows once the page settled: "form_gone", {"visible": TARGET} (something only a signed-in page has) or {"path": "/prefix"}.',
+    ),
   /**
    * The path the sign-in form lives at (`/wp-login.php`, `/index.php/Special:UserLogin`):
    * a password field on any other page (an "Add user" form) is not a sign-in.
    */
-  page: z.string().min(1).max(500).startsWith('/').optional(),
+  page: z
+    .string()
+    .min(1)
+    .max(500)
+    .startsWith('/')
+    .optional()
+    .describe('The path the form lives at: a password box on any other page is no sign-in.'),
   /**
    * Where the form is reached (a "Log in" link's page): the session signs in there before
    * its start page, for applications that show their pages to anyone and ask no sign-in.
    */
-  open: z.string().min(1).max(500).startsWith('/').optional(),
+  open: z
+    .string()
+    .min(1)
+    .max(500)
+    .startsWith('/')
+    .optional()
+    .describe('Where the form is reached: the session signs in there before its start page.'),
 });
 export type SignInRecipe = z.infer<typeof SignInRecipeSchema>;
 export type SignInRecipeInput = z.input<typeof SignInRecipeSchema>;
@@ -85,16 +117,12 @@ export function passwordFormSignIn(user: string, password: SignInValue): SignInR
   };
 }
 
-/** A recipe checked, with what a correct one looks like when it is not. */
+/** A recipe checked; when it is not one, each thing wrong with it, what is allowed there, and every shape. */
 export function parseSignInRecipe(value: unknown, source = 'The sign-in recipe'): SignInRecipe {
   const result = SignInRecipeSchema.safeParse(value);
   if (!result.success) {
-    throw new LiftError('BAD_INPUT', `${source} is not valid:\n${z.prettifyError(result.error)}`, {
-      hint:
-        'A recipe names each field by a target and where its value comes from, e.g. {"fields": [' +
-        '{"target": {"locator": {"by": "label", "label": "Username"}}, "value": {"literal": "admin"}}, ' +
-        '{"target": {"locator": {"by": "label", "label": "Password"}}, "value": {"secret": "app_password"}}], ' +
-        '"submit": {"click": {"locator": {"by": "role", "role": "button", "name": "Log in"}}}, "page": "/login"}.',
+    throw new LiftError('BAD_INPUT', `${source} is not valid:\n${explainRecipeIssues(result.error)}`, {
+      hint: `Write it in one of the shapes above; the shortest is ${JSON.stringify({ ...SIGN_IN_RECIPE_EXAMPLES.userAndPassword, submit: 'press_enter' })}, and ${SIGN_IN_RECIPE_DOCS} has an example of each.`,
     });
   }
   return result.data;
@@ -106,7 +134,7 @@ export function loadSignInRecipe(file: string): SignInRecipe {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new LiftError('BAD_INPUT', `No sign-in recipe at ${file}.`, {
+    throw new LiftError('BAD_INPUT', `No sign-in recipe at ${file}.\n\n${SIGN_IN_RECIPE_SHAPES}`, {
       hint: 'Pass the path of a recipe file.',
     });
   }
@@ -114,9 +142,31 @@ export function loadSignInRecipe(file: string): SignInRecipe {
   try {
     parsed = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new LiftError('BAD_INPUT', `${file} is not JSON or YAML: ${(error as Error).message}`);
+    throw new LiftError(
+      'BAD_INPUT',
+      `${file} is not JSON or YAML: ${(error as Error).message}\n\n${SIGN_IN_RECIPE_SHAPES}`,
+    );
   }
   return parseSignInRecipe(parsed, file);
+}
+
+/**
+ * The recipe's JSON Schema (what a person or a model writes: defaults optional), with an
+ * example of each shape; docs/sign-in-recipe.schema.json is this, and a test keeps them equal.
+ */
+export function signInRecipeJsonSchema(): Record<string, unknown> {
+  const { $schema, ...schema } = z.toJSONSchema(SignInRecipeSchema, { io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+  return {
+    $schema,
+    title: 'Lift sign-in recipe',
+    description:
+      'How Lift signs a session in (lift session start, lift discover and lift capabilities add take it as --sign-in FILE): which field of the sign-in form gets which value, how the form is sent, how success shows, and where the form lives. See docs/sign-in-recipe.md.',
+    ...schema,
+    examples: Object.values(SIGN_IN_RECIPE_EXAMPLES),
+  };
 }
 
 /** The secret names a recipe reads (to mask their values before anything is typed). */

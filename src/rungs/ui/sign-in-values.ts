@@ -7,6 +7,7 @@ import {
   type SignInValue,
   secretsOf,
 } from './sign-in.js';
+import { SIGN_IN_RECIPE_DOCS, SIGN_IN_RECIPE_SHAPES } from './sign-in-recipe-help.js';
 
 /**
  * Where a harness's sign-in gets what it types: the recipe's literals, its bound inputs and
@@ -62,13 +63,19 @@ export class SignInValues {
     return text;
   }
 
-  /** AUTH_REQUIRED for a form still showing after the recipe ran, naming what to check. */
-  failed(reason = 'the sign-in form is still showing'): LiftError {
+  /**
+   * AUTH_REQUIRED for a sign-in that did not work: a recipe that does not fit the form says
+   * what it lacks and what a recipe may be; a form still showing names the secret to check.
+   */
+  failed(reason = 'the sign-in form is still showing', options: { misfit?: boolean } = {}): LiftError {
     const names = this.recipe ? secretsOf(this.recipe) : [];
+    const secret = names.length
+      ? `Check the stored secret '${names[0]}' (lift secrets set ${names[0]}), the recipe's success sign, or let a person sign in.`
+      : 'Check the sign-in recipe and its values, or let a person sign in.';
     return new LiftError('AUTH_REQUIRED', `Signing in failed: ${this.#redactor.text(reason)}.`, {
-      hint: names.length
-        ? `Check the stored secret '${names[0]}' (lift secrets set ${names[0]}) or let a person sign in.`
-        : 'Check the sign-in recipe and its values, or let a person sign in.',
+      hint: options.misfit
+        ? `Name the form's own fields in the recipe and start again.\n${SIGN_IN_RECIPE_SHAPES}`
+        : `${secret} ${SIGN_IN_RECIPE_DOCS} says how a recipe is written.`,
     });
   }
 

@@ -3,7 +3,10 @@ import type { UiTimings } from './defaults.js';
 import { describeLocator, resolveTarget, type Target } from './locator.js';
 import type { PageTracker } from './page-tracker.js';
 import { pageFingerprint, waitForSettle } from './settle.js';
+import { passwordBox, passwordFrame, signInFormControls, userBox } from './sign-in-form.js';
 import type { SignInField, SignInFieldEntry, SignInRecipe, SignInValue } from './sign-in-recipe.js';
+
+export { passwordFrame } from './sign-in-form.js';
 
 export {
   literalPasswordsOf,
@@ -18,38 +21,6 @@ export {
   type SignInValue,
   secretsOf,
 } from './sign-in-recipe.js';
-
-/**
- * A password field a person signs in with: shown, and not one that sets a new password
- * (an "Add user" or "Change password" form marks those `autocomplete="new-password"`).
- */
-const SIGN_IN_PASSWORD = 'input[type=password]:not([autocomplete="new-password"]):visible';
-
-/**
- * Shown sign-in password fields of a frame that stand alone in their form: a form with two
- * of them (phpMyAdmin's "Change password": Enter, Re-type) sets a password, it signs nobody in.
- */
-function signInPasswords(frame: Frame): Promise<number> {
-  return frame
-    .locator(SIGN_IN_PASSWORD)
-    .evaluateAll(
-      (fields) =>
-        fields.filter((field) => {
-          const form = (field as HTMLInputElement).form;
-          const shown = Array.from(form?.querySelectorAll('input[type=password]') ?? []).filter(
-            (other) => other.getClientRects().length > 0,
-          );
-          return shown.length <= 1;
-        }).length,
-    )
-    .catch(() => 0);
-}
-
-/** The first frame of the page that shows a sign-in password field, if any. */
-export async function passwordFrame(page: Page): Promise<Frame | undefined> {
-  for (const frame of page.frames()) if ((await signInPasswords(frame)) > 0) return frame;
-  return undefined;
-}
 
 /** Whether the page is the recipe's sign-in page (any page, for a recipe that names none). */
 export function onSignInPage(page: Page, recipe: SignInRecipe | undefined): boolean {
@@ -69,19 +40,64 @@ function firstNamedField(recipe: SignInRecipe | undefined): Target | undefined {
 }
 
 /**
- * Whether the page shows the recipe's sign-in form. A recipe that names its fields is
- * detected by them (its first named field is shown, on its page); the short form, which
- * names none, by a sign-in password field on its page. Any other password field (an "Add
- * user" form) is not a sign-in.
+ * Whether the page shows a sign-in form: on the recipe's page (any page, for a recipe that
+ * names none), the recipe's first named field, or a sign-in password field (one that stands
+ * alone in its form and sets no new password). A form the recipe does not fit is still a
+ * sign-in form: the session must say so (recipeMisfits), not carry on signed out.
  */
 export async function showsSignIn(page: Page, recipe?: SignInRecipe): Promise<boolean> {
   if (!onSignInPage(page, recipe)) return false;
   const named = firstNamedField(recipe);
-  if (!named) return (await passwordFrame(page)) !== undefined;
+  if (named) {
+    const shown = await resolveTarget(page, named)
+      .then((found) => found.first().isVisible())
+      .catch(() => false);
+    if (shown) return true;
+  }
+  return (await passwordFrame(page)) !== undefined;
+}
+
+/** "field after "Tenant" matches nothing": what of a recipe the sign-in form has not got. */
+async function misfit(page: Page, target: Target, what: string): Promise<string | undefined> {
+  const count = await resolveTarget(page, target)
+    .then((found) => found.count())
+    .catch(() => 0);
+  if (count === 1) return undefined;
+  const described = describeLocator(target.locator);
+  return `${what === 'field' ? described : `${what} (${described})`} matches ${count === 0 ? 'nothing' : `${count} elements`}`;
+}
+
+/**
+ * What the recipe names that the sign-in form on the page does not have (a field or button
+ * that matches nothing, or several elements), with the controls the form does have and the
+ * target of each; undefined when everything it names is there.
+ */
+export async function recipeMisfits(page: Page, recipe: SignInRecipe): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (const entry of recipe.fields) {
+    if (!('target' in entry)) continue;
+    const found = await misfit(page, entry.target, 'field');
+    if (found) missing.push(found);
+  }
+  if (recipe.submit !== 'press_enter') {
+    const found = await misfit(page, recipe.submit.click, 'submit button');
+    if (found) missing.push(found);
+  }
+  if (missing.length === 0) return undefined;
+  const frame = await passwordFrame(page);
+  const controls = frame ? await signInFormControls(page, frame) : [];
+  const has = controls.length
+    ? `; the form has ${controls.join('; ')}`
+    : '; the page shows no sign-in form with a password box';
+  return `the recipe does not fit the sign-in form at ${pathOf(page)}: ${missing.join('; ')}${has}`;
+}
+
+function pathOf(page: Page): string {
   try {
-    return await (await resolveTarget(page, named)).first().isVisible();
+    const url = new URL(page.url());
+    return `${url.pathname}${url.search}`;
   } catch {
-    return false;
+    return page.url();
   }
 }
 
@@ -94,17 +110,9 @@ export interface SignInContext {
   valueOf(value: SignInValue, field: SignInField): string;
 }
 
-function foundField(frame: Frame, field: SignInField): Locator {
-  const password = frame.locator(SIGN_IN_PASSWORD);
-  if (field === 'password') return password.first();
-  return frame
-    .locator('form')
-    .filter({ has: password })
-    .first()
-    .locator(
-      'input:not([type=password]):not([type=hidden]):not([type=submit]):not([type=button]):not([type=checkbox])',
-    )
-    .first();
+/** The box Lift finds itself: the form's password box, or the box its user name goes into. */
+async function foundField(frame: Frame, field: SignInField): Promise<Locator | undefined> {
+  return field === 'password' ? passwordBox(frame) : userBox(frame);
 }
 
 /** The one element a recipe's target names, or SignInFailed saying why not. */
@@ -124,9 +132,9 @@ async function enter(context: SignInContext, frame: Frame | undefined, entry: Si
   const timeout = context.timings.signInFieldTimeoutMs;
   if ('field' in entry) {
     if (!frame) throw new SignInFailed('no sign-in password field is showing');
-    const locator = foundField(frame, entry.field);
+    const locator = await foundField(frame, entry.field);
     // A password-only form has no user field; the recipe's other fields still go in.
-    if (entry.field === 'user' && (await locator.count()) === 0) return undefined;
+    if (!locator || (await locator.count()) === 0) return undefined;
     await locator.fill(context.valueOf(entry.value, entry.field), { timeout });
     return locator;
   }
@@ -160,6 +168,8 @@ async function succeeded(page: Page, recipe: SignInRecipe, timings: UiTimings): 
 export async function signInWith(recipe: SignInRecipe, context: SignInContext): Promise<boolean> {
   const { page, tracker, timings } = context;
   if (!(await showsSignIn(page, recipe))) return false;
+  const misfits = await recipeMisfits(page, recipe);
+  if (misfits) throw new SignInFailed(misfits, { misfit: true });
   const frame = await passwordFrame(page);
   const before = await pageFingerprint(page);
   let last: Locator | undefined;
@@ -189,7 +199,13 @@ export async function signInWith(recipe: SignInRecipe, context: SignInContext): 
 /** The sign-in did not succeed: the form is still showing, or a field of the recipe is not there. */
 export class SignInFailed extends Error {
   override readonly name = 'SignInFailed';
-  constructor(readonly reason = 'the sign-in form is still showing after signing in') {
+  /** The recipe names what the form has not got: fix the recipe, not the secret. */
+  readonly misfit: boolean;
+  constructor(
+    readonly reason = 'the sign-in form is still showing after signing in',
+    options: { misfit?: boolean } = {},
+  ) {
     super(`Signing in failed: ${reason}.`);
+    this.misfit = options.misfit ?? false;
   }
 }
