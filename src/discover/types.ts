@@ -2,7 +2,8 @@ import type { CapabilityOutcome, InputSpec, OutputSource, OutputSpec } from '../
 import type { SourceReading } from '../capability/page-outputs.js';
 import type { PageAnswer } from '../capability/page-texts.js';
 import type { StepResult } from '../rungs/ui/act.js';
-import type { UiActionInput } from '../rungs/ui/actions.js';
+import type { ActionTarget, UiActionInput } from '../rungs/ui/actions.js';
+import type { Target } from '../rungs/ui/locator.js';
 import type { Observation } from '../rungs/ui/observe.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
 
@@ -23,6 +24,12 @@ export interface UiDriver {
   reads(): Record<string, string>;
   /** Refs of the latest observation, for the checkpoint. */
   refs(): Map<string, ElementRecord>;
+  /**
+   * The target a checkpoint stores for an element named by a ref or a semantic target: the one
+   * that names it alone on the live page (its `nth` kept, as an action's is), a cell's with its
+   * table recorded; undefined when the page does not show it alone.
+   */
+  checkTarget(target: ActionTarget): Promise<Target | undefined>;
   /** Dialog messages accepted by `dialog` actions, in order. */
   acceptedDialogs(): string[];
   /** Fingerprint (SHA-256 of the accessibility skeleton) and URL of the current page. */
