@@ -26,6 +26,7 @@ DEBIAN_PACKAGES=(
   # The real-app test bed (test/real-apps/): third-party web apps on MariaDB and PHP's own web server
   mariadb-server mariadb-client php-cli php-mysql php-intl php-mbstring php-xml
   wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
+  ckeditor            # a real CKEditor 4 for the rich-text editor tests (test/rungs/ui/real-rich-text-editors.test.ts)
 )
 
 missing=()
