@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability } from '../../src/capability/capability.js';
@@ -6,7 +8,6 @@ import { replayCapability } from '../../src/replay/engine.js';
 import { launchBrowser } from '../../src/rungs/ui/browser.js';
 import type { Target } from '../../src/rungs/ui/locator.js';
 import { LiveExplorer } from '../real-apps/explore.js';
-import { type PagesServer, servePages } from '../support/pages-server.js';
 import { tempDir } from '../support/temp.js';
 import { discoverOnOwnPage } from './own-page-discovery.js';
 
@@ -16,27 +17,55 @@ const codes = (query: URLSearchParams) => `<!doctype html><title>Codes</title><m
 <form action="/codes/saved"><p><input name="a" value="${query.get('a') ?? ''}"> <input name="b" value="${query.get('b') ?? ''}"></p>
 <button>Save</button></form>${query.has('b') ? '<p role="status">Saved</p>' : ''}</main>`;
 
-/** Requests made so far; `?wrong=1` makes the flash message name another id than the list (a broken app). */
+/**
+ * A request desk as such apps are: the form is posted, the server answers with a redirect to
+ * the list, whose URL names the record made (`?created=R-4`), shown as a flash message.
+ * `?wrong=1` makes the message name another id than the list (a broken app).
+ */
 const made: string[] = [];
 function requests(url: URL): string {
-  if (url.pathname === '/requests/create') made.push(url.searchParams.get('subject') ?? '');
-  const flashed = made.length + (url.searchParams.has('wrong') ? 1 : 0);
+  const created = url.searchParams.get('created');
+  const wrong = url.searchParams.has('wrong');
   const rows = made.map((subject, index) => `<tr><td>R-${index + 1}</td><td>${subject}</td></tr>`).join('');
   return `<!doctype html><title>Requests</title><main><h1>Requests</h1>
-${url.pathname === '/requests/create' ? `<p role="status">Request R-${flashed} created</p>` : ''}
-<form action="/requests/create${url.searchParams.has('wrong') ? '?wrong=1' : ''}"><label>Subject <input name="subject"></label>
-${url.searchParams.has('wrong') ? '<input type="hidden" name="wrong" value="1">' : ''}<button>Create request</button></form>
+${created ? `<p role="status">Request ${created} created</p>` : ''}
+<form method="post" action="/requests/create${wrong ? '?wrong=1' : ''}"><label>Subject <input name="subject"></label>
+<button>Create request</button></form>
 <table><tr><th>Id</th><th>Subject</th></tr>${rows}</table></main>`;
 }
 
-let server: PagesServer;
+/** The desk's server: a POST creates and redirects (post, redirect, get), every GET is a page. */
+async function serveDesk(): Promise<{ origin: string; close(): Promise<void> }> {
+  const desk = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method === 'POST' && url.pathname === '/requests/create') {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        made.push(new URLSearchParams(body).get('subject') ?? '');
+        const flashed = made.length + (url.searchParams.has('wrong') ? 1 : 0);
+        response.writeHead(303, { location: `/requests?created=R-${flashed}` }).end();
+      });
+      return;
+    }
+    const body = url.pathname.startsWith('/codes') ? codes(url.searchParams) : requests(url);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => desk.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(desk.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => desk.close(() => resolve())),
+  };
+}
+
+let server: Awaited<ReturnType<typeof serveDesk>>;
 let browser: Browser;
 const evidence = tempDir('lift-checkpoint-reads-');
 
 beforeAll(async () => {
-  server = await servePages((url) => ({
-    body: url.pathname.startsWith('/codes') ? codes(url.searchParams) : requests(url),
-  }));
+  server = await serveDesk();
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -12,7 +12,9 @@ interface TableSeen {
 
 /**
  * The table of the element, read on the live page: the name observe prints for it (its own
- * name, else the nearest heading before it, which is how `tablesNamed` finds it again) and the
+ * name, else the nearest heading before it, which is how `tablesNamed` finds it again; that
+ * heading only where the page has other tables to tell it from, since above a page's one table
+ * it names the page, often with a value of this run: "Saved issue #13") and the
  * texts of its header row's cells (the first row with a `th`, else the first row), empty ones
  * left out. Undefined when the element is in no table.
  */
@@ -38,9 +40,10 @@ async function tableOf(element: Locator): Promise<TableSeen | undefined> {
       const rows = Array.from(table.rows).filter((row) => row.closest('table') === table);
       const header =
         rows.find((row) => Array.from(row.cells).some((cell) => cell.tagName === 'TH')) ?? rows[0];
+      const alone = table.ownerDocument.querySelectorAll('table').length === 1;
       return {
         own: own ?? '',
-        heading: heading?.textContent ?? '',
+        heading: alone ? '' : (heading?.textContent ?? ''),
         headers: Array.from(header?.cells ?? []).map((cell) => cell.textContent ?? ''),
       };
     })
