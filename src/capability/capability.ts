@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { capturingPattern, MAX_PATTERN_CHARS } from '../contract/pattern.js';
+import { capturingPattern, literalPattern, MAX_PATTERN_CHARS } from '../contract/pattern.js';
 import { REPLAYABLE_KEYS } from '../rungs/ui/actions.js';
 import { TargetSchema } from '../rungs/ui/locator.js';
 import { canonicalJson, sha256 } from '../runtime/canonical.js';
+import { NormaliseSchema } from './normalise.js';
 
 /**
  * A capability: what one exploration of a screen left behind, typed, versioned and
@@ -190,21 +191,36 @@ export const MAX_ERROR_PAGES = 5;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type CapabilityOutcome = z.infer<typeof OutcomeSchema>;
 
-/** One comparison of the page with a bound input. */
-export const ValueCheckSchema = z.strictObject({
+const comparison = {
   target: TargetSchema,
-  equals: z.strictObject({ input: Name }),
   match: z.enum(['exact', 'contains']),
+  /**
+   * How the page's text and the expected value are compared when the application writes the
+   * value its own way (normalise.ts); absent, exactly as typed. Added within schema version 1.
+   */
+  normalise: NormaliseSchema.optional(),
+};
+
+/**
+ * One comparison of the page with a bound input, or with an output the replay has read by
+ * then (a created record's id from the resulting URL, a flash message or a link): the page
+ * must show the record the write made, not only the values it typed.
+ */
+export const ValueCheckSchema = z.strictObject({
+  ...comparison,
+  equals: z.union([z.strictObject({ input: Name }), z.strictObject({ output: Name })]),
 });
 export type ValueCheck = z.infer<typeof ValueCheckSchema>;
 
 /**
  * Compares the page with the bound inputs before any output is returned: the key (where the
- * page shows which record this is) and, for every other value the capability typed into the
- * page, where the resulting page shows it (`values`): a write reads back all it wrote.
+ * page shows which record this is, always a bound input) and, for every other value the
+ * capability typed into the page, where the resulting page shows it (`values`): a write
+ * reads back all it wrote.
  */
 export const CheckpointSchema = z.strictObject({
-  ...ValueCheckSchema.shape,
+  ...comparison,
+  equals: z.strictObject({ input: Name }),
   values: z.array(ValueCheckSchema).min(1).max(20).optional(),
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
@@ -385,7 +401,10 @@ export const CapabilitySchema = z
     }
     usesInput(capability.checkpoint.equals.input, ['checkpoint', 'equals']);
     capability.checkpoint.values?.forEach((check, index) => {
-      usesInput(check.equals.input, ['checkpoint', 'values', index, 'equals']);
+      const path = ['checkpoint', 'values', index, 'equals'];
+      if ('input' in check.equals) usesInput(check.equals.input, path);
+      else if (!outputs.has(check.equals.output))
+        context.addIssue({ code: 'custom', message: `unknown output '${check.equals.output}'`, path });
     });
     if (!capability.outcomes.includes('found')) {
       context.addIssue({ code: 'custom', message: "outcomes must include 'found'", path: ['outcomes'] });
@@ -416,14 +435,20 @@ export function fillTemplate(
   return template.replace(PLACEHOLDER, (_, name: string) => encode(String(inputs[name] ?? '')));
 }
 
-/** Replaces `{{input.NAME}}` in every string of a value with the bound input. */
+/**
+ * Replaces `{{input.NAME}}` in every string of a value with the bound input; in a text
+ * pattern (a `pattern` field) as literal text, so a value such as "v1.2 (beta)" matches itself.
+ */
 export function bindPlaceholders<T>(value: T, inputs: Record<string, unknown>): T {
-  const visit = (node: unknown): unknown => {
+  const visit = (node: unknown, key?: string): unknown => {
     if (typeof node === 'string')
-      return node.replace(PLACEHOLDER, (_, name: string) => String(inputs[name] ?? ''));
-    if (Array.isArray(node)) return node.map(visit);
+      return node.replace(PLACEHOLDER, (_, name: string) => {
+        const bound = String(inputs[name] ?? '');
+        return key === 'pattern' ? literalPattern(bound) : bound;
+      });
+    if (Array.isArray(node)) return node.map((item) => visit(item));
     if (node && typeof node === 'object')
-      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v)]));
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v, k)]));
     return node;
   };
   return visit(value) as T;

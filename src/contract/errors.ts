@@ -81,6 +81,10 @@ export const ERROR_CODES = {
     retry: 'no',
     hint: 'The tool ran, but reading the result back did not confirm it. See the failed checks.',
   },
+  AMBIGUOUS_TARGET: {
+    retry: 'no',
+    hint: 'An element the tool reads or acts on matches several on this page (its data differs from the data the tool was made on), so nothing was read from or done to any of them. Look at the page; the tool needs a target that names one (a key column, the table it is in).',
+  },
   PARTIAL_IMPORT: {
     retry: 'after_check',
     hint: 'The system accepted only some records. The rejected rows are listed; fix them and import those alone.',

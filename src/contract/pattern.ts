@@ -104,3 +104,8 @@ export function capturingPattern(source: string, options: PatternOptions = {}): 
     },
   };
 }
+
+/** Text as a pattern that matches it literally (a bound value put into a text pattern). */
+export function literalPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&');
+}

@@ -12,7 +12,9 @@ import {
   validateCapability,
   writtenInputs,
 } from '../capability/capability.js';
+import type { Normalise } from '../capability/normalise.js';
 import { LiftError } from '../contract/errors.js';
+import { literalPattern } from '../contract/pattern.js';
 import { describeScopedLocator, type Target } from '../rungs/ui/locator.js';
 import { tokenPattern } from '../rungs/ui/redact.js';
 import type { ActionTrace, FrameUrl } from './action-traces.js';
@@ -65,17 +67,19 @@ export interface CompileInput {
   provenance: Capability['provenance'];
 }
 
-/** One comparison named by the explorer: where the page shows a bound input. */
-export interface CheckpointDraft {
-  target: Target;
-  input: string;
-  match?: 'exact' | 'contains';
-}
+/**
+ * One comparison named by the explorer: where the page shows a bound input (or, for a value
+ * of the checkpoint, an output read by then: a created record's id), and how it is compared.
+ */
+export type CheckpointDraft = { target: Target; match?: 'exact' | 'contains'; normalise?: Normalise } & (
+  | { input: string; output?: undefined }
+  | { output: string; input?: undefined }
+);
 
 /** Inputs typed into the page that no comparison of the checkpoint reads back. */
 function uncheckedInputs(steps: Step[], checkpoint: CompileInput['checkpoint']): string[] {
   if (!checkpoint) return [];
-  const checked = new Set([checkpoint.input, ...(checkpoint.values ?? []).map((check) => check.input)]);
+  const checked = new Set([checkpoint, ...(checkpoint.values ?? [])].flatMap((check) => check.input ?? []));
   return writtenInputs(steps).filter((name) => !checked.has(name));
 }
 
@@ -99,13 +103,19 @@ export function parameteriseText(text: string, bound: Record<string, string>): s
   return result;
 }
 
-/** Replaces bound values in every string of a target with `{{input.NAME}}` (whole tokens). */
+/**
+ * Replaces bound values in every string of a target with `{{input.NAME}}` (whole tokens); in a
+ * text pattern, the value as the pattern holds it (written literally, its punctuation escaped).
+ */
 function parameterise(target: Target, bound: Record<string, string>): Target {
-  const visit = (node: unknown): unknown => {
-    if (typeof node === 'string') return parameteriseText(node, bound);
-    if (Array.isArray(node)) return node.map(visit);
+  const inPatterns = Object.fromEntries(
+    Object.entries(bound).map(([name, value]) => [name, literalPattern(value)]),
+  );
+  const visit = (node: unknown, key?: string): unknown => {
+    if (typeof node === 'string') return parameteriseText(node, key === 'pattern' ? inPatterns : bound);
+    if (Array.isArray(node)) return node.map((item) => visit(item));
     if (node && typeof node === 'object')
-      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v)]));
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, visit(v, k)]));
     return node;
   };
   return visit(target) as Target;
@@ -185,8 +195,10 @@ export function parameteriseUrl(path: string, bound: Record<string, string>): st
 function valueCheck(check: CheckpointDraft, bound: Record<string, string>) {
   return {
     target: parameterise(check.target, bound),
-    equals: { input: check.input },
+    equals: check.input !== undefined ? { input: check.input } : { output: check.output },
     match: check.match ?? 'exact',
+    // Exact is what a comparison without one does: the same capability, the same revision.
+    ...(check.normalise !== undefined && check.normalise !== 'exact' ? { normalise: check.normalise } : {}),
   };
 }
 

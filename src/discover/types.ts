@@ -8,7 +8,8 @@ import type {
 import type { SourceReading } from '../capability/page-outputs.js';
 import type { PageAnswer } from '../capability/page-texts.js';
 import type { StepResult } from '../rungs/ui/act.js';
-import type { UiActionInput } from '../rungs/ui/actions.js';
+import type { ActionTarget, UiActionInput } from '../rungs/ui/actions.js';
+import type { Target } from '../rungs/ui/locator.js';
 import type { Observation } from '../rungs/ui/observe.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
 import type { ActionTrace } from './action-traces.js';
@@ -47,6 +48,12 @@ export interface UiDriver {
   readonly signedIn?: boolean;
   /** Refs of the latest observation, for the checkpoint. */
   refs(): Map<string, ElementRecord>;
+  /**
+   * The target a checkpoint stores for an element named by a ref or a semantic target: the one
+   * that names it alone on the live page (its `nth` kept, as an action's is), a cell's with its
+   * table recorded; undefined when the page does not show it alone.
+   */
+  checkTarget(target: ActionTarget): Promise<Target | undefined>;
   /** Dialog messages accepted by `dialog` actions, in order. */
   acceptedDialogs(): string[];
   /** What the last act noted of each action (page structure, writes, URL after), by batch index. */

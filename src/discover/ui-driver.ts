@@ -7,11 +7,15 @@ import { readSource, type SourceReading } from '../capability/page-outputs.js';
 import { type PageAnswer, readPageAnswer } from '../capability/page-texts.js';
 import type { ToolEvent } from '../contract/context.js';
 import { LiftError } from '../contract/errors.js';
+import { literalPattern } from '../contract/pattern.js';
 import { performAction, type StepResult } from '../rungs/ui/act.js';
 import { runBatch } from '../rungs/ui/act-batch.js';
-import { type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
+import { type ActionTarget, isRef, type UiActionInput, UiActionSchema } from '../rungs/ui/actions.js';
+import { withTableRecorded } from '../rungs/ui/cell-table.js';
+import { refreshRefs, resolveElement, uniqueTarget } from '../rungs/ui/element.js';
 import { PageHarness } from '../rungs/ui/harness.js';
 import { isAppErrorStatus } from '../rungs/ui/http-status.js';
+import { resolveTarget, type Target } from '../rungs/ui/locator.js';
 import type { Observation } from '../rungs/ui/observe.js';
 import type { BlockedRequest } from '../rungs/ui/page-tracker.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
@@ -46,6 +50,9 @@ export interface PageDriverOptions {
   outputDir: string;
   emit?: (event: ToolEvent) => void;
 }
+
+/** How long a checkpoint's ref is looked for on the page: the element is there, the machine may be slow. */
+const REF_LOOKUP_MS = 5_000;
 
 /** After a rejection (or a surprise) the rest of the batch was planned on a wrong assumption. */
 function stopsBatch(step: StepResult): boolean {
@@ -177,16 +184,18 @@ export class PageDriver implements UiDriver {
    * member ID): the explorer refers to it by name, the page is searched with the value.
    */
   #bindTargets(action: UiActionInput): UiActionInput {
-    const bind = (node: unknown): unknown => {
+    const bind = (node: unknown, key?: string): unknown => {
       if (typeof node === 'string') {
-        return node.replace(
-          /\{\{input\.([A-Za-z][A-Za-z0-9_]*)\}\}/g,
-          (whole, name: string) => this.#bound[name] ?? whole,
-        );
+        // In a text pattern a bound value is literal text, whatever characters it holds.
+        return node.replace(/\{\{input\.([A-Za-z][A-Za-z0-9_]*)\}\}/g, (whole, name: string) => {
+          const value = this.#bound[name];
+          if (value === undefined) return whole;
+          return key === 'pattern' ? literalPattern(value) : value;
+        });
       }
-      if (Array.isArray(node)) return node.map(bind);
+      if (Array.isArray(node)) return node.map((item) => bind(item));
       if (node && typeof node === 'object')
-        return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, bind(v)]));
+        return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, bind(v, k)]));
       return node;
     };
     const copy = { ...(action as Record<string, unknown>) };
@@ -231,6 +240,52 @@ export class PageDriver implements UiDriver {
 
   shownRead(raw: string): string | undefined {
     return this.#harness.policy.showReads ? this.#harness.redactor.text(raw) : undefined;
+  }
+
+  async checkTarget(target: ActionTarget): Promise<Target | undefined> {
+    const { page } = this.#harness;
+    if (isRef(target)) {
+      const record = this.#refs.get(target.ref);
+      if (!record) return undefined;
+      if (record.targetOnly || record.nameFromContent) {
+        const found = await resolveElement(page, { ref: target.ref, record });
+        if (!found.ok || found.element.notUnique) return undefined;
+        return withTableRecorded(page, found.element.target, found.element.locator);
+      }
+      // A look at an element since the observation (a read) resets the page's aria refs; the
+      // ref is given the time a loaded machine takes, where an action gives it half a second.
+      await refreshRefs(page);
+      const handle = await page
+        .locator(`aria-ref=${record.ariaRef}`)
+        .elementHandle({ timeout: REF_LOOKUP_MS })
+        .catch(() => null);
+      if (!handle) return undefined;
+      try {
+        const unique = await uniqueTarget(page, record.target, handle);
+        return unique && withTableRecorded(page, unique, await resolveTarget(page, unique));
+      } finally {
+        await handle.dispose().catch(() => undefined);
+      }
+    }
+    // A bound input named in it ({{input.NAME}}) is looked for by its value, as an action's is;
+    // what is kept is the target as written, with what the page told about it added.
+    const bound = this.#bindTargets({ op: 'wait_for', target }) as { target: Target };
+    const found = await resolveElement(page, { target: bound.target });
+    if (!found.ok || found.element.notUnique) return undefined;
+    const seen = await withTableRecorded(page, found.element.target, found.element.locator);
+    const { locator } = target;
+    return {
+      ...target,
+      ...(seen.nth !== undefined ? { nth: seen.nth } : {}),
+      locator:
+        locator.by === 'cell' && seen.locator.by === 'cell'
+          ? {
+              ...locator,
+              ...(seen.locator.table !== undefined ? { table: seen.locator.table } : {}),
+              ...(seen.locator.headers ? { headers: seen.locator.headers } : {}),
+            }
+          : locator,
+    };
   }
 
   refs(): Map<string, ElementRecord> {

@@ -60,3 +60,28 @@ export async function surfaceChanged(
     },
   });
 }
+
+/**
+ * AMBIGUOUS_TARGET with a masked screenshot: the target matches several elements on this
+ * page, so the step does nothing and reads nothing. The screen is the one the capability was
+ * made on with other data in it, which is no reason to switch the capability off (only
+ * SURFACE_CHANGED counts towards that).
+ */
+export async function ambiguousTarget(
+  evidence: { inputs: Record<string, unknown>; screenshot: (label: string) => Promise<string | undefined> },
+  message: string,
+  target: Target,
+  outcome: 'unknown' | 'not_started',
+): Promise<LiftError> {
+  return new LiftError('AMBIGUOUS_TARGET', message, {
+    hint:
+      outcome === 'unknown'
+        ? 'Nothing was taken from any of the matches. A step before may have changed the application: look the record up before calling again.'
+        : 'Nothing was done and nothing was taken from any of the matches. The capability needs a target that names one element on such data (rediscover it).',
+    outcome,
+    details: {
+      expected: describeTarget(bindPlaceholders(target, evidence.inputs)),
+      screenshot: await evidence.screenshot('ambiguous-target'),
+    },
+  });
+}

@@ -19,7 +19,7 @@ import type { QuietSince } from '../rungs/ui/quiet.js';
 import { judgeAbsence, shapedByInputs } from './absence.js';
 import { Classifier } from './classify.js';
 import { disclosureAfter } from './disclosures.js';
-import { evidenceScreenshot, surfaceChanged } from './evidence.js';
+import { ambiguousTarget, evidenceScreenshot, surfaceChanged } from './evidence.js';
 import { LookAhead, type Want } from './look-ahead.js';
 import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
@@ -29,9 +29,11 @@ import { errorMessages, refusalAmong } from './refusal.js';
 import { OutcomeSigns } from './signs.js';
 import {
   CHECKPOINT_LOOK,
+  checkpointFailure,
   checkpointTargets,
   compareCheckpoint,
   fingerprintMismatch,
+  outputsCheckpointReads,
 } from './start-and-end.js';
 import { STEP_HANDLERS, type StepRunner } from './step-handlers.js';
 import {
@@ -105,6 +107,8 @@ export class Replay implements StepRunner {
   #keyCellRead: { target: Target; cell: KeyCellLook; loads: number; actAt: number } | undefined;
   /** First looks of a run of reads (and of the checkpoint after it), sent together. */
   readonly #lookAhead: LookAhead;
+  /** The outputs from the resulting page were read (before the checkpoint, when it compares one). */
+  #pageOutputsRead = false;
   /** The application's error messages shown before the write being settled was sent. */
   #messagesBeforeWrite: string[] | undefined;
   /** For a write the application refused: its message. */
@@ -384,7 +388,7 @@ export class Replay implements StepRunner {
         return found;
       }
       if (found.count > 1) {
-        throw await this.#surfaceChanged(
+        throw await this.#ambiguous(
           `Step ${index + 1}: ${describeTarget(target)} matches ${found.count} elements.`,
           target,
         );
@@ -574,10 +578,7 @@ export class Replay implements StepRunner {
     } catch (error) {
       const what = describeTarget(this.#bind(step.target));
       if (isStrictViolation(error)) {
-        throw await this.#surfaceChanged(
-          `Step ${index + 1}: ${what} matches more than one element.`,
-          step.target,
-        );
+        throw await this.#ambiguous(`Step ${index + 1}: ${what} matches more than one element.`, step.target);
       }
       if (slowPageAt(error)) {
         throw new LiftError(
@@ -692,7 +693,7 @@ export class Replay implements StepRunner {
       if (settled !== 'ok') return settled;
       const target = expect && 'target' in expect ? expect.target : undefined;
       if (held === 'ambiguous')
-        throw await this.#surfaceChanged(`${describeTarget(target!)} matches more than one element.`, target);
+        throw await this.#ambiguous(`${describeTarget(target!)} matches more than one element.`, target!);
       if (held) {
         // Navigation events reach us before the answer of a look taken in the new document,
         // so the count read now covers the document the target was seen in.
@@ -799,12 +800,22 @@ export class Replay implements StepRunner {
     return surfaceChanged(this.#page, evidence, message, target, this.#outcome(), judged);
   }
 
+  #ambiguous(message: string, target: Target): Promise<LiftError> {
+    const evidence = { inputs: this.#inputs, screenshot: (label: string) => this.#screenshot(label) };
+    return ambiguousTarget(evidence, message, target, this.#outcome());
+  }
+
   #screenshot(label: string): Promise<string | undefined> {
     return evidenceScreenshot(this.#harness, this.#options.evidenceDir, label);
   }
 
-  /** The outputs taken from the resulting page (URL, message, link), read once the checkpoint passed. */
+  /**
+   * The outputs taken from the resulting page (URL, message, link), read once the checkpoint
+   * passed, or before it when it compares one of them (a created record's id); read once.
+   */
   async readPageOutputs(): Promise<void> {
+    if (this.#pageOutputsRead) return;
+    this.#pageOutputsRead = true;
     for (const [name, value] of Object.entries(await pageOutputs(this.#page, this.capability))) {
       this.outputs[name] = value;
       const spec = this.capability.outputs.find((output) => output.name === name);
@@ -827,8 +838,12 @@ export class Replay implements StepRunner {
     return isKeyCellOf(target, read.target) ? read.cell : undefined;
   }
 
-  /** Compares the page with the bound inputs before any output is returned. */
-  async checkpoint(): Promise<ReplayResult['checkpoint']> {
+  /**
+   * Compares the page with the bound inputs (and the outputs read by then) before any output is
+   * returned; a comparison that fails is the error the replay answers (checkpointFailure).
+   */
+  async checkpoint(): Promise<NonNullable<ReplayResult['checkpoint']>> {
+    if (outputsCheckpointReads(this.capability).length > 0) await this.readPageOutputs();
     const result = await compareCheckpoint(
       this.#page,
       this.capability,
@@ -836,12 +851,15 @@ export class Replay implements StepRunner {
       this.timeoutMs,
       (target) => this.#knownCell(target),
       (target) => this.#lookAhead.take(this.#pageStamp(), target, CHECKPOINT_LOOK),
+      this.outputs,
     );
     this.emit('replay-checkpoint-checked', {
       target: result.target,
       passed: result.passed,
       from: result.from,
+      ...(result.passed ? {} : { matches: result.matches }),
     });
+    if (!result.passed) throw checkpointFailure(result);
     return { expected: result.expected, actual: result.actual, passed: result.passed };
   }
 }

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { bindPlaceholders, type Capability, type ValueCheck } from '../capability/capability.js';
 import { fingerprintOf, settledFingerprint } from '../capability/fingerprint.js';
+import { comparesEqual, describeNormalise } from '../capability/normalise.js';
 import { LiftError } from '../contract/errors.js';
 import { UI_DEFAULTS } from '../rungs/ui/defaults.js';
 import type { KeyCellLook, Target } from '../rungs/ui/locator.js';
@@ -58,6 +59,10 @@ export interface Comparison {
   actual: string;
   passed: boolean;
   from: 'read' | 'page';
+  /** How many elements the target matched on the look that answered: 1 unless it failed. */
+  matches: number;
+  /** How the comparison was made, when not exactly (normalise.ts). */
+  normalised?: string;
 }
 
 /** A cell the replay already read, as it saw it then; undefined when it has not. */
@@ -75,16 +80,38 @@ export function checkpointTargets(capability: Capability, inputs: Record<string,
   return [key, ...values].map((check) => bindPlaceholders(check.target, inputs));
 }
 
+/** The outputs taken from the resulting page that the checkpoint compares with: read before it. */
+export function outputsCheckpointReads(capability: Capability): string[] {
+  const fromPage = new Set(capability.outputs.filter((output) => output.from).map((output) => output.name));
+  return (capability.checkpoint.values ?? []).flatMap((check) =>
+    'output' in check.equals && fromPage.has(check.equals.output) ? [check.equals.output] : [],
+  );
+}
+
 function compared(
   check: ValueCheck,
   expected: string,
   target: string,
-  count: number,
-  text: string | undefined,
-) {
-  const actual = count === 1 ? (text ?? '').trim() : '';
-  const passed = check.match === 'exact' ? actual === expected : actual.includes(expected);
-  return { target, expected, actual, passed };
+  look: { count: number; text?: string; option?: string },
+): Omit<Comparison, 'from'> {
+  const actual = look.count === 1 ? (look.text ?? '').trim() : '';
+  const equal = (shown: string) => comparesEqual(shown, expected, check.match, check.normalise);
+  // A select chosen by its option's value shows the label: either one is what was chosen.
+  const passed =
+    look.count === 1 && (equal(look.text ?? '') || (look.option !== undefined && equal(look.option)));
+  return {
+    target,
+    expected,
+    actual,
+    passed,
+    matches: look.count,
+    ...(check.normalise ? { normalised: describeNormalise(check.normalise) } : {}),
+  };
+}
+
+/** The value a comparison expects: a bound input, or an output the replay has read by now. */
+function expectedOf(check: ValueCheck, inputs: Record<string, unknown>, outputs: Record<string, unknown>) {
+  return 'input' in check.equals ? String(inputs[check.equals.input]) : String(outputs[check.equals.output]);
 }
 
 /** One comparison: the page shows the bound input where discovery saw it. */
@@ -92,22 +119,19 @@ async function compareOne(
   page: Page,
   check: ValueCheck,
   inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
   waitMs: number,
   known: KnownCell | undefined,
   early: EarlyLook | undefined,
 ): Promise<Comparison> {
   const target = bindPlaceholders(check.target, inputs);
   const described = describeTarget(target);
-  const expected = String(inputs[check.equals.input]);
+  const expected = expectedOf(check, inputs, outputs);
   // A look taken before this one answers only a pass: anything else is looked at afresh, so a
   // stale look never fails a replay.
-  const passOf = (
-    look: { visible: boolean; text?: string } | undefined,
-    count: number,
-    from: 'read' | 'page',
-  ) => {
+  const passOf = (look: (Probe | KeyCellLook) | undefined, count: number, from: 'read' | 'page') => {
     if (!look?.visible) return undefined;
-    const comparison = compared(check, expected, described, count, look.text);
+    const comparison = compared(check, expected, described, { ...look, count });
     return comparison.passed ? { ...comparison, from } : undefined;
   };
   // The key cell of the row a read just found is the one this would look up.
@@ -126,12 +150,13 @@ async function compareOne(
     await waitVisible(page, target, waitMs);
     probe = await probeTarget(page, target, { text: true });
   }
-  return { ...compared(check, expected, described, probe.count, probe.text), from: 'page' };
+  return { ...compared(check, expected, described, probe), from: 'page' };
 }
 
 /**
  * The final checkpoint: the key and every value the capability typed into the page, read
  * from the resulting page; the answer is the first comparison that fails, else the key's.
+ * `outputs` holds what the replay has read so far, for comparisons with an output.
  */
 export async function compareCheckpoint(
   page: Page,
@@ -140,10 +165,41 @@ export async function compareCheckpoint(
   waitMs: number,
   known?: KnownCell,
   early?: EarlyLook,
+  outputs: Record<string, unknown> = {},
 ): Promise<Comparison> {
   const { values = [], ...key } = capability.checkpoint;
   const results = await Promise.all(
-    [key, ...values].map((check) => compareOne(page, check, inputs, waitMs, known, early)),
+    [key, ...values].map((check) => compareOne(page, check, inputs, outputs, waitMs, known, early)),
   );
   return results.find((result) => !result.passed) ?? results[0]!;
+}
+
+/**
+ * Why a failed comparison failed, as the error a replay answers: AMBIGUOUS_TARGET when its
+ * target matched several elements (which one shows the record is not known, and none is read),
+ * CHECK_FAILED when it matched none, or when the one it matched shows another value.
+ */
+export function checkpointFailure(comparison: Comparison): LiftError {
+  const hint = 'The final checkpoint compares the page with the bound inputs; no output was returned.';
+  if (comparison.matches > 1)
+    return new LiftError(
+      'AMBIGUOUS_TARGET',
+      `The checkpoint's ${comparison.target} matches ${comparison.matches} elements on the resulting page: which one shows the record is not known.`,
+      {
+        hint: `${hint} The write may have landed: look the record up before writing again.`,
+        outcome: 'unknown',
+      },
+    );
+  if (comparison.matches === 0)
+    return new LiftError(
+      'CHECK_FAILED',
+      `The resulting page shows no ${comparison.target}, where the requested '${comparison.expected}' was expected.`,
+      { hint, outcome: 'unknown' },
+    );
+  const how = comparison.normalised ? ` (compared ${comparison.normalised})` : '';
+  return new LiftError(
+    'CHECK_FAILED',
+    `The page shows '${comparison.actual}', not the requested '${comparison.expected}'${how}.`,
+    { hint, outcome: 'unknown' },
+  );
 }

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { readValue } from '../rungs/ui/field-value.js';
 import { frameAt } from '../rungs/ui/frame-at.js';
 import {
   cellRows,
@@ -37,8 +38,10 @@ export interface Probe {
   count: number;
   /** Whether the single match is visible, when asked for (false when not asked). */
   visible: boolean;
-  /** innerText of the single match, when asked for. */
+  /** What the single match reads, when asked for: its text, a field's value (readValue). */
   text?: string;
+  /** For a select, its chosen option's value when that differs from the label `text` holds. */
+  option?: string;
   /** For a keyed cell read with its text, the row's key cell as the same look saw it. */
   keyCell?: KeyCellLook;
 }
@@ -55,7 +58,8 @@ export async function probeTarget(
   want: { visible?: boolean; text?: boolean } = {},
 ): Promise<Probe> {
   const locator = target.locator;
-  if (locator.by !== 'cell' || locator.element) {
+  // A cell that names which of its matches it means (nth) is that match, as discovery read it.
+  if (locator.by !== 'cell' || locator.element || target.nth) {
     const resolved = await resolveTarget(page, target);
     let count = await resolved.count();
     // A cell's ambiguity is in its rows, unless the target names which match it means (nth).
@@ -64,8 +68,15 @@ export async function probeTarget(
     // Strict: a second match appearing since the count throws instead of reading the wrong one.
     const visible = want.visible ? await resolved.isVisible() : false;
     if (!want.text) return { locator: resolved, count, visible };
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
-    return { locator: resolved, count, visible, text: await resolved.innerText() };
+    // A field reads as its value (a textarea, an unnamed input, a select's label), not its text.
+    const read = await readValue(resolved, target);
+    return {
+      locator: resolved,
+      count,
+      visible,
+      text: read.text,
+      ...(read.option ? { option: read.option } : {}),
+    };
   }
   const frame = await frameAt(page, target.frame);
   const { rows, column, keyColumn } = await cellRows(frameScope(page, target.frame), locator, frame);

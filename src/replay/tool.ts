@@ -196,6 +196,9 @@ const REPLAY_ERRORS = {
     hint: 'An element the capability needs is disabled or covered. A person should look at the page.',
   },
   CHECK_FAILED: { hint: 'The page did not show the requested record; no output was returned.' },
+  AMBIGUOUS_TARGET: {
+    hint: 'An element the capability reads or acts on matches several on this page, so nothing was taken from any of them; no output was returned. Look at the page before calling again.',
+  },
   POLICY_BLOCKED: {
     hint: 'The application sent the page to an origin or path the replay may not reach; nothing was sent there.',
   },

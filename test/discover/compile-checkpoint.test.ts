@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { revisionOf } from '../../src/capability/capability.js';
 import { LIFT_VERSION } from '../../src/contract/version.js';
 import { type CompileInput, compileCapability } from '../../src/discover/compile.js';
 
@@ -149,5 +150,21 @@ describe('the compiler and outputs read from the resulting page', () => {
     expect(() => compileCapability(withSource({ message: { pattern: '(Request) (R-\\d+)' } }))).toThrow(
       /2 capture groups/,
     );
+  });
+
+  it('keeps a capability without normalisation, or with "exact", as it was: same JSON, same revision', () => {
+    const compiled = (normalise?: 'exact' | 'duration') =>
+      compileCapability(
+        requestCreate({
+          target: cell('Subject'),
+          input: 'subject',
+          values: [{ target: cell('Priority'), input: 'priority', ...(normalise ? { normalise } : {}) }],
+        }),
+      );
+    const plain = compiled();
+    expect(JSON.stringify(plain.checkpoint)).not.toContain('normalise');
+    expect(revisionOf(compiled('exact'))).toBe(revisionOf(plain));
+    expect(compiled('duration').checkpoint.values?.[0]).toMatchObject({ normalise: 'duration' });
+    expect(revisionOf(compiled('duration'))).not.toBe(revisionOf(plain));
   });
 });

@@ -5,11 +5,12 @@ import {
   OutputSourceSchema,
   type OutputSpec,
 } from '../../capability/capability.js';
+import { comparable, describeNormalise, NormaliseSchema } from '../../capability/normalise.js';
 import { parseTypedValue } from '../../capability/typed.js';
 import { isLiftError } from '../../contract/errors.js';
 import { RefSchema } from '../../rungs/ui/actions.js';
 import { type Target, TargetSchema } from '../../rungs/ui/locator.js';
-import { type CompileInput, compileWithTraces } from '../compile.js';
+import { type CheckpointDraft, type CompileInput, compileWithTraces } from '../compile.js';
 import type { ExplorerContext, LeftOutAction } from '../explorer-context.js';
 import { lastWrite } from '../rehearsal.js';
 import { learnSign, type OutcomeExample } from '../rehearse.js';
@@ -18,8 +19,24 @@ import { defineExplorerTool } from './tool.js';
 
 const CheckArgsSchema = z.strictObject({
   target: z.union([RefSchema, TargetSchema]),
-  input: z.string().min(1).max(64),
+  input: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('The bound input the target shows, compared with it on every replay ("email")'),
+  output: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'Instead of input, in checkpoint.values only: an output the page gives by then (a created record\'s id from `from`), compared with what the target shows ("ticketId")',
+    ),
   match: z.enum(['exact', 'contains']).optional(),
+  normalise: NormaliseSchema.optional().describe(
+    'How to compare when the application shows the value its own way: "trimmed", "case-insensitive", "number" (1,234.50 is 1234.5), "duration" (1:30 is 1.5 hours), "date" (12/07/2026 and 7 December 2026 are 2026-12-07; {"date": {"order": "dmy"}} for 07/12/2026), {"list": {"separators": [","]}} ("editors, user" is "editors,user", in any order). Absent: exactly as typed',
+  ),
 });
 type CheckArgs = z.infer<typeof CheckArgsSchema>;
 
@@ -62,9 +79,15 @@ export const CompleteArgsSchema = z.strictObject({
 });
 export type CompleteArgs = z.infer<typeof CompleteArgsSchema>;
 
-/** The checkpoint's target: a semantic target as given, or the one a ref of the latest observation resolved to. */
-function checkpointTarget(context: ExplorerContext, check: CheckArgs): Target {
+/**
+ * The checkpoint's target: the one that names the element alone on the page now (its `nth`
+ * kept, as an action's is, and a cell's table recorded), else a semantic target as given or
+ * the one a ref of the latest observation resolved to.
+ */
+async function checkpointTarget(context: ExplorerContext, check: CheckArgs): Promise<Target> {
   const { target } = check;
+  const unique = await context.ui.checkTarget(target);
+  if (unique) return unique;
   if (!('ref' in target)) return target;
   const resolved = context.ui.refs().get(target.ref)?.target;
   if (!resolved) {
@@ -73,6 +96,52 @@ function checkpointTarget(context: ExplorerContext, check: CheckArgs): Target {
     });
   }
   return resolved;
+}
+
+/**
+ * One comparison as the compiler takes it: a bound input (the key always), or an output of the
+ * task, compared as the explorer said. The bound value must be one the normalisation can read
+ * (a duration compared as a duration), or no replay could ever pass it.
+ */
+async function checkDraft(
+  context: ExplorerContext,
+  check: CheckArgs,
+  key: boolean,
+): Promise<CheckpointDraft> {
+  const { task } = context;
+  const named = [check.input, check.output].filter((name) => name !== undefined);
+  if (named.length !== 1 || (key && check.output !== undefined)) {
+    throw context.refuse(
+      'BAD_INPUT',
+      key
+        ? 'The checkpoint compares its target with a bound input: name it as "input".'
+        : 'Each checkpoint value names either "input" or "output", not both and not neither.',
+      {
+        hint: `Inputs: ${task.inputs.map((input) => input.name).join(', ')}; outputs: ${task.outputs.map((output) => output.name).join(', ')}.`,
+      },
+    );
+  }
+  if (check.output !== undefined && !task.outputs.some((output) => output.name === check.output)) {
+    throw context.refuse('BAD_INPUT', `'${check.output}' is not an output of this task.`, {
+      hint: `Outputs: ${task.outputs.map((output) => output.name).join(', ')}.`,
+    });
+  }
+  const bound = check.input === undefined ? undefined : task.bound[check.input];
+  if (bound !== undefined && !comparable(bound, check.normalise)) {
+    throw context.refuse(
+      'BAD_INPUT',
+      `The value bound to ${check.input} cannot be compared ${describeNormalise(check.normalise)}: no replay could pass such a checkpoint.`,
+      {
+        hint: 'Leave normalise out, or choose the kind the value is (a number, a duration, a date, a list).',
+      },
+    );
+  }
+  const shared = {
+    target: await checkpointTarget(context, check),
+    ...(check.match ? { match: check.match } : {}),
+    ...(check.normalise !== undefined ? { normalise: check.normalise } : {}),
+  };
+  return check.input !== undefined ? { ...shared, input: check.input } : { ...shared, output: check.output! };
 }
 
 /** Refuses a completion that does not cover the task: its input, and every output read and named. */
@@ -160,18 +229,15 @@ function checkExample(context: ExplorerContext, example: Example): Example {
 }
 
 /** The checkpoint as the compiler takes it, each target resolved from its ref. */
-function checkpointOf(context: ExplorerContext, args: CompleteArgs): NonNullable<CompileInput['checkpoint']> {
-  const values = args.checkpoint.values?.map((check) => ({
-    target: checkpointTarget(context, check),
-    input: check.input,
-    ...(check.match ? { match: check.match } : {}),
-  }));
-  return {
-    target: checkpointTarget(context, args.checkpoint),
-    input: args.checkpoint.input,
-    ...(args.checkpoint.match ? { match: args.checkpoint.match } : {}),
-    ...(values ? { values } : {}),
-  };
+async function checkpointOf(
+  context: ExplorerContext,
+  args: CompleteArgs,
+): Promise<NonNullable<CompileInput['checkpoint']>> {
+  const key = await checkDraft(context, args.checkpoint, true);
+  if (!args.checkpoint.values) return key;
+  const values: CheckpointDraft[] = [];
+  for (const check of args.checkpoint.values) values.push(await checkDraft(context, check, false));
+  return { ...key, values };
 }
 
 function compileInputOf(
@@ -247,7 +313,7 @@ export const completeTool = defineExplorerTool({
   effect: 'reversible',
   idempotent: true,
   async handle(context, args) {
-    const checkpoint = checkpointOf(context, args);
+    const checkpoint = await checkpointOf(context, args);
     const outputs = await outputsFromPage(context, args);
     checkCovered(context, args);
     const examples = (args.examples ?? []).map((example) => checkExample(context, example));

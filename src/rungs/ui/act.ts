@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { isCaretKey, isRef, type UiAction } from './actions.js';
+import { withTableRecorded } from './cell-table.js';
 import {
   checkPlaceholders,
   checkPolicy,
@@ -227,6 +228,12 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
         );
         if (structural) step.resolved = { target: structural };
       }
+      // A cell read says which table it reads, so a replay never answers from another one.
+      if (step.resolved?.target)
+        step.resolved = {
+          ...step.resolved,
+          target: await withTableRecorded(env.page, step.resolved.target, (element as LiveElement).locator),
+        };
       return {
         effect: 'none',
         message: `Read ${action.as} (${value.length} characters); the value goes to the task, not here.`,

@@ -1,4 +1,5 @@
 import type { Locator } from 'playwright-core';
+import { capturingPattern } from '../../contract/pattern.js';
 import type { Target } from './locator.js';
 import { valueOfPair } from './locator-fields.js';
 
@@ -70,8 +71,109 @@ export async function takesLineBreaks(locator: Locator, timeout: number): Promis
   );
 }
 
-/** The text a read returns for its target: a "Label: value" pair without its label. */
+/**
+ * The text a read returns for its target: a "Label: value" pair without its label, and for a
+ * text found by a pattern, what its one capture group matched ('' when it no longer matches).
+ */
 export function readText(target: Target, text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return target.locator.by === 'pair' ? valueOfPair(flat, target.locator.label) : flat;
+  const { locator } = target;
+  if (locator.by === 'pair') return valueOfPair(flat, locator.label);
+  if (locator.by === 'text' && locator.pattern !== undefined)
+    return capturingPattern(locator.pattern, { what: 'text pattern' }).capture(flat)?.trim() ?? '';
+  return flat;
+}
+
+/**
+ * The text a replay reads for its target, as rendered (line breaks kept, so a checkpoint on a
+ * multi-line value compares as it always did): only a pair's own label and what a pattern does
+ * not capture are taken away.
+ */
+export function shownText(target: Target, rendered: string): string {
+  const { locator } = target;
+  if (locator.by === 'text' && locator.pattern !== undefined) return readText(target, rendered);
+  if (locator.by !== 'pair') return rendered;
+  const flat = rendered.replace(/\s+/g, ' ').trim();
+  const value = valueOfPair(flat, locator.label);
+  return value === flat ? rendered : value;
+}
+
+/**
+ * What a read gives for an element: the text a person reads in it, and for a select, the
+ * chosen option's value beside its label (`option`) when the two differ, so that a checkpoint
+ * on a field chosen by either (the select step chooses by label, else by value) compares it.
+ */
+export interface ValueRead {
+  text: string;
+  option?: string;
+}
+
+/** Roles of the fields discovery can fill, choose in or check. */
+const FIELD_ROLES = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'spinbutton',
+  'slider',
+  'checkbox',
+  'radio',
+  'switch',
+]);
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch']);
+
+/** What a target names, as far as its locator says: a field, a box that is checked, or text. */
+export type ReadKind = 'field' | 'checkable' | 'text';
+
+export function readKindOf(target: Target): ReadKind {
+  const { locator } = target;
+  const role =
+    locator.by === 'role' ? locator.role : locator.by === 'cell' ? locator.element?.role : undefined;
+  if (role !== undefined && CHECKABLE_ROLES.has(role)) return 'checkable';
+  if (locator.by === 'label' || locator.by === 'field') return 'field';
+  return role !== undefined && FIELD_ROLES.has(role) ? 'field' : 'text';
+}
+
+/**
+ * Reads an element as a person reads it, in Playwright's utility world: a textarea's or an
+ * input's value (unnamed inputs alike), a select's chosen option by its label (several joined
+ * with ", "), a box's checked state ("true", "false"), a rich-text editor's text, any other
+ * element's text (readText). Text is read in one look; a field costs three at once. `kind`
+ * says what the element is when the caller knows (discovery's live element); otherwise the
+ * target's locator says it (readKindOf).
+ */
+export async function readValue(
+  locator: Locator,
+  target: Target,
+  timeout?: number,
+  kind: ReadKind = readKindOf(target),
+): Promise<ValueRead> {
+  const clock = timeout === undefined ? {} : { timeout };
+  if (kind === 'checkable') return { text: String(await locator.isChecked(clock)) };
+  if (kind === 'field') {
+    const field = await readFormField(locator, clock);
+    if (field) return field;
+  }
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+  return { text: shownText(target, await locator.innerText(clock)) };
+}
+
+/** An input's, textarea's or select's value as a person reads it; undefined for any other element. */
+async function readFormField(locator: Locator, clock: { timeout?: number }): Promise<ValueRead | undefined> {
+  const [value, type, chosen] = await Promise.all([
+    locator.inputValue(clock).catch((error: unknown) => {
+      if (NOT_A_FORM_FIELD.test(error instanceof Error ? error.message : '')) return undefined;
+      throw error;
+    }),
+    locator.getAttribute('type', clock).catch(() => null),
+    locator
+      .locator('option:checked')
+      .allTextContents()
+      .catch(() => [] as string[]),
+  ]);
+  if (value === undefined) return undefined;
+  if (type === 'checkbox' || type === 'radio') return { text: String(await locator.isChecked(clock)) };
+  if (chosen.length === 0) return { text: value };
+  const label = chosen.map((text) => text.replace(/\s+/g, ' ').trim()).join(', ');
+  return label === value ? { text: label } : { text: label, option: value };
 }

@@ -1,9 +1,12 @@
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { z } from 'zod';
+import { capturingPattern, MAX_PATTERN_CHARS } from '../../contract/pattern.js';
 import { frameAt, knownFrame } from './frame-at.js';
 import { columnSpanInFrame } from './header-columns.js';
 import { lookAtKeyedRows } from './keyed-rows.js';
 import { fieldByLabel, pairValue, xpathString } from './locator-fields.js';
+import { tablesWithHeaders } from './table-headers.js';
+import { textsMatching } from './text-pattern.js';
 
 /**
  * How Lift names an element: by meaning, never by position, CSS class or XPath. The same
@@ -18,7 +21,34 @@ export const SemanticLocatorSchema = z.discriminatedUnion('by', [
     exact: z.boolean().optional(),
   }),
   z.strictObject({ by: z.literal('label'), label: z.string().min(1).max(200) }),
-  z.strictObject({ by: z.literal('text'), text: z.string().min(1).max(200) }),
+  z
+    .strictObject({
+      by: z.literal('text'),
+      text: z.string().min(1).max(200).optional(),
+      /**
+       * A regular expression (RE2 syntax) with exactly one capture group, instead of `text`: the
+       * element is the innermost one whose text the pattern finds, and a read gives what the group
+       * captured ("Last modified: (.+?) by", "Showing \\d+–\\d+ of (\\d+)"). Added within schema version 1.
+       */
+      pattern: z
+        .string()
+        .min(1)
+        .max(MAX_PATTERN_CHARS)
+        .optional()
+        .describe(
+          'Instead of text: a regular expression (RE2) with one capture group around the value, for a value inside a line ("Last modified: (.+?) by", "(\\d+) rows")',
+        ),
+    })
+    .superRefine((locator, context) => {
+      if ((locator.text === undefined) === (locator.pattern === undefined))
+        context.addIssue({ code: 'custom', message: 'a text locator names either text or pattern' });
+      if (locator.pattern === undefined) return;
+      try {
+        capturingPattern(locator.pattern, { what: 'text pattern' });
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      }
+    }),
   z.strictObject({
     by: z.literal('field'),
     /**
@@ -57,6 +87,12 @@ export const SemanticLocatorSchema = z.discriminatedUnion('by', [
     key: z.string().min(1).max(200).optional(),
     /** The table's accessible name or caption, when the page has several tables. */
     table: z.string().max(200).optional(),
+    /**
+     * The table's column headers as discovery read them (each header cell's text, white space
+     * collapsed, empty ones left out), in any order: only a table with exactly these headers is
+     * read, so a second table with the row is never answered from. Added within schema version 1.
+     */
+    headers: z.array(z.string().max(200)).min(1).max(60).optional(),
     /** An element inside the cell (a link or button in it), by role and accessible name. */
     element: z
       .strictObject({ role: z.string().min(1).max(40), name: z.string().max(200).optional() })
@@ -138,7 +174,7 @@ export function describeLocator(locator: SemanticLocator): string {
     case 'label':
       return `field labelled "${locator.label}"`;
     case 'text':
-      return `text "${locator.text}"`;
+      return locator.pattern === undefined ? `text "${locator.text}"` : `text matching /${locator.pattern}/`;
     case 'field':
       return `${locator.role ?? 'field'} after "${locator.label}"`;
     case 'pair':
@@ -172,9 +208,10 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
     case 'label':
       return scope.getByLabel(locator.label, { exact: true });
     case 'text':
+      if (locator.pattern !== undefined) return textsMatching(scope, locator.pattern, Boolean(target.within));
       // The text a person reads: a hidden copy (a console logging every query it ran) is not it,
       // as a hidden element is never a role's match either.
-      return scope.getByText(locator.text, { exact: true }).filter({ visible: true });
+      return scope.getByText(locator.text!, { exact: true }).filter({ visible: true });
     case 'field':
       return fieldByLabel(scope, locator.label, locator.role);
     case 'pair':
@@ -229,7 +266,9 @@ export async function cellRows(
   // The frame's own look first, when the frame is known: Playwright's costs a new document more.
   const spanOf = async (table: Locator, column: string) =>
     (frame && (await columnSpanInFrame(frame, column))) || columnSpan(table, column);
-  const named = locator.table ? tablesNamed(scope, locator.table) : scope.locator('table');
+  const titled = locator.table ? tablesNamed(scope, locator.table) : scope.locator('table');
+  // The table discovery read, by its header set: never another one that has the row too.
+  const named = locator.headers ? titled.and(tablesWithHeaders(scope, locator.headers)) : titled;
   if (!locator.key) {
     const rowCell = scope.getByRole('cell', { name: locator.row, exact: true });
     const tables = named.filter({ has: header }).filter({ has: rowCell });

@@ -318,7 +318,9 @@ export function describeForModel(locator: SemanticLocator, redactor: Redactor): 
     case 'label':
       return `label ${quote(redactor.text(locator.label))}`;
     case 'text':
-      return `text ${quote(redactor.text(locator.text))}`;
+      return locator.pattern === undefined
+        ? `text ${quote(redactor.text(locator.text!))}`
+        : `text matching ${quote(redactor.text(locator.pattern))}`;
     case 'cell':
       return `cell row ${quote(redactor.text(locator.row))} column ${quote(locator.column)}`;
     case 'field':

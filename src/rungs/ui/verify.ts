@@ -1,7 +1,7 @@
 import type { Verify } from './actions.js';
 import { findElement, textOf } from './checks.js';
 import { type LiveElement, refreshRefs } from './element.js';
-import { fieldValue, readText } from './field-value.js';
+import { readText, readValue } from './field-value.js';
 import type { Redactor } from './redact.js';
 import { pageFingerprint, type SettleOutcome, waitForSettle } from './settle.js';
 import type { ActEnvironment, StepResult } from './step.js';
@@ -16,7 +16,8 @@ async function readVerify(env: ActEnvironment, verify: Verify): Promise<string |
 }
 
 export async function currentValue(element: LiveElement): Promise<string> {
-  if (element.editable) return fieldValue(element.locator, 1_000);
+  // A select reads as its chosen option's label, as replay reads it (readValue).
+  if (element.editable) return (await readValue(element.locator, element.target, 1_000, 'field')).text;
   if (element.role === 'checkbox' || element.role === 'radio' || element.role === 'switch') {
     return String(await element.locator.isChecked({ timeout: 1_000 }));
   }
