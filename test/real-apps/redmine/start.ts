@@ -75,7 +75,7 @@ function railsEnv(): NodeJS.ProcessEnv {
  * cached; every start seeds its own database in its own folder.
  */
 async function migrate(server: MariaDb, code: string): Promise<void> {
-  const version = (await run('dpkg-query', ['-W', '-f=${Version}', 'redmine'])).trim();
+  const version = (await run('dpkg-query', ['-W', `-f=\${Version}`, 'redmine'])).trim();
   const cacheDir = join(tmpdir(), 'lift-real-apps-cache');
   const cached = join(cacheDir, `redmine-${version.replace(/[^A-Za-z0-9.+~-]/g, '_')}-schema.sql`);
   if (existsSync(cached)) {
