@@ -298,10 +298,36 @@ describe('Notes operations on a CKEditor 4 page, discovered by a scripted explor
     OPERATION_TIMEOUT_MS,
   );
 
+  // Fails today: it compiles (the not_found example is accepted: the 404 page names the id)
+  // and the missing id answers not_found, but each found replay answers "The page shows '',
+  // not the requested '3'.": the checkpoint "Note {{input.id}} by", part of the line "Note 3
+  // by Jane Doe, updated …", is read as ''. Needs text reads that read (issue 41, item 3).
+  it.fails(
+    "reads a note's body by its id, and answers not_found for an id with no note (a read)",
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, noteBody);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 4000)).toEqual([]);
+      expect(record.correct).toBe(noteBody.cases.length);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
+
+  // Fails today for the same checkpoint: every replay answers CHECK_FAILED, "The page shows '',
+  // not the requested '2'." (issue 41, item 3).
+  it.fails(
+    "replaces a note's body in CKEditor 4 (a visible write)",
+    async () => {
+      const { record, log } = await discoverRegisterReplay(app, browser, updateBody);
+      records.push(record);
+      expect(record.failures, JSON.stringify(log.slice(1), null, 1).slice(0, 4000)).toEqual([]);
+      expect(record.correct).toBe(updateBody.cases.length);
+    },
+    OPERATION_TIMEOUT_MS,
+  );
+
   for (const [title, operation] of [
-    ["reads a note's body by its id, and answers not_found for an id with no note (a read)", noteBody],
     ["creates a note whose body is typed into CKEditor 4's iframe (a visible write)", createNote],
-    ["replaces a note's body in CKEditor 4 (a visible write)", updateBody],
     ['deletes a note after its confirm dialog, held at the signature gate (irreversible)', deleteNote],
   ] as const) {
     it(
