@@ -18,9 +18,10 @@ const records: OperationRecord[] = [];
 const OPERATION_TIMEOUT_MS = 420_000;
 const SEEDED_ISSUES = REDMINE_ISSUES.length;
 
+// The first start on a machine runs Redmine's migrations (minutes; later starts load their cache).
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('redmine'), launchBrowser()]);
-});
+}, 900_000);
 
 afterAll(async () => {
   for (const record of records) console.log(formatRecord(record));

@@ -7,9 +7,10 @@ import { signIn } from './sign-in.js';
 let app: RedmineApp;
 let browser: Browser;
 
+// The first start on a machine runs Redmine's migrations (minutes; later starts load their cache).
 beforeAll(async () => {
   [app, browser] = await Promise.all([startApp('redmine'), launchBrowser()]);
-});
+}, 900_000);
 
 afterAll(async () => {
   await browser?.close();
