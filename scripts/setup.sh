@@ -28,7 +28,7 @@ DEBIAN_PACKAGES=(
   wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
   redmine redmine-mysql  # a tracker on Rails' own server (Ruby, Bundler, WEBrick and mysql2 come with them)
   tt-rss              # a single-page JavaScript feed reader on PHP's server
-  ckeditor            # CKEditor 4 in its iframe, for the bed's Notes page
+  ckeditor            # a real CKEditor 4: the bed's Notes page and test/rungs/ui/real-rich-text-editors.test.ts
 )
 
 missing=()

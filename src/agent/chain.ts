@@ -141,8 +141,8 @@ function reportOf(id: string, envelope: SuccessEnvelope): z.infer<typeof StepRep
 }
 
 function reasonOf(envelope: Envelope): string {
-  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message} ${envelope.error.hint}`;
   if (isPending(envelope)) return 'held';
+  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message} ${envelope.error.hint}`;
   const failed = envelope.checks
     .filter((check) => !check.passed)
     .map((check) => check.name + (check.detail ? ` (${check.detail})` : ''));

@@ -5,6 +5,15 @@ import { type Envelope, isError, isPending } from '../contract/envelope.js';
  * summary, fields, files, checks, or the error with its hint). Run ids and timings stay in the run log.
  */
 export function envelopeText(envelope: Envelope): string {
+  if (isPending(envelope)) {
+    return JSON.stringify({
+      ok: false,
+      tool: envelope.tool,
+      error: { code: envelope.error.code, message: envelope.error.message },
+      pending: { gate: envelope.pending.gate, preview: envelope.pending.preview },
+      summary: 'Held for a person to approve; it has not run.',
+    });
+  }
   if (isError(envelope)) {
     const { code, message, hint, retry, outcome, settle, details } = envelope.error;
     return JSON.stringify({
@@ -19,14 +28,6 @@ export function envelopeText(envelope: Envelope): string {
         ...(settle ? { settle } : {}),
         ...(details ? { details } : {}),
       },
-    });
-  }
-  if (isPending(envelope)) {
-    return JSON.stringify({
-      ok: true,
-      tool: envelope.tool,
-      pending: { gate: envelope.pending.gate, preview: envelope.pending.preview },
-      summary: 'Held for a person to approve; it has not run.',
     });
   }
   return JSON.stringify({

@@ -265,7 +265,7 @@ export async function runAgent(request: string, options: AgentOptions): Promise<
     startedAt,
   });
   log('agent-end', { outcome, ...(stoppedBy ? { stopped_by: stoppedBy } : {}) });
-  runs.end(runId, outcome === 'answered');
+  runs.end(runId, outcome === 'pending' ? 'held' : outcome === 'answered');
   return { outcome, answer: secrets.scrub(answer), stoppedBy, runId, row, shortlist: choice, pending };
 }
 

@@ -21,8 +21,8 @@ export class RunCounts {
 const checksText = (passed: number, total: number) => (total > 0 ? `, ${passed}/${total} checks` : '');
 
 function describeOutcome(envelope: Envelope): string {
-  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message}`;
   if (isPending(envelope)) return 'held for a yes';
+  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message}`;
   const counts = checkCounts(envelope);
   const files = Object.values(envelope.files);
   return `${envelope.ok ? 'ok' : 'failed'}${checksText(counts.passed, counts.total)}${files.length > 0 ? `, ${files.join(', ')}` : ''}`;

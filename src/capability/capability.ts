@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { capturingPattern, MAX_PATTERN_CHARS } from '../contract/pattern.js';
+import { REPLAYABLE_KEYS } from '../rungs/ui/actions.js';
 import { TargetSchema } from '../rungs/ui/locator.js';
 import { canonicalJson, sha256 } from '../runtime/canonical.js';
 
@@ -87,9 +88,9 @@ export type OutputSpec = z.infer<typeof OutputSpecSchema>;
  */
 export const ValueSchema = z.union([
   z.strictObject({ input: Name }),
-  z.strictObject({ literal: z.string().max(500) }),
+  z.strictObject({ literal: z.string().max(2000) }),
   /** Several inputs and literal text in one field: `"{{input.title}} — {{input.date}}"`. */
-  z.strictObject({ template: z.string().min(1).max(500) }),
+  z.strictObject({ template: z.string().min(1).max(2000) }),
 ]);
 export type Value = z.infer<typeof ValueSchema>;
 
@@ -102,7 +103,26 @@ export const PostconditionSchema = z.discriminatedUnion('kind', [
 ]);
 export type Postcondition = z.infer<typeof PostconditionSchema>;
 
-const stepBase = { version: z.literal(1), expect: PostconditionSchema };
+/** The keys a step may press: those a form is worked with, and caret keys (actions.ts). */
+const REPLAYABLE_KEY = new RegExp(`^(?:${REPLAYABLE_KEYS.map((key) => key.replace('+', '\\+')).join('|')})$`);
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+const stepBase = {
+  version: z.literal(1),
+  expect: PostconditionSchema,
+  /**
+   * The skeleton fingerprint (fingerprint.ts) of the page discovery found the step's target on:
+   * at replay, a target missing from a page of the same structure that the inputs shaped is a
+   * missing record (not_found), not another screen (replay/absence.ts).
+   */
+  onPage: Sha256.optional(),
+  /**
+   * Discovery saw this step send the application a write (a form post, an XHR save): replay
+   * listens there for the application's refusal (a duplicate, a validation message).
+   */
+  writes: z.literal(true).optional(),
+};
 
 /**
  * The closed, versioned union of recorded steps. Replay switches over `op` exhaustively;
@@ -117,15 +137,25 @@ export const StepSchema = z.discriminatedUnion('op', [
   }),
   z.strictObject({ ...stepBase, op: z.literal('click'), target: TargetSchema }),
   z.strictObject({ ...stepBase, op: z.literal('fill'), target: TargetSchema, value: ValueSchema }),
-  /** The value typed key by key, for a widget that acts on key events (an autocomplete). */
-  z.strictObject({ ...stepBase, op: z.literal('type'), target: TargetSchema, value: ValueSchema }),
+  /**
+   * The value typed key by key, for a widget that acts on key events (an autocomplete).
+   * `clear: false`: typed at the caret (where a caret key put it), keeping what the field
+   * held; absent, the field is emptied first.
+   */
+  z.strictObject({
+    ...stepBase,
+    op: z.literal('type'),
+    target: TargetSchema,
+    value: ValueSchema,
+    clear: z.boolean().optional(),
+  }),
   z.strictObject({ ...stepBase, op: z.literal('select'), target: TargetSchema, value: ValueSchema }),
   z.strictObject({ ...stepBase, op: z.literal('check'), target: TargetSchema, checked: z.boolean() }),
   z.strictObject({
     ...stepBase,
     op: z.literal('press'),
     target: TargetSchema,
-    key: z.string().regex(/^(Enter|Tab|Escape|ArrowUp|ArrowDown|Space)$/),
+    key: z.string().regex(REPLAYABLE_KEY),
   }),
   z.strictObject({ ...stepBase, op: z.literal('wait_for'), target: TargetSchema }),
   z.strictObject({ ...stepBase, op: z.literal('read'), target: TargetSchema, output: Name }),
@@ -133,11 +163,15 @@ export const StepSchema = z.discriminatedUnion('op', [
 export type Step = z.infer<typeof StepSchema>;
 export type StepOp = Step['op'];
 
-/** Inputs a step types or chooses into the page (not those only in locators or paths). */
+/** Inputs a step types or chooses into the page, alone or in a template (not those only in locators or paths). */
 export function writtenInputs(steps: readonly Step[]): string[] {
   const names = steps.flatMap((step) =>
-    (step.op === 'fill' || step.op === 'type' || step.op === 'select') && 'input' in step.value
-      ? [step.value.input]
+    step.op === 'fill' || step.op === 'type' || step.op === 'select'
+      ? 'input' in step.value
+        ? [step.value.input]
+        : 'template' in step.value
+          ? placeholdersIn(step.value.template)
+          : []
       : [],
   );
   return [...new Set(names)];
@@ -145,9 +179,11 @@ export function writtenInputs(steps: readonly Step[]): string[] {
 
 /**
  * Outcomes a replay may end with as an answer rather than an error: the record was there
- * (or the write was done), it does not exist, or the write would make one that already does.
+ * (or the write was done), it does not exist, the write would make one that already does,
+ * or the application refused the write with a message of its own (a duplicate login, a
+ * validation error), the form still shown.
  */
-export const OUTCOMES = ['found', 'not_found', 'already_exists'] as const;
+export const OUTCOMES = ['found', 'not_found', 'already_exists', 'rejected'] as const;
 
 /** How many of the application's error pages a capability keeps (the first ones discovery met). */
 export const MAX_ERROR_PAGES = 5;
@@ -194,7 +230,15 @@ export const OutcomeSignSchema = z.strictObject({
   outcome: z.enum(['not_found', 'already_exists']),
   after: z.number().int().min(0).max(60),
   status: z.number().int().min(400).max(599).optional(),
-  shows: z.array(TargetSchema).min(1).max(5),
+  shows: z.array(TargetSchema).max(5),
+  /**
+   * The same, for an answer that names no input ("No data to display", an empty table): a
+   * message the application showed there, in none of the found path's pages, together with
+   * the structure of the page that showed it. Both must hold: neither words alone nor a
+   * structure alone tell a missing record from a found one.
+   */
+  message: TargetSchema.optional(),
+  structure: Sha256.optional(),
 });
 export type OutcomeSign = z.infer<typeof OutcomeSignSchema>;
 
@@ -221,6 +265,26 @@ export const ProvenanceSchema = z.strictObject({
   createdAt: z.iso.datetime(),
   liftVersion: z.string().min(1).max(40),
 });
+
+/**
+ * One run of a rehearsal: a full replay on the discovery's inputs or an example's, or, for a
+ * capability that writes, its read-back from the page the write led to (never the write).
+ */
+export const RehearsalRunSchema = z.strictObject({
+  kind: z.enum(['replay', 'read_back', 'example']),
+  /** Whose inputs: the discovery's own, or an example's (by its outcome). */
+  inputs: z.enum(['discovery', 'found', 'not_found', 'already_exists']),
+  /** What the replay answered (an example answers the outcome it was given for). */
+  outcome: OutcomeSchema,
+  ms: z.number().int().min(0),
+});
+
+export const RehearsalSchema = z.strictObject({
+  at: z.iso.datetime(),
+  passed: z.literal(true),
+  runs: z.array(RehearsalRunSchema).min(1).max(10),
+});
+export type Rehearsal = z.infer<typeof RehearsalSchema>;
 
 export const CapabilitySchema = z
   .strictObject({
@@ -250,6 +314,8 @@ export const CapabilitySchema = z
       .max(5)
       .optional(),
     provenance: ProvenanceSchema,
+    /** How complete proved the capability before it was written (rehearsal.ts). */
+    rehearsal: RehearsalSchema.optional(),
   })
   .superRefine((capability, context) => {
     const inputs = new Set(capability.inputs.map((input) => input.name));
@@ -296,6 +362,13 @@ export const CapabilitySchema = z
           code: 'custom',
           message: 'each sign names a bound input ({{input.NAME}}): words alone are no evidence',
           path: ['signs', index, 'shows'],
+        });
+      if (sign.shows.length === 0 && (sign.message === undefined || sign.structure === undefined))
+        context.addIssue({
+          code: 'custom',
+          message:
+            'a sign shows a text naming a bound input, or a message together with the structure of its page',
+          path: ['signs', index],
         });
     });
     for (const output of outputs) {

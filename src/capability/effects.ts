@@ -1,4 +1,5 @@
 import type { EffectClass } from '../contract/effects.js';
+import { isCaretKey } from '../rungs/ui/actions.js';
 import type { Capability, Step } from './capability.js';
 
 /**
@@ -21,6 +22,8 @@ const CHANGES_STATE: Readonly<Record<Step['op'], boolean>> = {
 };
 
 export function canChangeState(step: Step): boolean {
+  // A caret key only moves the caret in a field.
+  if (step.op === 'press' && isCaretKey(step.key)) return false;
   return CHANGES_STATE[step.op];
 }
 

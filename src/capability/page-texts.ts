@@ -47,11 +47,24 @@ export function readPageTexts(): Array<{ kind: 'heading' | 'message' | 'text'; t
       texts.push({ kind, text });
     }
   }
+  // A list with nothing to show often says so in one cell spanning its only row ("No users found."):
+  // that cell is the list's answer, not data.
+  for (const table of Array.from(document.querySelectorAll<HTMLTableElement>('table'))) {
+    const rows = Array.from(table.tBodies).flatMap((body) => Array.from(body.rows));
+    const cell = rows.length === 1 ? rows[0]!.cells[0] : undefined;
+    if (!cell || rows[0]!.cells.length !== 1 || cell.colSpan < 2) continue;
+    if (!cell.checkVisibility({ visibilityProperty: true })) continue;
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, as a person reads it
+    const text = (cell.innerText ?? '').replace(/\s+/g, ' ').trim();
+    if (!text || text.length > 200 || seen.has(text) || texts.length >= 200) continue;
+    seen.add(text);
+    texts.push({ kind: 'message', text });
+  }
   return texts;
 }
 
 /** The frame's path of iframe titles (or names) from the top page, as targets name frames. */
-async function framePath(frame: Frame): Promise<string[] | undefined> {
+export async function framePath(frame: Frame): Promise<string[] | undefined> {
   const path: string[] = [];
   for (let current = frame; current.parentFrame(); current = current.parentFrame()!) {
     const element = await current.frameElement().catch(() => undefined);

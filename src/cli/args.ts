@@ -75,7 +75,7 @@ function commanderFor(spec: CommandSpec, select: (selected: Selected) => void): 
     const command = configured(root.command(name, { hidden: Boolean(sub.hidden) }), sub.summary);
     addArguments(command, sub.arguments);
     addOptions(command, spec.options, sub.options ?? Object.keys(spec.options));
-    addHelpText(command, sub.examples);
+    addHelpText(command, sub.examples, sub.notes);
     command.action((...received: unknown[]) =>
       select({ subcommand: name, command: received.at(-1) as Command }),
     );

@@ -35,6 +35,8 @@ export async function openRuntime(io: CliIo, options: OpenOptions = {}): Promise
 export interface OpeningRuntime {
   /** The store and settings are ready; the registry is empty until `loadTools` settles. */
   runtime: Runtime;
+  /** lift.config as it was read (defaults where it is silent). */
+  config: LiftConfig;
   /**
    * Registers every tool (the first call loads them, later calls share its promise); rejects
    * if a tools module cannot be loaded.
@@ -72,6 +74,7 @@ export async function openRuntimeThenTools(io: CliIo, options: OpenOptions = {})
   let loading: Promise<void> | undefined;
   return {
     runtime,
+    config,
     loadTools: () => {
       loading ??= registerTools(runtime, config, options, debug);
       return loading;

@@ -30,6 +30,8 @@ export interface SubcommandSpec {
   default?: boolean;
   /** Internal: accepted, never listed (the session daemon). */
   hidden?: boolean;
+  /** Text after the examples in the subcommand's help (the fields a JSON argument takes). */
+  notes?: string;
 }
 
 /**

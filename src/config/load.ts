@@ -32,6 +32,14 @@ export const ConfigSchema = z.strictObject({
         .max(2_000),
     })
     .optional(),
+  /**
+   * Which held calls an MCP client may answer itself, by asking its person (elicitation). The
+   * client is the agent's own, so by default it answers review gates only: a signature needs
+   * the console or lift approve, unless the operator names the tool here (`"*"`: every tool).
+   */
+  elicitation: z
+    .strictObject({ signature: z.array(z.string().min(1).max(200)).max(1_000).default([]) })
+    .default({ signature: [] }),
   /** Gate overrides by tool name, decided by the operator, never by the model. */
   gates: z.record(z.string(), z.enum(['none', 'log', 'review', 'signature'])).default({}),
 });

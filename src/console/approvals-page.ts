@@ -42,6 +42,8 @@ ${approval.requestId ? html`<div><dt>Request id</dt><dd><code>${approval.request
 </dl>
 <h4>What it will do</h4>
 <pre class="preview">${approval.preview}</pre>
+<p class="digest">Input digest <code>${approval.inputDigest}</code>${approval.phrase ? ' (the phrase to sign names it)' : ''}</p>
+${approval.envelope ? html`<p class="attempt" role="note">Approved before, and nothing ran: ${runtime.store.secrets.scrub(describeEnvelope(JSON.parse(approval.envelope) as Envelope))}</p>` : ''}
 <details>
 <summary>Input (secrets masked)</summary>
 <pre class="input">${maskedInput(runtime, approval)}</pre>

@@ -13,7 +13,7 @@ const SINCE = {
   all: Number.POSITIVE_INFINITY,
 } as const;
 type Since = keyof typeof SINCE;
-const OUTCOMES = ['any', 'ok', 'failed', 'open'] as const;
+const OUTCOMES = ['any', 'ok', 'held', 'failed', 'open'] as const;
 type Outcome = (typeof OUTCOMES)[number];
 /** How many recent runs the list reads before it filters; the CLI reads further (lift runs --limit). */
 const SCAN = 2_000;
@@ -34,7 +34,9 @@ export function filterFrom(url: URL): RunFilter {
   };
 }
 
+/** A held run (waiting for a person's yes) is neither ok nor failed. */
 function outcomeOf(record: RunRecord): Exclude<Outcome, 'any'> {
+  if (record.held) return 'held';
   return record.ok === undefined ? 'open' : record.ok ? 'ok' : 'failed';
 }
 

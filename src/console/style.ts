@@ -32,6 +32,7 @@ h4 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: v
 .facts div { display: flex; gap: 6px; } .facts dt { color: var(--muted); } .facts dd { margin: 0; }
 pre { background: #f1f3f6; border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0; }
 .preview { background: #fffbea; border-color: #f1dfa0; font-size: 14px; }
+.digest { color: var(--muted); margin: 4px 0 8px; }
 details { margin: 8px 0; } summary { cursor: pointer; color: var(--accent); padding: 4px 0; }
 .answers { display: flex; flex-wrap: wrap; gap: 10px; align-items: end; margin-top: 12px; }
 .answer { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; }

@@ -37,13 +37,21 @@ export const SuccessEnvelopeSchema = z.object({
 });
 export type SuccessEnvelope = z.infer<typeof SuccessEnvelopeSchema>;
 
+/**
+ * A call held for a person's yes. It did not run, so it is not ok: an error envelope whose
+ * code is APPROVAL_PENDING (an agent that only reads `ok` and `error` does not take it for
+ * done), with `pending` saying what waits and how to answer it.
+ */
 export const PendingEnvelopeSchema = z.object({
-  ok: z.literal(true),
+  ok: z.literal(false),
   tool: z.string(),
+  error: ErrorBodySchema.extend({ code: z.literal('APPROVAL_PENDING') }),
   pending: z.object({
     approval_id: z.string(),
     gate: z.enum(['review', 'signature']),
     preview: z.string(),
+    /** A short digest of the canonical input (secrets masked): what a signature binds. */
+    input_digest: z.string().optional(),
     confirmation_phrase: z.string().optional(),
   }),
   summary: z.string(),
@@ -67,7 +75,8 @@ export type Envelope = SuccessEnvelope | PendingEnvelope | ErrorEnvelope;
 export function isPending(envelope: Envelope): envelope is PendingEnvelope {
   return 'pending' in envelope;
 }
-export function isError(envelope: Envelope): envelope is ErrorEnvelope {
+/** True for every envelope that is not ok by an error, a held call included: ask isPending first where a held call reads differently. */
+export function isError(envelope: Envelope): envelope is ErrorEnvelope | PendingEnvelope {
   return 'error' in envelope;
 }
 export function isSuccess(envelope: Envelope): envelope is SuccessEnvelope {
@@ -76,9 +85,9 @@ export function isSuccess(envelope: Envelope): envelope is SuccessEnvelope {
 
 /** A one-line reading of an envelope for traces and MCP text content. */
 export function describeEnvelope(envelope: Envelope): string {
-  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message}`;
   if (isPending(envelope))
-    return `held for ${envelope.pending.gate} (approval ${envelope.pending.approval_id})`;
+    return `held for ${envelope.pending.gate} (approval ${envelope.pending.approval_id}), not run`;
+  if (isError(envelope)) return `${envelope.error.code}: ${envelope.error.message}`;
   const passed = envelope.checks.filter((check) => check.passed).length;
   const checks = envelope.checks.length > 0 ? `, ${passed}/${envelope.checks.length} checks` : '';
   return `${envelope.ok ? 'ok' : 'failed'}${checks}: ${envelope.summary}`;

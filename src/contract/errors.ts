@@ -86,9 +86,17 @@ export const ERROR_CODES = {
     hint: 'The system accepted only some records. The rejected rows are listed; fix them and import those alone.',
   },
   LOCKED: { retry: 'yes', hint: 'Someone else holds the lock on the file. Try again later.' },
+  UPSTREAM_UNAVAILABLE: {
+    retry: 'yes',
+    hint: 'The program or server the tool drives could not be reached (connection refused, no such host, down), so nothing was sent. Start it or fix its address in the settings, then call again. An approved call that met this stays held, its approval not used up: approve it again once the program is up.',
+  },
   NOT_CONFIGURED: {
     retry: 'no',
     hint: 'The tool does not know where its program lives (a folder or file). The operator must configure it; the model cannot.',
+  },
+  APPROVAL_PENDING: {
+    retry: 'no',
+    hint: "Nothing ran: the call is held for a person's yes, and pending.approval_id names it. Do not call again (that only asks again). Wait for the answer: lift call --wait waits for it; a person answers in the console (lift console) or with lift approve ID (lift deny ID); approval_status or lift approvals tells its state.",
   },
   APPROVAL_DENIED: { retry: 'no', hint: 'A person denied this call. Change the request or ask them why.' },
   APPROVAL_NOT_FOUND: {

@@ -55,6 +55,7 @@ export const RUN_EVENT_TYPES = [
   'handoff-end',
   'complete-rejected',
   'complete-signs-learned',
+  'complete-rehearsed',
   'discovery-end',
   // Model-free replay.
   'replay-start',

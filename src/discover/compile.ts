@@ -15,6 +15,8 @@ import {
 import { LiftError } from '../contract/errors.js';
 import { describeScopedLocator, type Target } from '../rungs/ui/locator.js';
 import { tokenPattern } from '../rungs/ui/redact.js';
+import type { ActionTrace, FrameUrl } from './action-traces.js';
+import { literalsIn, type RunTexts, runProduced } from './run-values.js';
 
 /**
  * One action the session executed (rejected and no-change attempts never get here). `notUnique`
@@ -24,14 +26,24 @@ export type ExecutedAction = (
   | { op: 'navigate'; url: string }
   | { op: 'click'; target: Target }
   | { op: 'fill'; target: Target; value: Value }
-  | { op: 'type'; target: Target; value: Value }
+  | { op: 'type'; target: Target; value: Value; clear?: false }
   | { op: 'select'; target: Target; value: Value }
   | { op: 'check'; target: Target; checked: boolean }
   | { op: 'press'; target: Target; key: string }
   | { op: 'wait_for'; target: Target }
   | { op: 'read'; target: Target; output: string }
   | { op: 'dialog'; accepted: boolean; message: string }
-) & { notUnique?: true };
+) & { notUnique?: true; trace?: ActionTrace };
+
+/** What the compiler knows of a compiled step that the capability does not keep: the rehearsal's plan. */
+export interface StepTrace {
+  /** The step sent the application a request that can change it. */
+  wrote: boolean;
+  /** Where the page was once the step's work settled. */
+  urlAfter?: string;
+  /** Where each named frame was then. */
+  framesAfter?: FrameUrl[];
+}
 
 export interface CompileInput {
   name: string;
@@ -48,6 +60,8 @@ export interface CompileInput {
   signs?: OutcomeSign[];
   /** The application's error pages the session met (fingerprint.ts errorPageOf). */
   errorPages?: string[];
+  /** What the pages showed before and after the session's write, to refuse values this run made. */
+  runTexts?: RunTexts;
   provenance: Capability['provenance'];
 }
 
@@ -101,9 +115,17 @@ function parameterise(target: Target, bound: Record<string, string>): Target {
  * A literal the explorer typed that equals a bound value still becomes the parameter; one
  * that holds a bound value as a whole token among other text ("[[Category:Support]]" with
  * category=Support) becomes a template, as the explorer was shown it: stored literally, a
- * replay on other inputs would write the explored value.
+ * replay on other inputs would write the explored value. A template's literal text is
+ * treated the same, its inputs kept as they are.
  */
 function parameteriseValue(value: Value, bound: Record<string, string>): Value {
+  if ('template' in value) {
+    const pieces = value.template.split(/(\{\{input\.[A-Za-z][A-Za-z0-9_]*\}\})/);
+    const template = pieces
+      .map((piece, index) => (index % 2 === 1 ? piece : parameteriseText(piece, bound)))
+      .join('');
+    return { template };
+  }
   if (!('literal' in value)) return value;
   const match = Object.entries(bound).find(([, bound]) => bound === value.literal);
   if (match) return { input: match[0] };
@@ -111,7 +133,7 @@ function parameteriseValue(value: Value, bound: Record<string, string>): Value {
   return template === value.literal ? value : { template };
 }
 
-function pathOf(url: string, origin: string): string {
+function pathOf(url: string, origin: string, bound: Record<string, string>): string {
   // A path built from inputs stays a template (URL parsing would encode its braces).
   if (/^\/(?!\/)/.test(url) && placeholdersIn(url).length > 0) return url;
   const parsed = new URL(url, origin);
@@ -121,7 +143,38 @@ function pathOf(url: string, origin: string): string {
       `A navigation left the start origin (${parsed.origin}); a capability stays on one origin.`,
     );
   }
-  return `${parsed.pathname}${parsed.search}`;
+  return parameteriseUrl(`${parsed.pathname}${parsed.search}`, bound);
+}
+
+/** The input whose bound value a URL component is, decoded as the application reads it. */
+function inputOf(component: string, bound: Record<string, string>): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(component.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+  return Object.entries(bound).find(([, value]) => value !== '' && value === decoded)?.[0];
+}
+
+/**
+ * A path segment or query value that is a bound input's value becomes its placeholder: a
+ * navigation the explorer reached by clicking (`?id=2`, with id bound to 2) replays with each
+ * call's id, not the discovery's. Replay fills it URL-encoded, as it was.
+ */
+export function parameteriseUrl(path: string, bound: Record<string, string>): string {
+  const [pathname = '', query] = path.split(/\?(.*)/s, 2);
+  const segments = pathname.split('/').map((segment) => {
+    const name = segment ? inputOf(segment, bound) : undefined;
+    return name ? `{{input.${name}}}` : segment;
+  });
+  const pairs = (query ?? '').split('&').map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 0) return pair;
+    const name = inputOf(pair.slice(at + 1), bound);
+    return name ? `${pair.slice(0, at + 1)}{{input.${name}}}` : pair;
+  });
+  return `${segments.join('/')}${query === undefined ? '' : `?${pairs.join('&')}`}`;
 }
 
 /**
@@ -178,18 +231,57 @@ function unsubmitted(steps: Draft[]): string | undefined {
   return `the ${field.op} of ${describeScopedLocator(field.target)} is never submitted: click the form's button (or press Enter in the field) before complete, or the capability types values and sends nothing`;
 }
 
+/**
+ * Literals of the steps and the checkpoint that only this run made (today's date, the new
+ * record's number): a replay on other inputs, another day, would look for what is not there.
+ */
+function madeByThisRun(steps: Step[], input: CompileInput): string[] {
+  if (!input.runTexts) return [];
+  const produced = runProduced(input.runTexts);
+  const problems: string[] = [];
+  const look = (where: string, value: unknown) => {
+    for (const literal of literalsIn(value)) {
+      const why = produced(literal);
+      if (why) {
+        problems.push(
+          `${where} holds '${literal}', and ${why}: read it as an output instead (a read step, or complete's "from"), or name something that does not change from run to run`,
+        );
+        return;
+      }
+    }
+  };
+  steps.forEach((step, index) => {
+    if ('target' in step) look(`step ${index + 1} (${step.op})`, step.target);
+  });
+  const checkpoint = input.checkpoint;
+  if (checkpoint) {
+    look('the checkpoint', checkpoint.target);
+    for (const [index, check] of (checkpoint.values ?? []).entries())
+      look(`checkpoint value ${index + 1}`, check.target);
+  }
+  return problems;
+}
+
 export function compileCapability(input: CompileInput): Capability {
+  return compileWithTraces(input).capability;
+}
+
+/** The capability, and what the compiler knows of each of its steps for the rehearsal. */
+export function compileWithTraces(input: CompileInput): { capability: Capability; traces: StepTrace[] } {
   const problems: string[] = [...notUniqueTargets(input.actions)];
   const bound = input.bound;
   const dialogs: string[] = [];
   const pending: Draft[] = [];
+  /** Each pending step's trace, by the step itself. */
+  const traceOf = new Map<Draft, ActionTrace | undefined>();
   for (const action of input.actions) {
+    const before = pending.length;
     switch (action.op) {
       case 'dialog':
         if (action.accepted) dialogs.push(action.message.slice(0, 200));
         break;
       case 'navigate':
-        pending.push({ op: 'navigate', path: pathOf(action.url, input.start.origin) });
+        pending.push({ op: 'navigate', path: pathOf(action.url, input.start.origin, bound) });
         break;
       case 'fill':
       case 'type':
@@ -198,6 +290,7 @@ export function compileCapability(input: CompileInput): Capability {
           op: action.op,
           target: parameterise(action.target, bound),
           value: parameteriseValue(action.value, bound),
+          ...(action.op === 'type' && action.clear === false ? { clear: false } : {}),
         });
         break;
       case 'check':
@@ -214,6 +307,7 @@ export function compileCapability(input: CompileInput): Capability {
         pending.push({ op: 'read', target: parameterise(action.target, bound), output: action.output });
         break;
     }
+    if (pending.length > before) traceOf.set(pending.at(-1)!, action.trace);
   }
 
   // A later read of the same output replaces an earlier one; the last value is the answer.
@@ -227,7 +321,10 @@ export function compileCapability(input: CompileInput): Capability {
     const next = kept[index + 1];
     const nextTarget = next && 'target' in next ? next.target : undefined;
     let expect: Postcondition = { kind: 'none' };
-    if (step.op === 'fill' || step.op === 'type') {
+    // Typed at the caret, the field holds more than the value: the step checks what it added.
+    if (step.op === 'type' && step.clear === false) {
+      expect = { kind: 'none' };
+    } else if (step.op === 'fill' || step.op === 'type') {
       expect = { kind: 'value', target: step.target, equals: step.value };
     } else if (step.op === 'check') {
       expect = { kind: 'checked', target: step.target, checked: step.checked };
@@ -236,7 +333,19 @@ export function compileCapability(input: CompileInput): Capability {
     } else if (step.op === 'wait_for') {
       expect = { kind: 'visible', target: step.target };
     }
-    return { version: 1, ...step, expect } as Step;
+    // The page's structure where the step ran tells a missing record from another screen at replay.
+    const page = traceOf.get(step)?.page;
+    const onPage = page && 'target' in step ? { onPage: page } : {};
+    const writes = traceOf.get(step)?.wrote ? { writes: true } : {};
+    return { version: 1, ...step, expect, ...onPage, ...writes } as Step;
+  });
+  const traces: StepTrace[] = kept.map((step) => {
+    const trace = traceOf.get(step);
+    return {
+      wrote: trace?.wrote ?? false,
+      ...(trace ? { urlAfter: trace.urlAfter } : {}),
+      ...(trace?.framesAfter ? { framesAfter: trace.framesAfter } : {}),
+    };
   });
 
   for (const output of input.outputs) {
@@ -264,6 +373,7 @@ export function compileCapability(input: CompileInput): Capability {
       `no step uses the input${unused.length > 1 ? 's' : ''} ${unused.map((name) => `'${name}'`).join(', ')}: the capability would do the same whatever ${unused.length > 1 ? 'they hold' : 'it holds'}; type it ({"op":"fill",…,"value":{"input":"${unused[0]}"}}), choose by it (a row or link whose text is it), navigate with {{input.${unused[0]}}}, or leave it out of the task`,
     );
   }
+  problems.push(...madeByThisRun(steps, input));
   if (steps.length === 0) problems.push('no action executed');
   if (problems.length > 0) {
     throw new LiftError('CHECK_FAILED', `The capability cannot be compiled: ${problems.join('; ')}.`, {
@@ -301,5 +411,5 @@ export function compileCapability(input: CompileInput): Capability {
       },
     );
   }
-  return result.data;
+  return { capability: result.data, traces };
 }

@@ -33,6 +33,15 @@ export class DiscoveryRecord {
   /** The application's error pages the session met (fingerprint.ts errorPageOf), kept across a handoff. */
   readonly errorPages = new Set<string>();
   uiActions = 0;
+  /** Some action of this session sent the application a request that can change it. */
+  wrote = false;
+  /**
+   * Texts the pages showed before anything was written, and after (bound values as
+   * placeholders): a value in a target that only the pages after the write showed (the new
+   * record's number) was made by this run, and a replay on other inputs would not find it.
+   */
+  readonly textsBeforeWrite = new Set<string>();
+  readonly textsAfterWrite = new Set<string>();
 
   reset(): void {
     this.executed = [];

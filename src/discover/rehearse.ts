@@ -27,6 +27,9 @@ interface Divergence {
   after: number;
   status: number | undefined;
   shows: Target[];
+  /** A text the found path never showed, naming no input ("No data to display"), and the page's structure. */
+  message?: Target;
+  structure?: string;
 }
 
 /** A compiled step as the UI rung runs it, with the example's values typed in as they are. */
@@ -44,8 +47,14 @@ function actionOf(step: Step, inputs: Record<string, string>, origin: string): U
         op: 'navigate',
         url: new URL(fillTemplate(step.path, inputs, encodeURIComponent), origin).href,
       };
-    case 'fill':
     case 'type':
+      return {
+        op: 'type',
+        target: target!,
+        value: value(step.value),
+        ...(step.clear === false ? { clear: false } : {}),
+      };
+    case 'fill':
     case 'select':
       return { op: step.op, target: target!, value: value(step.value) };
     case 'check':
@@ -90,7 +99,17 @@ async function divergence(
 ): Promise<Divergence | undefined> {
   const at = async (after: number): Promise<Divergence> => {
     const answer = await ui.pageAnswer({ loaded: true });
-    return { after, status: answer.status, shows: evidenceIn(answer, example, seen) };
+    const shows = evidenceIn(answer, example, seen);
+    if (shows.length > 0) return { after, status: answer.status, shows };
+    // An answer that names no input: a message of its own, known together with the page's structure.
+    const message = newMessageIn(answer, example, seen);
+    const structure = message ? (await ui.fingerprint()).fingerprint : undefined;
+    return {
+      after,
+      status: answer.status,
+      shows,
+      ...(message && structure ? { message, structure } : {}),
+    };
   };
   for (const [index, step] of capability.steps.entries()) {
     if (example.outcome === 'already_exists' && index > 0) {
@@ -105,6 +124,22 @@ async function divergence(
     if (result?.status !== 'executed' || (looked && result.code === 'TIMEOUT')) return at(index);
   }
   return undefined;
+}
+
+/**
+ * The example page's own answer when none of its texts names an input: its first message (or
+ * heading, or short text) that no page of discovery showed, as a target to find it again.
+ */
+function newMessageIn(
+  answer: PageAnswer,
+  example: OutcomeExample,
+  seen: ReadonlySet<string>,
+): Target | undefined {
+  const text = answer.texts
+    .map((text) => ({ ...text, text: parameteriseText(text.text, example.inputs) }))
+    .filter((text) => !text.text.includes('{{input.') && !seen.has(textKey(text)))
+    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind])[0];
+  return text ? targetOfText(text) : undefined;
 }
 
 /** A text's key, to compare what the example showed with what discovery's own pages showed. */
@@ -132,12 +167,12 @@ export async function learnSign(
       { hint: `Give an input for which the application answers ${example.outcome}.` },
     );
   }
-  if (diverged.shows.length === 0) {
+  if (diverged.shows.length === 0 && !diverged.message) {
     throw new LiftError(
       'CHECK_FAILED',
-      `After step ${diverged.after} the ${example.outcome} example's page shows no heading or message that names its input and that the found path did not show.`,
+      `After step ${diverged.after} the ${example.outcome} example's page shows no heading or message that the found path did not show.`,
       {
-        hint: 'Give an example for which the application names the record in its answer, or leave the outcome to the HTTP status and the list the capability reads.',
+        hint: 'Give an example for which the application answers with a message of its own (a "not found" notice, an empty list saying so), or leave the outcome to the HTTP status and the list the capability reads.',
       },
     );
   }
@@ -147,6 +182,9 @@ export async function learnSign(
     after: diverged.after,
     ...(status !== undefined && status >= 400 ? { status } : {}),
     shows: diverged.shows,
+    ...(diverged.message && diverged.structure
+      ? { message: diverged.message, structure: diverged.structure }
+      : {}),
   };
 }
 

@@ -184,8 +184,12 @@ export class DiscoverySession {
     const { ui } = this.#options;
     const { texts, status } = await ui.pageAnswer();
     const { bound } = this.#options.task;
-    for (const text of texts)
-      this.#record.seenTexts.add(textKey({ ...text, text: parameteriseText(text.text, bound) }));
+    const record = this.#record;
+    for (const text of texts) {
+      const shown = parameteriseText(text.text, bound);
+      record.seenTexts.add(textKey({ ...text, text: shown }));
+      (record.wrote ? record.textsAfterWrite : record.textsBeforeWrite).add(shown);
+    }
     // An error page the application showed is how replay tells its errors, never by their words.
     if (status === undefined || status < 500 || !ui.errorPages) return;
     for (const errorPage of await ui.errorPages())

@@ -1,10 +1,18 @@
-import type { CapabilityOutcome, InputSpec, OutputSource, OutputSpec } from '../capability/capability.js';
+import type {
+  CapabilityOutcome,
+  InputSpec,
+  OutputSource,
+  OutputSpec,
+  Rehearsal,
+} from '../capability/capability.js';
 import type { SourceReading } from '../capability/page-outputs.js';
 import type { PageAnswer } from '../capability/page-texts.js';
 import type { StepResult } from '../rungs/ui/act.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
 import type { Observation } from '../rungs/ui/observe.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
+import type { ActionTrace } from './action-traces.js';
+import type { RehearsalPlan } from './rehearsal.js';
 
 /** What discovery needs of a live UI session (the structured-UI rung provides it). */
 export interface UiDriver {
@@ -25,6 +33,10 @@ export interface UiDriver {
   refs(): Map<string, ElementRecord>;
   /** Dialog messages accepted by `dialog` actions, in order. */
   acceptedDialogs(): string[];
+  /** What the last act noted of each action (page structure, writes, URL after), by batch index. */
+  traces(): ReadonlyMap<number, ActionTrace>;
+  /** Proves a compiled capability on fresh pages of the same profile before it is written (rehearsal.ts). */
+  rehearse(plan: RehearsalPlan): Promise<Rehearsal>;
   /** Fingerprint (SHA-256 of the accessibility skeleton) and URL of the current page. */
   fingerprint(): Promise<{ fingerprint: string; loadFingerprint?: string; url: string }>;
   /**

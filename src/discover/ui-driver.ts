@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { Rehearsal } from '../capability/capability.js';
 import { fillTemplate, type OutputSource } from '../capability/capability.js';
 import { frameErrorPage, settledFingerprint } from '../capability/fingerprint.js';
 import { readSource, type SourceReading } from '../capability/page-outputs.js';
@@ -15,6 +16,8 @@ import type { BlockedRequest } from '../rungs/ui/page-tracker.js';
 import type { UiPolicy } from '../rungs/ui/policy.js';
 import type { ElementRecord } from '../rungs/ui/render.js';
 import type { SignInRecipe } from '../rungs/ui/sign-in.js';
+import { type ActionTrace, ActionTraces } from './action-traces.js';
+import { type RehearsalPlan, rehearse } from './rehearsal.js';
 import type { UiDriver } from './session.js';
 
 /** How a discovery session signs in: the recipe, and where its secrets are read from. */
@@ -59,10 +62,14 @@ export class PageDriver implements UiDriver {
   readonly #acceptedDialogs: string[] = [];
   #refs = new Map<string, ElementRecord>();
   #sequence = 0;
+  #traces: ReadonlyMap<number, ActionTrace> = new Map();
 
-  private constructor(harness: PageHarness, bound: Record<string, string>) {
+  readonly #options: PageDriverOptions;
+
+  private constructor(harness: PageHarness, options: PageDriverOptions) {
     this.#harness = harness;
-    this.#bound = bound;
+    this.#bound = options.bound;
+    this.#options = options;
   }
 
   /** Guards the page, then returns the driver. */
@@ -79,7 +86,7 @@ export class PageDriver implements UiDriver {
       ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
       ...(options.emit ? { emit: options.emit } : {}),
     });
-    return new PageDriver(harness, options.bound);
+    return new PageDriver(harness, options);
   }
 
   get page(): Page {
@@ -124,11 +131,14 @@ export class PageDriver implements UiDriver {
 
   async act(actions: UiActionInput[]): Promise<StepResult[]> {
     const parsed = actions.map((raw) => UiActionSchema.parse(this.#bindTargets(raw)));
-    return runBatch(
+    const traces = new ActionTraces(this.#harness);
+    const results = await runBatch(
       parsed,
       async (action, index) => {
+        await traces.begin(index, 'target' in action);
         const dialogBefore = this.#harness.tracker.dialog;
-        const env = this.#harness.actEnvironment(this.#refs, this.#reads);
+        // What discovery does is compiled: an element no target names alone is refused before it is acted on.
+        const env = { ...this.#harness.actEnvironment(this.#refs, this.#reads), uniqueTargets: true };
         const result = await performAction(env, action, index);
         const accepted = action.op === 'dialog' && action.response === 'accept';
         if (accepted && result.status === 'executed' && dialogBefore) {
@@ -139,6 +149,13 @@ export class PageDriver implements UiDriver {
       stopsBatch,
       (since) => this.#harness.settleAfterStep(since),
     );
+    this.#traces = await traces.end(results);
+    return results;
+  }
+
+  /** What the last act noted of each of its actions, by its index in the batch. */
+  traces(): ReadonlyMap<number, ActionTrace> {
+    return this.#traces;
   }
 
   /**
@@ -213,6 +230,24 @@ export class PageDriver implements UiDriver {
   /** Requests the guard stopped during this session: origin and path only. */
   blockedRequests(): BlockedRequest[] {
     return this.#harness.blockedRequests();
+  }
+
+  /**
+   * Proves a compiled capability on fresh pages of this page's browser context (its cookies,
+   * its sign-in), as replay will run it: see rehearsal.ts.
+   */
+  rehearse(plan: RehearsalPlan): Promise<Rehearsal> {
+    const options = this.#options;
+    const signIn = options.signIn;
+    return rehearse(() => this.#harness.page.context().newPage(), plan, {
+      evidenceDir: join(options.outputDir, 'rehearsal'),
+      ...(options.emit ? { emit: options.emit } : {}),
+      ...(options.isSecret ? { isSecret: options.isSecret } : {}),
+      ...(signIn ? { signIn: signIn.recipe } : {}),
+      ...(signIn?.secret ? { secret: signIn.secret } : {}),
+      ...(options.saveProfile ? { saveProfile: options.saveProfile } : {}),
+      effectClass: plan.writeAt === undefined ? 'read' : 'irreversible',
+    });
   }
 
   readSource(source: OutputSource): Promise<SourceReading> {

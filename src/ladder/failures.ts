@@ -20,6 +20,8 @@ export async function failureCounts(
     for (const event of await runtime.store.runs.events(id)) {
       if (event.type !== 'call-end' || event.ok !== false || typeof event.tool !== 'string') continue;
       if (!wanted.has(event.tool) || typeof event.code !== 'string') continue;
+      // A held call is not ok, but its door did not fail: it waits for a person.
+      if (event.code === 'APPROVAL_PENDING') continue;
       const byCode = counts[event.tool]!;
       byCode[event.code] = (byCode[event.code] ?? 0) + 1;
     }

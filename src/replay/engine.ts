@@ -79,6 +79,7 @@ export async function replayCapability(
       reloads: replay.reloads,
       handoffs: replay.handoffs,
       durationMs,
+      ...(outcome === 'rejected' && replay.rejection ? { message: replay.rejection } : {}),
     };
   } catch (error) {
     replay.emit('replay-end', {

@@ -43,14 +43,19 @@ export async function surfaceChanged(
   message: string,
   target: Target | undefined,
   outcome: 'unknown' | 'not_started',
+  structural = true,
 ): Promise<LiftError> {
   const { inputs } = evidence;
   const bound = target ? bindPlaceholders(target, inputs) : undefined;
   return new LiftError('SURFACE_CHANGED', message, {
-    hint: 'The screen no longer offers what the capability expects. Rediscover it (lift discover); do not retry blindly.',
+    hint: structural
+      ? 'The screen no longer offers what the capability expects. Rediscover it (lift discover); do not retry blindly.'
+      : 'The page the inputs led to is not the one discovery saw: the record they name may not exist, or the screen changed. Check the inputs (a lookup of the record through another tool settles it) before you rediscover.',
     outcome,
     details: {
       ...(bound ? { expected: describeTarget(bound), offered: await offered(page, bound) } : {}),
+      // Only a structural change counts toward switching the capability off (run-tool.ts).
+      structural,
       screenshot: await evidence.screenshot('surface-changed'),
     },
   });

@@ -39,6 +39,11 @@ export interface ReplayOptions {
   saveProfile?: () => Promise<void>;
   /** Called just before the first step that could change the application (capability/effects.ts). */
   markStarted?: () => void;
+  /**
+   * Called once the start page has loaded, before it is classified: a rehearsal's read-back
+   * puts each frame back where the write left it (rehearsal.ts).
+   */
+  afterStart?: (page: Page) => Promise<void>;
 }
 
 export interface ReplayResult {
@@ -51,10 +56,12 @@ export interface ReplayResult {
   reloads: number;
   handoffs: number;
   durationMs: number;
+  /** For a rejected write: the application's message, as it showed it. */
+  message?: string;
 }
 
 /**
  * How a step, or a look at the page, ends: go on, the record is not there, the record a write
- * would make is already there, or start over.
+ * would make is already there, the application refused the write, or start over.
  */
-export type Settled = 'ok' | 'not_found' | 'already_exists' | 'restart';
+export type Settled = 'ok' | 'not_found' | 'already_exists' | 'rejected' | 'restart';

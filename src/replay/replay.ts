@@ -16,6 +16,7 @@ import { frameAt } from '../rungs/ui/frame-at.js';
 import type { PageHarness } from '../rungs/ui/harness.js';
 import { type FramePath, type KeyCellLook, resolveTarget, type Target } from '../rungs/ui/locator.js';
 import type { QuietSince } from '../rungs/ui/quiet.js';
+import { judgeAbsence, shapedByInputs } from './absence.js';
 import { Classifier } from './classify.js';
 import { disclosureAfter } from './disclosures.js';
 import { evidenceScreenshot, surfaceChanged } from './evidence.js';
@@ -24,6 +25,7 @@ import type { ReplayOptions, ReplayResult, Settled } from './options.js';
 import { PageStates } from './page-states.js';
 import { Pager } from './paging.js';
 import { CHUNK_MS, describePostcondition, holds, holdsNow } from './postconditions.js';
+import { errorMessages, refusalAmong } from './refusal.js';
 import { OutcomeSigns } from './signs.js';
 import {
   CHECKPOINT_LOOK,
@@ -49,6 +51,13 @@ import { type OutputValue, parseTyped } from './values.js';
  * whether an effect started) and the shared stages every step handler uses — find the
  * target, act on it, settle on the postcondition — with the page classified in between.
  */
+/**
+ * How long a target may be missing from a page at rest before its absence is judged: a
+ * record missing from a page built as discovery saw it answers not_found then, not at the
+ * step's deadline.
+ */
+const ABSENCE_LOOK_MS = 1_000;
+
 /** A look at the page normally takes milliseconds; one this slow means the page or the machine is starved. */
 const STARVED_LOOK_MS = 1_500;
 
@@ -96,6 +105,10 @@ export class Replay implements StepRunner {
   #keyCellRead: { target: Target; cell: KeyCellLook; loads: number; actAt: number } | undefined;
   /** First looks of a run of reads (and of the checkpoint after it), sent together. */
   readonly #lookAhead: LookAhead;
+  /** The application's error messages shown before the write being settled was sent. */
+  #messagesBeforeWrite: string[] | undefined;
+  /** For a write the application refused: its message. */
+  rejection: string | undefined;
 
   constructor(
     capability: Capability,
@@ -211,6 +224,7 @@ export class Replay implements StepRunner {
   async #openStart(): Promise<Settled> {
     const { origin, path } = this.capability.preconditions;
     await this.#harness.goto(new URL(path, origin).href);
+    await this.#options.afterStart?.(this.#page);
     // A first step that acts on the start page waits for its scripts as after any load (WordPress
     // fills its new-user form after window load, and refuses a submit before); a read need not.
     const first = this.capability.steps[0]!;
@@ -361,6 +375,7 @@ export class Replay implements StepRunner {
     }
     let deadline = performance.now() + this.timeoutMs;
     const wait = this.#startWait();
+    let judged = false;
     for (;;) {
       this.assertNothingBlocked();
       const found = await this.#timedLook(wait, () => probeTarget(this.#page, target, want));
@@ -389,14 +404,26 @@ export class Replay implements StepRunner {
       if (paged === 'last') return this.#notFound(`${describeTarget(target)} is on none of the pages`);
       // Not answered yet (the list is not shown): the look paces the loop.
       if (settlesAbsence && (await waitVisible(this.#page, target, CHUNK_MS)) !== 'absent') continue;
-      if (this.#pastDeadline(deadline, wait)) {
-        throw await this.#ranOut(
-          wait,
-          `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
-          target,
-        );
+      const past = this.#pastDeadline(deadline, wait);
+      // A page at rest for a while that is built as discovery saw it answers at once, not at the deadline.
+      if (past || (!judged && this.#atRestFor(wait, ABSENCE_LOOK_MS))) {
+        judged = true;
+        const absence = await judgeAbsence(this.#page, this.capability, index);
+        if (absence.kind === 'record') return this.#notFound(`${describeTarget(target)}: ${absence.detail}`);
+        if (past)
+          throw await this.#ranOut(
+            wait,
+            `Step ${index + 1}: ${describeTarget(target)} is not on the page.`,
+            target,
+            absence.structural,
+          );
       }
     }
+  }
+
+  /** Whether the page has done nothing since the wait began and the wait is at least `ms` old. */
+  #atRestFor(wait: Wait, ms: number): boolean {
+    return Date.now() - wait.since >= ms && !this.#busy(wait);
   }
 
   /** Waits out what is left of a late row's moment (CHUNK_MS) since the page last loaded or fetched anything. */
@@ -495,8 +522,13 @@ export class Replay implements StepRunner {
    * never counts toward switching the capability off (a load-induced timeout once disabled a
    * capability for every worker).
    */
-  async #ranOut(wait: Wait, message: string, target: Target | undefined): Promise<LiftError> {
-    if (!this.#busy(wait)) return this.#surfaceChanged(message, target);
+  async #ranOut(
+    wait: Wait,
+    message: string,
+    target: Target | undefined,
+    structural?: boolean,
+  ): Promise<LiftError> {
+    if (!this.#busy(wait)) return this.#surfaceChanged(message, target, structural);
     this.emit('replay-page-classified', {
       state: 'busy',
       detail: 'the page was still busy when the wait ran out',
@@ -530,10 +562,15 @@ export class Replay implements StepRunner {
       this.#started = true;
       this.#options.markStarted?.();
     }
+    // A refusal is a message the write brought: what the page said before it is no answer.
+    this.#messagesBeforeWrite =
+      step.writes && this.capability.outcomes.includes('rejected')
+        ? await errorMessages(this.#page)
+        : undefined;
     this.#loadsAtAct = this.#harness.tracker.loads;
     this.#lastActAt = Date.now();
     try {
-      await this.#performOnSlowPage(step.op, perform);
+      await this.#performOnSlowPage(step, perform);
     } catch (error) {
       const what = describeTarget(this.#bind(step.target));
       if (isStrictViolation(error)) {
@@ -565,13 +602,15 @@ export class Replay implements StepRunner {
    * input may have reached it, and the postcondition decides whether it took (a second click
    * or Enter could act twice).
    */
-  async #performOnSlowPage(op: Step['op'], perform: (timeoutMs: number) => Promise<void>): Promise<void> {
+  async #performOnSlowPage(step: Step, perform: (timeoutMs: number) => Promise<void>): Promise<void> {
     try {
       await perform(this.timeoutMs);
     } catch (error) {
       const at = slowPageAt(error);
       if (at === undefined) throw error;
-      if (at === 'input_sent' && !SETS_A_STATE.has(op)) {
+      // Text typed at the caret is not a state: typed again, it would be there twice.
+      const setsAState = SETS_A_STATE.has(step.op) && !(step.op === 'type' && step.clear === false);
+      if (at === 'input_sent' && !setsAState) {
         this.emit('replay-page-classified', {
           state: 'busy',
           detail: "the page was too slow to acknowledge the step's input; its postcondition decides",
@@ -588,7 +627,10 @@ export class Replay implements StepRunner {
 
   async settle(raw: Postcondition | undefined, watch?: QuietSince): Promise<Settled> {
     this.#loadsAtRest = this.#harness.tracker.loads;
-    const settled = await this.#settleOn(raw, watch);
+    let settled = await this.#settleOn(raw, watch);
+    // A write whose next page expects nothing in particular may still have been refused.
+    if (settled === 'ok' && this.#messagesBeforeWrite && (await this.#refused())) settled = 'rejected';
+    this.#messagesBeforeWrite = undefined;
     // A document that came while the postcondition was awaited (Roundcube goes back to the
     // mail view a moment after a send) shows the next step's target before its scripts are
     // set up, and a click then is ignored: the next step waits for them, as after its own load.
@@ -605,6 +647,7 @@ export class Replay implements StepRunner {
     const disclosed = next ? bindPlaceholders(next, this.#inputs) : undefined;
     const bound = (value: Value) => this.value(value);
     let lookedAgain = false;
+    let refusalLooked = false;
     // The wait's last look does not wait: each of the others gives the page CHUNK_MS, which a
     // starved renderer can miss every time while what the step expects is there.
     let lastLook = false;
@@ -666,6 +709,11 @@ export class Replay implements StepRunner {
               : undefined;
         return 'ok';
       }
+      if (held === false && !refusalLooked && this.#messagesBeforeWrite) {
+        // A write the application refused says so beside its form, once the page has settled.
+        refusalLooked = true;
+        if (await this.#refused()) return 'rejected';
+      }
       const past = this.#pastDeadline(deadline, wait);
       if (past && !lastLook) {
         lastLook = true;
@@ -673,10 +721,16 @@ export class Replay implements StepRunner {
       }
       lastLook = false;
       if (past) {
+        // What the step expected is the next step's target: judged on the page that step runs on.
+        const at = Math.min(this.#stepIndex + 1, this.capability.steps.length - 1);
+        const absence = held === false ? await judgeAbsence(this.#page, this.capability, at) : undefined;
+        if (absence?.kind === 'record')
+          return this.#notFound(`${describeTarget(target!)}: ${absence.detail}`);
         throw await this.#ranOut(
           wait,
           `The page did not reach the expected state (${describePostcondition(expect)}).`,
           target,
+          absence?.structural,
         );
       }
     }
@@ -693,6 +747,25 @@ export class Replay implements StepRunner {
     }
     this.outputs[step.output] = value;
     this.emit('replay-value-read', { index, output: step.output, valueType: spec.type });
+  }
+
+  /**
+   * Whether the application refused the write the step sent: a new error message on the page,
+   * the step's own control (its form) still there.
+   */
+  async #refused(): Promise<boolean> {
+    await this.documentsSettled();
+    await this.quiet(undefined);
+    const step = this.capability.steps[this.#stepIndex];
+    const message = refusalAmong(this.#messagesBeforeWrite ?? [], await errorMessages(this.#page));
+    if (!message || !step || !('target' in step)) return false;
+    const form = await probeTarget(this.#page, this.#bind(step.target), { visible: true }).catch(
+      () => undefined,
+    );
+    if (form?.count !== 1 || !form.visible) return false;
+    this.rejection = message;
+    this.emit('replay-page-classified', { state: 'rejected', detail: 'the application refused the write' });
+    return true;
   }
 
   /** Whether the page shows the outcome's sign after this many steps (one look, only where one was seen). */
@@ -716,9 +789,14 @@ export class Replay implements StepRunner {
     });
   }
 
-  #surfaceChanged(message: string, target: Target | undefined): Promise<LiftError> {
+  /**
+   * SURFACE_CHANGED, structural (counting toward switching the capability off) only where no
+   * input could explain the difference: a page the inputs shaped may lack a record, not a screen.
+   */
+  #surfaceChanged(message: string, target: Target | undefined, structural?: boolean): Promise<LiftError> {
     const evidence = { inputs: this.#inputs, screenshot: (label: string) => this.#screenshot(label) };
-    return surfaceChanged(this.#page, evidence, message, target, this.#outcome());
+    const judged = structural ?? !shapedByInputs(this.capability, this.#stepIndex);
+    return surfaceChanged(this.#page, evidence, message, target, this.#outcome(), judged);
   }
 
   #screenshot(label: string): Promise<string | undefined> {

@@ -43,6 +43,12 @@ function signInOptions(
   };
 }
 
+const ANSWERS: Record<Exclude<ReplayResult['outcome'], 'found'>, string> = {
+  not_found: 'not found',
+  already_exists: 'that it already exists',
+  rejected: 'with a refusal: nothing was written',
+};
+
 function resultOf(
   capability: Capability,
   plan: ReplayPlan,
@@ -50,11 +56,15 @@ function resultOf(
   verifiedBy: string,
 ): ToolResult<Record<string, unknown>> {
   return {
-    fields: { outcome: result.outcome, ...result.outputs },
+    fields: {
+      outcome: result.outcome,
+      ...result.outputs,
+      ...(result.message !== undefined ? { message: result.message } : {}),
+    },
     summary:
       result.outcome === 'found'
         ? `${capability.name}: ${capability.outputs.map((spec) => spec.name).join(', ')} read in ${result.durationMs} ms, checkpoint passed`
-        : `${capability.name}: the application answered ${result.outcome === 'not_found' ? 'not found' : 'that it already exists'}`,
+        : `${capability.name}: the application answered ${ANSWERS[result.outcome]}`,
     // Only a found outcome ran every step: not_found and already_exists stopped before any write.
     effect: plan.effectClass === 'read' || result.outcome !== 'found' ? 'none' : 'changed',
     verifiedBy,
@@ -123,7 +133,8 @@ export async function runReplayTool(
     overrides.onResult?.(result);
     return resultOf(capability, plan, result, options.verifiedBy);
   } catch (error) {
-    if (plan.registered && error instanceof LiftError && error.code === 'SURFACE_CHANGED') {
+    // Only a structural mismatch counts: a missing record, a slow page or a refusal never does.
+    if (plan.registered && error instanceof LiftError && isStructural(error)) {
       const disabled = await deps.registrations.recordSurfaceChanged(plan.name, error.message);
       if (disabled) ctx.emit({ type: 'capability-disabled', name: plan.name });
     }
@@ -131,4 +142,9 @@ export async function runReplayTool(
   } finally {
     await lease.release();
   }
+}
+
+/** A SURFACE_CHANGED whose page no input could explain (replay/evidence.ts says which). */
+function isStructural(error: LiftError): boolean {
+  return error.code === 'SURFACE_CHANGED' && error.details?.structural !== false;
 }

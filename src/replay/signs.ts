@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { bindPlaceholders, type Capability, type OutcomeSign } from '../capability/capability.js';
+import { pageFingerprint } from '../capability/fingerprint.js';
 import { resolveTarget } from '../rungs/ui/locator.js';
 import type { PageTracker } from '../rungs/ui/page-tracker.js';
 
@@ -38,6 +39,11 @@ export class OutcomeSigns {
       if (sign.status !== undefined && this.#status() !== sign.status) continue;
       const visible = await Promise.all(sign.shows.map((target) => this.#visible(target)));
       if (visible.some(Boolean)) return sign;
+      if (sign.message && sign.structure && (await this.#visible(sign.message))) {
+        // The message alone is words: the page must also be built as the example's was.
+        const { fingerprint } = await pageFingerprint(this.#page).catch(() => ({ fingerprint: '' }));
+        if (fingerprint === sign.structure) return sign;
+      }
     }
     return undefined;
   }

@@ -1,7 +1,13 @@
 import type { Locator } from 'playwright-core';
 import type { Capability, Postcondition, Step, Value } from '../capability/capability.js';
 import { revealForPointer } from '../rungs/ui/element.js';
-import { fieldHolds, readField } from '../rungs/ui/field-value.js';
+import {
+  type FieldRead,
+  fieldGained,
+  fieldHolds,
+  readField,
+  takesLineBreaks,
+} from '../rungs/ui/field-value.js';
 import type { Target } from '../rungs/ui/locator.js';
 import type { QuietSince } from '../rungs/ui/quiet.js';
 import { typeKeys } from '../rungs/ui/type-keys.js';
@@ -96,6 +102,27 @@ async function heldOrExpected(
   return held && fieldHolds(held, runner.value(step.value)) ? NOTHING : step.expect;
 }
 
+/** What a field held before a step typed into it at the caret, for that step's check. */
+const heldBefore = new WeakMap<Step, FieldRead>();
+
+/**
+ * Typed at the caret, the field must hold what it held with the text added at one place.
+ * When it does not yet, the postcondition waited for is the text appended at the end (the
+ * usual place, after Control+End), which a slow page may still come to show.
+ */
+async function gained(
+  locator: Locator,
+  step: Extract<Step, { op: 'type' }>,
+  runner: StepRunner,
+): Promise<Postcondition> {
+  const before = heldBefore.get(step);
+  heldBefore.delete(step);
+  const text = runner.value(step.value);
+  const held = await readField(locator, runner.timeoutMs).catch(() => undefined);
+  if (before && held && fieldGained(before, held, text)) return NOTHING;
+  return { kind: 'value', target: step.target, equals: { literal: `${before?.value ?? ''}${text}` } };
+}
+
 type Handlers = { [Op in Step['op']]: Handler<Extract<Step, { op: Op }>> };
 
 /**
@@ -127,11 +154,17 @@ export const STEP_HANDLERS: Handlers = {
   type: onTarget(
     async (locator, step, runner, timeout) => {
       const text = runner.value(step.value);
-      // A line break would be typed as Enter and could send the form: nothing is typed at all.
-      if (/[\r\n]/.test(text)) throw new Error('a typed value holds a line break, which would be Enter');
-      await typeKeys(locator, text, timeout);
+      // In a one-line field a line break would be Enter and could send the form: nothing is typed.
+      if (/[\r\n]/.test(text) && !(await takesLineBreaks(locator, timeout)))
+        throw new Error('a typed value holds a line break, which would be Enter in a one-line field');
+      if (step.clear !== false) return typeKeys(locator, text, timeout);
+      heldBefore.set(step, await readField(locator, timeout));
+      await typeKeys(locator, text, timeout, { clear: false });
     },
-    { expect: heldOrExpected },
+    {
+      expect: (locator, step, runner) =>
+        step.clear === false ? gained(locator, step, runner) : heldOrExpected(locator, step, runner),
+    },
   ),
   select: onTarget((locator, step, runner, timeout) =>
     locator.selectOption({ label: runner.value(step.value) }, { timeout }).then(() => undefined),

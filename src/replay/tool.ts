@@ -128,6 +128,9 @@ function declare(
   // Typed as a record: the fields are the capability's own, known only at run time.
   const output: z.ZodType<Record<string, unknown>> = z.strictObject({
     outcome: z.enum(capability.outcomes),
+    ...(capability.outcomes.includes('rejected')
+      ? { message: z.string().optional().describe("For a rejected write: the application's own message") }
+      : {}),
     ...Object.fromEntries(capability.outputs.map((spec) => [spec.name, OUTPUT_TYPES[spec.type].optional()])),
   });
   const checkpoint = `final checkpoint: ${describeLocator(capability.checkpoint.target.locator)} equals input ${capability.checkpoint.equals.input}`;

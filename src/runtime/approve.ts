@@ -52,6 +52,9 @@ async function settled(
   for (const until = Date.now() + WAIT_MS; Date.now() < until; ) {
     current = await approvals.get(approvalId);
     if (current?.state === 'executed' && current.envelope) return JSON.parse(current.envelope) as Envelope;
+    // The first approver's run could not reach the program and the call is held again: that
+    // attempt is this approver's answer too (its phrase, if any, was never checked: it may not run it).
+    if (current?.state === 'pending' && current.envelope) return JSON.parse(current.envelope) as Envelope;
     if (current?.state === 'denied')
       throw new LiftError('APPROVAL_DENIED', `Approval '${approvalId}' was denied.`);
     if (current && approverIsGone(current) && (await approvals.takeOver(approvalId, owner)))
@@ -94,8 +97,32 @@ async function execute(
   }
   // A claim still held by a live process (a Lift that approved it before leases) is its to finish.
   if (!envelope.ok && 'error' in envelope && envelope.error.code === 'IN_FLIGHT') return envelope;
+  if (didNothingForWantOfTheProgram(envelope)) {
+    const held = stillHeld(envelope, approval.id);
+    await approvals.holdAgain(approval.id, JSON.stringify(held));
+    return held;
+  }
   await approvals.recordExecution(approval.id, JSON.stringify(envelope));
   return envelope;
+}
+
+/**
+ * Failures that leave a yes unused: the program could not be reached, or was busy, and the call
+ * says nothing started. The call is held again, for the same approval, once the program answers.
+ */
+const NOT_USED_UP: ReadonlySet<string> = new Set(['UPSTREAM_UNAVAILABLE', 'LOCKED', 'RATE_LIMITED']);
+
+function didNothingForWantOfTheProgram(envelope: Envelope): boolean {
+  return (
+    'error' in envelope && envelope.error.outcome === 'not_started' && NOT_USED_UP.has(envelope.error.code)
+  );
+}
+
+/** The attempt's answer, saying that the call is still held and how to run it when the program answers. */
+function stillHeld(envelope: Envelope, approvalId: string): Envelope {
+  if (!('error' in envelope)) return envelope;
+  const again = `Nothing ran and the approval is not used up: the call is held again as ${approvalId}; approve it again (lift approve ${approvalId}, or the console) once the program answers.`;
+  return { ...envelope, error: { ...envelope.error, hint: `${envelope.error.hint} ${again}` } };
 }
 
 /** Who runs an approved call, in words: `pid 4242 on build-7 (last seen 12:00:05)`. */

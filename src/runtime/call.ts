@@ -3,6 +3,7 @@ import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, ErrorEnvelope } from '../contract/envelope.js';
 import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
+import { neverConnected } from '../contract/unreachable.js';
 import type { Awaitable } from '../store/awaitable.js';
 import { hashValue } from '../store/canonical.js';
 import type { RunEvent } from '../store/runs.js';
@@ -147,7 +148,8 @@ export class Call implements CallParts {
         ? { tool: this.toolName, ok: clean.ok, code: clean.error.code }
         : { tool: this.toolName, ok: clean.ok },
     );
-    if (this.ownRun) runs.record(this.runId, 'call', this.toolName, this.events, clean.ok);
+    if (this.ownRun)
+      runs.record(this.runId, 'call', this.toolName, this.events, 'pending' in clean ? 'held' : clean.ok);
     else runs.append(this.runId, this.events);
     return clean;
   }
@@ -191,6 +193,15 @@ function errorEnvelope(call: Call, error: LiftError): ErrorEnvelope {
 export function asLiftError(error: unknown, started: boolean): LiftError {
   if (isLiftError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
+  // The program could not be reached: no bug of Lift's. Once something else may have reached
+  // a system, what this call did is still unknown.
+  const reason = neverConnected(error);
+  if (reason) {
+    return new LiftError('UPSTREAM_UNAVAILABLE', `The program could not be reached (${reason}): ${message}`, {
+      outcome: started ? 'unknown' : 'not_started',
+      cause: error,
+    });
+  }
   return new LiftError('INTERNAL_ERROR', message, {
     outcome: started ? 'unknown' : 'not_started',
     cause: error,

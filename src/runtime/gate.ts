@@ -1,10 +1,11 @@
 import { type AnyTool, gateOf } from '../contract/define-tool.js';
 import { type Gate, gateHoldsCall } from '../contract/effects.js';
-import type { Envelope } from '../contract/envelope.js';
-import { LiftError } from '../contract/errors.js';
+import type { Envelope, PendingEnvelope } from '../contract/envelope.js';
+import { ERROR_CODES, LiftError } from '../contract/errors.js';
 import type { Approval } from '../store/approvals.js';
 import { type Awaitable, andThen } from '../store/awaitable.js';
 import { maskInput } from '../store/held-input.js';
+import { inputDigest, signaturePhrase } from '../store/signature-phrase.js';
 import { asLiftError, type Call } from './call.js';
 import { previewOf } from './preview.js';
 
@@ -58,19 +59,37 @@ async function hold(call: Call, tool: AnyTool, gate: Gate): Promise<Envelope> {
     );
   }
   call.event('gate-held', { gate, approval_id: approval.id });
-  return call.finish({
-    ok: true,
+  return call.finish(pendingEnvelope(call, tool, approval));
+}
+
+/**
+ * A held call's answer: not ok (it did not run), APPROVAL_PENDING with the approval id and how
+ * to wait for the answer, and the preview with the input's digest, as the person sees them.
+ */
+function pendingEnvelope(call: Call, tool: AnyTool, approval: Approval): PendingEnvelope {
+  const id = approval.id;
+  return {
+    ok: false,
     tool: tool.name,
+    error: {
+      code: 'APPROVAL_PENDING',
+      message: `${tool.name} is held for a person's ${approval.gate} (approval ${id}); it has not run.`,
+      retry: ERROR_CODES.APPROVAL_PENDING.retry,
+      hint: `Do not call it again. Wait for the answer with lift call --wait (or approval_status {"approval_id":"${id}"}); a person answers in the console (lift console) or with lift approve ${id} (lift deny ${id}).`,
+      outcome: 'not_started',
+      details: { approval_id: id, gate: approval.gate },
+    },
     pending: {
-      approval_id: approval.id,
+      approval_id: id,
       gate: approval.gate,
       preview: approval.preview,
+      input_digest: approval.inputDigest,
       ...(approval.phrase ? { confirmation_phrase: approval.phrase } : {}),
     },
-    summary: `Held for ${approval.gate}: ${approval.preview}`,
+    summary: `Held for ${approval.gate}, not run: ${approval.preview}`,
     run_id: call.runId,
     ...(call.requestId ? { request_id: call.requestId } : {}),
-  });
+  };
 }
 
 /**
@@ -88,15 +107,15 @@ async function openApproval(call: Call, tool: AnyTool, gate: Approval['gate']): 
     signal: call.options.signal,
     log: call,
   });
+  const input = maskInput(call.input, secrets);
   return approvals.hold({
     tool: tool.name,
-    input: maskInput(call.input, secrets),
+    input,
     inputHash: call.inputHash(),
     requestId: call.requestId,
     gate,
     preview: secrets.scrub(preview.text),
     digest: preview.digest,
-    // The last characters of the run id make each phrase differ from the one before.
-    phrase: gate === 'signature' ? `${tool.name} ${call.runId.slice(-6)}` : undefined,
+    phrase: gate === 'signature' ? signaturePhrase(tool.name, inputDigest(input.input)) : undefined,
   });
 }

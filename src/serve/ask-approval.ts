@@ -17,6 +17,17 @@ export function canElicit(capabilities: ClientCapabilities | undefined): boolean
   return Object.keys(elicitation).length === 0 || elicitation.form !== undefined;
 }
 
+/**
+ * Whether the client may answer this held call by asking its person. The client is the agent's
+ * own, and what it shows as "the person" is its to decide: a review it may answer, a signature
+ * only where the operator allowed it for the tool (lift.config `elicitation.signature`). Any
+ * other signature waits for the console or lift approve.
+ */
+export function elicitationMayAnswer(pending: PendingEnvelope, signatureTools: readonly string[]): boolean {
+  if (pending.pending.gate !== 'signature') return true;
+  return signatureTools.includes('*') || signatureTools.includes(pending.tool);
+}
+
 /** Instead of a yes or a no, the person may say what to change: the call is dropped and the words go back. */
 const CHANGE = {
   type: 'string',
@@ -25,8 +36,9 @@ const CHANGE = {
 } as const;
 
 function requestFor(pending: PendingEnvelope): ElicitRequestFormParams {
-  const { gate, preview, confirmation_phrase } = pending.pending;
-  const message = `${pending.tool} is held for ${gate}. It will do exactly this:\n${preview}`;
+  const { gate, preview, input_digest, confirmation_phrase } = pending.pending;
+  const digest = input_digest ? `\nInput digest: ${input_digest}` : '';
+  const message = `${pending.tool} is held for ${gate}. It will do exactly this:\n${preview}${digest}`;
   if (gate === 'signature' && confirmation_phrase) {
     return {
       mode: 'form',

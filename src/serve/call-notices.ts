@@ -1,5 +1,5 @@
 import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { Envelope } from '../contract/envelope.js';
+import { type Envelope, isPending } from '../contract/envelope.js';
 import type { RunEvent } from '../store/runs.js';
 import { atLeast, levelOf } from './log-levels.js';
 
@@ -80,7 +80,8 @@ export class CallNotices {
   end(envelope: Envelope): void {
     this.#flushProgress();
     this.#over = true;
-    if (this.#options.level !== undefined || envelope.ok) return;
+    // A held call is not ok, yet nothing failed: its result says what waits and for whom.
+    if (this.#options.level !== undefined || envelope.ok || isPending(envelope)) return;
     const failure =
       'error' in envelope
         ? { code: envelope.error.code, message: envelope.error.message }

@@ -40,6 +40,8 @@ export function levelOf(event: RunEvent): LoggingLevel {
   const { type } = event;
   if (CALL_END.has(type)) {
     if (event.ok !== false) return 'info';
+    // A held call is not ok, but nothing failed: it waits for a person, as gate-held said.
+    if (event.code === 'APPROVAL_PENDING') return 'notice';
     return event.code === 'INTERNAL_ERROR' ? 'error' : 'warning';
   }
   if (CALL_START.has(type)) return 'info';

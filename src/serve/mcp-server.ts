@@ -19,7 +19,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { RunEvent } from '../store/runs.js';
 import { ApprovalResources } from './approval-resources.js';
 import { approvalStatusTool } from './approval-status.js';
-import { askApproval, canElicit } from './ask-approval.js';
+import { askApproval, canElicit, elicitationMayAnswer } from './ask-approval.js';
 import { CallNotices } from './call-notices.js';
 import { FileResources } from './file-resources.js';
 import { ProtocolError } from './protocol-error.js';
@@ -48,6 +48,12 @@ export interface LiftServerOptions {
    * they load): tools/list and tools/call wait for it, so a client never sees a partial list.
    */
   toolsLoaded?: Promise<void>;
+  /**
+   * Tools whose signature gates a client may answer by elicitation (lift.config
+   * `elicitation.signature`, `"*"` for all). Review gates it may always answer; by default no
+   * signature: that needs the console or lift approve.
+   */
+  elicitSignatures?: readonly string[];
 }
 
 /** Tools the server adds to the registry's: what a client needs to follow its own calls. */
@@ -56,7 +62,7 @@ export function serverTools(runtime: Runtime): AnyTool[] {
 }
 
 const INSTRUCTIONS =
-  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A call held for a person comes back as an isError result that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
+  'Each tool is one typed operation with a contract. Results are envelopes: ok, summary, fields, checks, or error with code, retry and hint. A call held for a person is not ok: it comes back as an isError result (error.code APPROVAL_PENDING) that starts with PENDING APPROVAL, NOT RUN and carries pending.approval_id: do not call it again; a person approves it, and approval_status (or the resource lift://approvals/ID) tells its state and, once it ran, its result.';
 
 /**
  * One MCP server over a runtime: every registered tool, listed from its contract and
@@ -128,7 +134,11 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
       input,
       hear ? { signal: extra.signal, onEvent: hear } : { signal: extra.signal },
     );
-    if (isPending(envelope) && canElicit(server.getClientCapabilities())) {
+    if (
+      isPending(envelope) &&
+      canElicit(server.getClientCapabilities()) &&
+      elicitationMayAnswer(envelope, options.elicitSignatures ?? [])
+    ) {
       envelope = await askApproval(
         runtime,
         envelope,

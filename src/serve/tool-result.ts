@@ -25,11 +25,11 @@ export function fileUri(path: string): string {
  * decides, and how to learn what became of it without calling again.
  */
 function pendingText(envelope: PendingEnvelope): string {
-  const { approval_id, gate, preview, confirmation_phrase } = envelope.pending;
+  const { approval_id, gate, preview, input_digest, confirmation_phrase } = envelope.pending;
   const phrase = confirmation_phrase ? ` --phrase "${confirmation_phrase}"` : '';
   return [
     `PENDING APPROVAL, NOT RUN: ${envelope.tool} is held for ${gate} (approval ${approval_id}). Nothing has changed yet.`,
-    `Preview: ${preview}`,
+    `Preview: ${preview}${input_digest ? ` (input digest ${input_digest})` : ''}`,
     `A person approves or denies it (in this client when asked, or: lift approve ${approval_id}${phrase}). Do not call it again; ask approval_status {"approval_id":"${approval_id}"} for its state and, once it ran, its result.`,
   ].join('\n');
 }

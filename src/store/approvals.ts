@@ -3,6 +3,7 @@ import type { Db } from './database.js';
 import type { MaskedInput, SecretMask } from './held-input.js';
 import { LEASE_MS, type LeaseOwner, ownerIsGone } from './processes.js';
 import type { ApprovalRecords, HeldCall } from './records.js';
+import { inputDigest, signaturePhrase } from './signature-phrase.js';
 
 /** replaced_by of a call whose changed call is being held right now. */
 export const CHANGING = 'changing';
@@ -22,6 +23,12 @@ export interface Approval {
   preview: string;
   /** What the tool's preview read from the system, hashed; the approved call checks it still holds. */
   digest: string | undefined;
+  /** A short digest of the stored input (signature-phrase.ts), shown beside the preview. */
+  inputDigest: string;
+  /**
+   * What a signature gate asks the person to type: the tool and the input's digest, made from
+   * the stored call each time it is read, so a call held by an older Lift is bound the same way.
+   */
   phrase: string | undefined;
   state: ApprovalState;
   envelope: string | undefined;
@@ -59,17 +66,20 @@ export interface ApprovalRow {
 }
 
 export function approvalFromRow(row: ApprovalRow): Approval {
+  const input: unknown = JSON.parse(row.input);
+  const digest = inputDigest(input);
   return {
     id: row.id,
     tool: row.tool,
-    input: JSON.parse(row.input),
+    input,
     masks: row.input_masks ? (JSON.parse(row.input_masks) as SecretMask[]) : [],
     inputHash: row.input_hash,
     requestId: row.request_id ?? undefined,
     gate: row.gate,
     preview: row.preview,
     digest: row.digest ?? undefined,
-    phrase: row.phrase ?? undefined,
+    inputDigest: digest,
+    phrase: row.gate === 'signature' ? signaturePhrase(row.tool, digest) : undefined,
     state: row.state,
     envelope: row.envelope ?? undefined,
     createdAt: row.created_at,
@@ -260,6 +270,16 @@ export class Approvals implements ApprovalRecords {
 
   recordExecution(id: string, envelope: string): void {
     this.#db.prepare(`UPDATE approvals SET state = 'executed', envelope = ? WHERE id = ?`).run(envelope, id);
+  }
+
+  holdAgain(id: string, envelope: string): void {
+    this.#db
+      .prepare(
+        `UPDATE approvals SET state = 'pending', envelope = ?, decided_at = NULL, decided_by = NULL,
+           owner_pid = NULL, owner_host = NULL, owner_started = NULL, heartbeat_at = NULL
+         WHERE id = ? AND state = 'approved'`,
+      )
+      .run(envelope, id);
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { ByteBuffer } from './byte-buffer.js';
 import type { Db } from './database.js';
+import { okColumn, type RunEnding } from './records.js';
 import { isModelEvent, type RunEvent } from './run-event.js';
 import type { Scrubber } from './secrets.js';
 
@@ -47,7 +48,7 @@ export class CallBatches {
   }
 
   /** Queues a finished call, scrubbed of secrets. */
-  add(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
+  add(runId: string, kind: string, title: string, events: RunEvent[], ok: RunEnding): void {
     const id = JSON.stringify(runId);
     this.#lines.append(`{"run":${id},"events":${this.#secrets.scrubbedJson(events)}}\n`);
     const startedAt = events[0]?.t ?? new Date().toISOString();
@@ -55,7 +56,7 @@ export class CallBatches {
     let modelEvents = 0;
     for (const event of events) if (isModelEvent(event)) modelEvents++;
     // Every string through JSON.stringify: one malformed entry would hide its whole batch.
-    const entry = `[${id},${JSON.stringify(kind)},${JSON.stringify(this.#secrets.scrub(title))},${JSON.stringify(startedAt)},${JSON.stringify(endedAt)},${ok ? 1 : 0},${events.length},${modelEvents}]`;
+    const entry = `[${id},${JSON.stringify(kind)},${JSON.stringify(this.#secrets.scrub(title))},${JSON.stringify(startedAt)},${JSON.stringify(endedAt)},${okColumn(ok)},${events.length},${modelEvents}]`;
     this.#entries.append(this.#pending === 0 ? entry : `,${entry}`);
     if (this.#pending === 0 || runId < this.#firstId) this.#firstId = runId;
     if (this.#pending === 0 || runId > this.#lastId) this.#lastId = runId;

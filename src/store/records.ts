@@ -55,6 +55,20 @@ export interface ApprovalRecords {
   linkReplacement(id: string, replacedBy: string | undefined): Awaitable<void>;
   recent(limit?: number): Awaitable<Approval[]>;
   recordExecution(id: string, envelope: string): Awaitable<void>;
+  /**
+   * Approved -> pending again, for a call that did nothing because its program could not be
+   * reached: the person's yes is not used up. `envelope` is that attempt's answer, kept for
+   * whoever waits on the call and for the person to read.
+   */
+  holdAgain(id: string, envelope: string): Awaitable<void>;
+}
+
+/** How a run ended: ok (true), failed (false), or held for a person's yes: not ok, yet nothing failed. */
+export type RunEnding = boolean | 'held';
+
+/** The index's `ok` column: 1 ok, 0 failed, 2 held (a Lift from before held runs reads 2 as not ok). */
+export function okColumn(ending: RunEnding): number {
+  return ending === 'held' ? 2 : ending ? 1 : 0;
 }
 
 export interface RunRecord {
@@ -64,6 +78,8 @@ export interface RunRecord {
   startedAt: string;
   endedAt: string | undefined;
   ok: boolean | undefined;
+  /** It ended held for a person's yes (ok is false). */
+  held: boolean;
   events: number;
   modelEvents: number;
   /** Where the events are: a JSONL file in the home, or `postgres:` for the shared store. */
@@ -80,9 +96,9 @@ export interface RunRecords {
   start(kind: string, title: string): string;
   /** Appends events to a run started with `start`, scrubbed of secrets. */
   append(runId: string, events: RunEvent[]): void;
-  end(runId: string, ok: boolean): void;
+  end(runId: string, ok: RunEnding): void;
   /** Records a whole run at once (one call of one tool). */
-  record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void;
+  record(runId: string, kind: string, title: string, events: RunEvent[], ok: RunEnding): void;
   /** Writes everything queued. */
   flush(): Awaitable<void>;
   get(runId: string): Awaitable<RunRecord | undefined>;

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../contract/paths.js';
 import { CallBatches } from './call-batches.js';
 import type { Db } from './database.js';
-import type { RunRecord, RunRecords } from './records.js';
+import { okColumn, type RunEnding, type RunRecord, type RunRecords } from './records.js';
 import { isModelEvent, type RunEvent, readEvent } from './run-event.js';
 import type { Scrubber } from './secrets.js';
 
@@ -31,6 +31,7 @@ function fromRow(row: RunRow): RunRecord {
     startedAt: row.started_at,
     endedAt: row.ended_at ?? undefined,
     ok: row.ok === null ? undefined : row.ok === 1,
+    held: row.ok === 2,
     events: row.events,
     modelEvents: row.model_events,
     file: row.file,
@@ -69,7 +70,7 @@ interface FinishedCall {
   kind: string;
   title: string;
   events: RunEvent[];
-  ok: boolean;
+  ok: RunEnding;
 }
 
 /**
@@ -162,9 +163,9 @@ export class RunLog implements RunRecords {
     this.#schedule();
   }
 
-  end(runId: string, ok: boolean): void {
+  end(runId: string, ok: RunEnding): void {
     const endedAt = new Date().toISOString();
-    this.#rows.push(() => this.#end.run(endedAt, ok ? 1 : 0, runId));
+    this.#rows.push(() => this.#end.run(endedAt, okColumn(ok), runId));
     this.flushSync();
   }
 
@@ -173,7 +174,7 @@ export class RunLog implements RunRecords {
    * current turn of the event loop, once the caller's answer has gone out (an MCP response
    * is written before then), and always before any read.
    */
-  record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
+  record(runId: string, kind: string, title: string, events: RunEvent[], ok: RunEnding): void {
     this.#deferred.push({ runId, kind, title, events, ok });
     // A caller that never yields to the event loop still sees bounded memory.
     if (this.#deferred.length >= FLUSH_AT_ROWS) {

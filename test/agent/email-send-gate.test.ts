@@ -123,7 +123,11 @@ describe('the email send gate from the command line and over MCP', () => {
     mkdirSync(home, { recursive: true });
     writeFileSync(
       join(folder.path, 'lift.config.json'),
-      JSON.stringify({ settings: { email: world.settings() } }),
+      // The operator lets an MCP client's person sign the send (by default a signature needs the console or lift approve).
+      JSON.stringify({
+        settings: { email: world.settings() },
+        elicitation: { signature: ['email_draft_send'] },
+      }),
     );
     ws = {
       cwd: folder.path,
@@ -169,7 +173,7 @@ describe('the email send gate from the command line and over MCP', () => {
     expect(await world.uidsWith(OPS, 'INBOX', envelope.fields.message_id)).toHaveLength(1);
   }, 180_000);
 
-  it('asks over MCP elicitation with the preview, takes a change, then sends with the phrase', async () => {
+  it('asks over MCP elicitation with the preview, takes a change, then sends with the phrase where lift.config allows it', async () => {
     const asked: ElicitRequest['params'][] = [];
     const answers: Array<Record<string, string>> = [{ change: 'Add ops-lead@example.test in cc' }];
     const client: Client = await connectStdio(ws, (params) => {

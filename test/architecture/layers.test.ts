@@ -54,8 +54,9 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'store', 'runtime', 'rungs/ui', 'rungs/desktop', 'capability'],
     packages: ['playwright-core', 'zod', NODE],
   },
+  // Discovery proves what it compiled by replaying it (rehearsal.ts): discover may reach replay, never the reverse.
   discover: {
-    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'model'],
+    folders: ['contract', 'store', 'runtime', 'rungs/ui', 'capability', 'model', 'replay'],
     packages: ['playwright-core', 'zod', 'ai', '@ai-sdk/provider-utils', '@modelcontextprotocol/sdk', NODE],
   },
   ladder: {

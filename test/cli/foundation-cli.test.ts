@@ -64,6 +64,43 @@ describe('lift', () => {
     expect(JSON.parse(bad.stdout).error.code).toBe('BAD_INPUT');
   });
 
+  it('exits 4 with APPROVAL_PENDING for a held call, and lift runs lists its run as held', async () => {
+    const held = await run([
+      'call',
+      'notice_publish',
+      '--input',
+      '{"name":"exit four","request_id":"cli-held-4"}',
+    ]);
+    expect(held.code, held.stderr).toBe(4);
+    const envelope = JSON.parse(held.stdout);
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: { code: 'APPROVAL_PENDING', details: { approval_id: envelope.pending.approval_id } },
+    });
+    const runs = await run(['runs']);
+    const line = runs.stdout.split('\n').find((each) => each.startsWith(envelope.run_id));
+    expect(line).toMatch(/\bheld\b/);
+  }, 180_000);
+
+  it('asks each held call of a tool for a phrase that names its input: one call’s phrase does not sign another', async () => {
+    const hold = async (requestId: string) =>
+      JSON.parse((await run(['call', 'record_purge', '--input', `{"request_id":"${requestId}"}`])).stdout);
+    const first = await hold('cli-purge-1');
+    const second = await hold('cli-purge-2');
+    expect(first.pending.confirmation_phrase).toBe(`record_purge ${first.pending.input_digest}`);
+    expect(second.pending.confirmation_phrase).not.toBe(first.pending.confirmation_phrase);
+    const listed = await run(['approvals']);
+    expect(listed.stdout).toContain(`input digest: ${second.pending.input_digest}`);
+    const wrong = await run([
+      'approve',
+      second.pending.approval_id,
+      '--phrase',
+      first.pending.confirmation_phrase,
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('CONFIRMATION_MISMATCH');
+  }, 180_000);
+
   it('runs a held call exactly once when two people approve it at the same time', async () => {
     const held = JSON.parse(
       (await run(['call', 'notice_publish', '--input', '{"name":"twice","request_id":"cli-held"}'])).stdout,

@@ -29,6 +29,14 @@ beforeAll(async () => {
     expect(made.code).toBe(0);
   }
   await lift(['call', 'record_create', '--input', '{"name":7}'], { cwd: world.dir, env: world.env });
+  const held = await lift(
+    ['call', 'notice_publish', '--input', '{"name":"runs page","request_id":"held-runs"}'],
+    {
+      cwd: world.dir,
+      env: world.env,
+    },
+  );
+  expect(held.code, held.stderr).toBe(4);
   const runtime = new Runtime({ home: join(world.dir, 'home') });
   try {
     const store = new CapabilityStore(runtime.store.capabilities);
@@ -56,6 +64,18 @@ describe('the console shows runs, capabilities, tools and the ladder', () => {
     await page.getByLabel('Outcome').selectOption('ok');
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect(page.locator('#run-count').textContent()).resolves.toBe('2 runs');
+    // A held call did not run: the list says held, never ok.
+    await page.getByLabel('Tool or title').fill('notice_publish');
+    await page.getByLabel('Outcome').selectOption('ok');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.locator('#run-count').textContent()).resolves.toBe('0 runs');
+    await page.getByLabel('Outcome').selectOption('held');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page.locator('#run-count').textContent()).resolves.toBe('1 run');
+    await expect(page.locator('tbody .badge').textContent()).resolves.toBe('held');
+    await page.getByLabel('Tool or title').fill('record_create');
+    await page.getByLabel('Outcome').selectOption('ok');
+    await page.getByRole('button', { name: 'Filter' }).click();
     await screenshot(page, 'runs');
     await page.locator('tbody tr').first().getByRole('link').click();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('record_create');

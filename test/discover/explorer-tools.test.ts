@@ -37,6 +37,26 @@ describe('the four explorer tools', () => {
   });
 });
 
+describe('the act tool and typing as a person', () => {
+  it('tells the model of templates, clear:false and caret keys with an example of each, and takes them', () => {
+    const { description, input } = EXPLORER_TOOLS.act;
+    expect(description).toContain('"template":"== {{title}} ==');
+    expect(description).toContain('"clear":false');
+    expect(description).toContain('"key":"Control+End"');
+    expect(description).toContain('"by":"cell"');
+    const target = { ref: 'e7' };
+    const actions = [
+      { op: 'press', target, key: 'Control+End' },
+      { op: 'type', target, value: { template: '\n{{line}}' }, clear: false },
+      { op: 'fill', target, value: { template: '== {{title}} ==\n\n{{body}}' } },
+    ];
+    expect(input.safeParse({ actions }).success).toBe(true);
+    const schema = JSON.stringify(explorerToolJsonSchema('act'));
+    expect(schema).toContain('"clear"');
+    expect(schema).toContain('"template"');
+  });
+});
+
 describe('the complete tool and outputs read from the resulting page', () => {
   const checkpoint = { target: { frame: [], locator: { by: 'label', label: 'Subject' } }, input: 'subject' };
   const complete = (from: unknown) =>

@@ -69,6 +69,34 @@ describe.each(['sqlite', 'postgres'] as const)('the %s store, through the one st
     expect((await store.registrations.get('cap'))?.enabled).toBe(false);
   });
 
+  it('holds an approved call again when its program could not be reached, for another yes, and binds a signature to the input', async () => {
+    const store = await open(kind, `${kind}-held-again`);
+    const held = await store.approvals.hold({
+      tool: 'purge',
+      input: { input: { b: 2 }, masks: [] },
+      inputHash: 'h',
+      requestId: 'req-again',
+      gate: 'signature',
+      preview: 'p',
+      phrase: undefined,
+    });
+    expect(held.phrase).toBe(`purge ${held.inputDigest}`);
+    const owner = thisProcess();
+    expect(await store.approvals.take(held.id, 'x', owner)).toBe(true);
+    await store.approvals.holdAgain(held.id, '{"ok":false}');
+    expect(await store.approvals.get(held.id)).toMatchObject({
+      state: 'pending',
+      envelope: '{"ok":false}',
+      decidedBy: undefined,
+      owner: undefined,
+    });
+    expect(await store.approvals.take(held.id, 'y', owner)).toBe(true);
+    await store.approvals.recordExecution(held.id, '{"ok":true}');
+    // Only an approved call is held again: one that ran stays ran.
+    await store.approvals.holdAgain(held.id, '{"ok":false}');
+    expect(await store.approvals.get(held.id)).toMatchObject({ state: 'executed', envelope: '{"ok":true}' });
+  });
+
   it("keeps a registration's whole sign-in recipe, and replaces it when registered again", async () => {
     const store = await open(kind, `${kind}-sign-in`);
     const recipe = parseSignInRecipe({

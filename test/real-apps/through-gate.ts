@@ -35,7 +35,8 @@ export async function replayThroughGate(
   untouched: () => Promise<boolean>,
 ): Promise<Pick<ReplayResult, 'outcome' | 'outputs'>> {
   const held = await envelope(['replay', name, '--input', JSON.stringify(inputs)], env);
-  if (!held.ok || held.pending?.gate !== 'signature')
+  // A held call is not ok: APPROVAL_PENDING, with what waits in `pending`.
+  if (held.ok || held.error?.code !== 'APPROVAL_PENDING' || held.pending?.gate !== 'signature')
     throw new Error(`the gate did not hold the call for a signature: ${JSON.stringify(held)}`);
   if (!(await untouched())) throw new Error('the held call changed the application before approval');
   const { approval_id: id, confirmation_phrase: phrase } = held.pending;

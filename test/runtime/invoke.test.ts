@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define-tool.js';
 import type { ErrorEnvelope, PendingEnvelope, SuccessEnvelope } from '../../src/contract/envelope.js';
 import { Runtime } from '../../src/runtime/runtime.js';
+import { hashValue } from '../../src/store/canonical.js';
 import { calls, readSystem, tools } from '../support/foundation-tools.js';
 import { tempDir } from '../support/temp.js';
 
@@ -235,6 +236,41 @@ describe('the gate', () => {
       code: 'APPROVAL_DENIED',
     });
     expect(readSystem(system).records.length).toBe(before);
+  });
+
+  it('answers a held call not ok: APPROVAL_PENDING with the approval id and how to wait, and its run is held, not ok', async () => {
+    const held = (await runtime.invoke('notice_publish', {
+      name: 'not done yet',
+      request_id: 'gate-not-ok',
+    })) as PendingEnvelope;
+    const id = held.pending.approval_id;
+    expect(held.ok).toBe(false);
+    expect(held.error).toMatchObject({
+      code: 'APPROVAL_PENDING',
+      retry: 'no',
+      outcome: 'not_started',
+      details: { approval_id: id },
+    });
+    for (const way of ['lift call --wait', `lift approve ${id}`, 'console'])
+      expect(held.error.hint).toContain(way);
+    const run = await runtime.store.runs.get(held.run_id);
+    expect(run).toMatchObject({ ok: false, held: true });
+    await runtime.deny(id);
+  });
+
+  it('binds the signature phrase to the input: the tool and the digest shown with the preview, and one call’s phrase does not sign another', async () => {
+    const first = (await runtime.invoke('record_purge', { request_id: 'purge-bound-1' })) as PendingEnvelope;
+    const second = (await runtime.invoke('record_purge', { request_id: 'purge-bound-2' })) as PendingEnvelope;
+    const digest = hashValue({ request_id: 'purge-bound-1' }).slice(0, 8);
+    expect(first.pending.input_digest).toBe(digest);
+    expect(first.pending.confirmation_phrase).toBe(`record_purge ${digest}`);
+    expect(second.pending.confirmation_phrase).toBe(`record_purge ${second.pending.input_digest}`);
+    expect(second.pending.confirmation_phrase).not.toBe(first.pending.confirmation_phrase);
+    await expect(
+      runtime.approve(second.pending.approval_id, { phrase: first.pending.confirmation_phrase ?? '' }),
+    ).rejects.toMatchObject({ code: 'CONFIRMATION_MISMATCH' });
+    await runtime.deny(first.pending.approval_id);
+    await runtime.deny(second.pending.approval_id);
   });
 
   it('asks a signature gate for the exact confirmation phrase', async () => {

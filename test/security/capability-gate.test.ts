@@ -96,7 +96,11 @@ describe('lift replay', () => {
       'backoffice_password',
       '--json',
     ]);
-    expect(held).toMatchObject({ ok: true, pending: { gate: 'signature' } });
+    expect(held).toMatchObject({
+      ok: false,
+      error: { code: 'APPROVAL_PENDING' },
+      pending: { gate: 'signature' },
+    });
     expect(held.tool).toMatch(/^replay_[0-9a-f]{12}$/);
     expect(fixture.requests()).toEqual([]);
     expect(await approve(held)).toMatchObject({ ok: true, fields: { outcome: 'found' } });
@@ -127,7 +131,12 @@ describe('lift replay', () => {
     const replayed = await json<Held>(['replay', 'member_note_add', '--input', input, '--json']);
     const called = await json<Held>(['call', 'member_note_add', '--input', input]);
     for (const held of [replayed, called]) {
-      expect(held).toMatchObject({ ok: true, tool: 'member_note_add', pending: { gate: 'signature' } });
+      expect(held).toMatchObject({
+        ok: false,
+        tool: 'member_note_add',
+        error: { code: 'APPROVAL_PENDING' },
+        pending: { gate: 'signature' },
+      });
     }
     expect(fixture.requests()).toEqual([]);
     const listed = await json<Array<{ id: string; tool: string }>>(['approvals', '--json']);
@@ -185,7 +194,11 @@ describe('MCP, the agent and run_chain', () => {
       const result = await client.callTool({ name, arguments: args });
       await client.close();
       server.dispose();
-      expect(result.structuredContent).toMatchObject({ ok: true, pending: { gate: 'signature' } });
+      expect(result.structuredContent).toMatchObject({
+        ok: false,
+        error: { code: 'APPROVAL_PENDING' },
+        pending: { gate: 'signature' },
+      });
       expect(
         (await harness.runtime.store.approvals.list(['pending'])).map((approval) => approval.tool),
       ).toEqual([name]);

@@ -67,7 +67,11 @@ describe('toAiSdkTools: the AI SDK calling Lift tools through invoke', () => {
       stopWhen: stepCountIs(5),
     });
     const outputs = result.steps.flatMap((step) => step.toolResults.map((part) => part.output));
-    expect(outputs[0]).toMatchObject({ ok: true, pending: { approval_id: expect.any(String) } });
+    expect(outputs[0]).toMatchObject({
+      ok: false,
+      error: { code: 'APPROVAL_PENDING' },
+      pending: { approval_id: expect.any(String) },
+    });
     expect((await runtime.store.approvals.list()).some((approval) => approval.tool === 'note_publish')).toBe(
       true,
     );

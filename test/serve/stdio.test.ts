@@ -234,11 +234,48 @@ describe('lift serve --stdio with the SDK client', () => {
       expect(published(ws)).toContain('req-asked-1 Lunch at noon');
     });
 
-    it('asks for the confirmation phrase of a signature gate and runs the call with it', async () => {
+    it('leaves a signature gate held for the console or lift approve, and never asks the client', async () => {
       answer = 'accept';
-      const { envelope } = await call(person, 'note_delete', { request_id: 'req-del-1', id: 'N-007' });
-      expect(envelope).toMatchObject({ ok: true, fields: { deleted: 'N-007' } });
-      expect(asked.at(-1)?.message).toContain('type the confirmation phrase');
+      const before = asked.length;
+      const { result, envelope } = await call(person, 'note_delete', {
+        request_id: 'req-del-0',
+        id: 'N-007',
+      });
+      // The client would have said yes to anything: it is the agent's own, and is not asked to sign.
+      expect(asked).toHaveLength(before);
+      expect(result.isError).toBe(true);
+      expect(envelope).toMatchObject({
+        ok: false,
+        error: { code: 'APPROVAL_PENDING' },
+        pending: { gate: 'signature' },
+      });
+      const id = envelope.pending.approval_id as string;
+      const status = await call(person, 'approval_status', { approval_id: id });
+      expect(status.envelope.fields).toMatchObject({ state: 'pending' });
+      const phrase = envelope.pending.confirmation_phrase as string;
+      const signed = await runLift(ws, ['approve', id, '--phrase', phrase, '--json']);
+      expect(signed.code, signed.stderr).toBe(0);
+      expect(JSON.parse(signed.stdout)).toMatchObject({ ok: true, fields: { deleted: 'N-007' } });
+    });
+
+    it('asks for the confirmation phrase of a signature gate where lift.config allows it for the tool, and runs the call with it', async () => {
+      const allowed = workspace({ config: { elicitation: { signature: ['note_delete'] } } });
+      const signer = await connectStdio(allowed, (params) => {
+        asked.push(params);
+        const schema = 'requestedSchema' in params ? params.requestedSchema : undefined;
+        return { action: 'accept', content: { phrase: schema?.properties.phrase?.description ?? '' } };
+      });
+      try {
+        const { envelope } = await call(signer, 'note_delete', { request_id: 'req-del-1', id: 'N-007' });
+        expect(envelope).toMatchObject({ ok: true, fields: { deleted: 'N-007' } });
+        const message = asked.at(-1)?.message ?? '';
+        expect(message).toContain('type the confirmation phrase');
+        // The phrase binds the input: the tool and the input's digest, shown with the preview.
+        expect(message).toMatch(/Input digest: ([0-9a-f]{8})\n[\s\S]*phrase: note_delete \1$/);
+      } finally {
+        await signer.close();
+        allowed.remove();
+      }
     });
 
     it('denies the held call when the person says no', async () => {

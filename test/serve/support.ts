@@ -39,9 +39,10 @@ export interface Workspace {
   remove(): void;
 }
 
-export function workspace(options: { token?: boolean } = {}): Workspace {
+/** `config` adds to lift.config.json beside the fixture tools. */
+export function workspace(options: { token?: boolean; config?: Record<string, unknown> } = {}): Workspace {
   const cwd = mkdtempSync(join(tmpdir(), 'lift-serve-'));
-  writeFileSync(join(cwd, 'lift.config.json'), JSON.stringify({ tools: [TOOLS_MODULE] }));
+  writeFileSync(join(cwd, 'lift.config.json'), JSON.stringify({ tools: [TOOLS_MODULE], ...options.config }));
   const home = join(cwd, '.lift');
   const env: Record<string, string> = { LIFT_HOME: home };
   if (options.token) env.LIFT_SECRET_SERVE_TOKEN = TOKEN;

@@ -75,7 +75,11 @@ describe('the store schema', () => {
       // The call 0.1.0 held is recognised by the hash the migration computed for it.
       const text = `token ${old.canary} for the partner`;
       const same = await runtime.invoke('fixture_notice_publish', { text, request_id: 'fixture-notice-1' });
-      expect(same).toMatchObject({ ok: true, pending: { approval_id: old.held } });
+      expect(same).toMatchObject({
+        ok: false,
+        error: { code: 'APPROVAL_PENDING' },
+        pending: { approval_id: old.held },
+      });
       const other = await runtime.invoke('fixture_notice_publish', {
         text: 'else',
         request_id: 'fixture-notice-1',

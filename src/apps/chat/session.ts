@@ -3,6 +3,7 @@ import type { Client } from '@xmpp/client';
 import type { Element } from '@xmpp/xml';
 import type { ToolContext } from '../../contract/context.js';
 import { type ErrorCode, isLiftError, LiftError } from '../../contract/errors.js';
+import { neverConnected } from '../../contract/unreachable.js';
 import { useNativeScram } from './scram.js';
 import type { ResolvedChatSettings } from './settings.js';
 
@@ -179,7 +180,7 @@ function loginFailure(error: unknown, settings: ResolvedChatSettings): LiftError
     );
   }
   return new LiftError(
-    'UPSTREAM_ERROR',
+    neverConnected(error) ? 'UPSTREAM_UNAVAILABLE' : 'UPSTREAM_ERROR',
     `The XMPP server did not take the connection (${failure.code ?? failure.message ?? 'no reason'}).`,
     {
       hint: 'Check that the chat server runs and is reachable, then call again.',

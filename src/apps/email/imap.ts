@@ -1,6 +1,7 @@
 import type { ImapFlow } from 'imapflow';
 import type { ToolContext } from '../../contract/context.js';
 import { isLiftError, LiftError } from '../../contract/errors.js';
+import { neverConnected } from '../../contract/unreachable.js';
 import type { ServerSettings } from './settings.js';
 
 export interface ImapLogin {
@@ -16,7 +17,7 @@ function remainingMs(ctx: ToolContext): number {
 
 /**
  * Runs `work` on an IMAP connection logged in as `login`, and logs out after, whatever happens.
- * A refused login is AUTH_REQUIRED, an unreachable server UPSTREAM_ERROR; the call's deadline
+ * A refused login is AUTH_REQUIRED, an unreachable server UPSTREAM_UNAVAILABLE (another failure to connect UPSTREAM_ERROR); the call's deadline
  * and cancellation close the connection.
  */
 export async function withImap<T>(
@@ -74,7 +75,7 @@ function connectFailure(error: unknown, login: ImapLogin): LiftError {
     );
   }
   return new LiftError(
-    'UPSTREAM_ERROR',
+    neverConnected(error) ? 'UPSTREAM_UNAVAILABLE' : 'UPSTREAM_ERROR',
     `The IMAP server ${login.server.host}:${login.server.port} did not answer (${failure.code ?? failure.message ?? 'no reason'}).`,
     {
       hint: 'Check that the mail server runs and is reachable, then call again.',

@@ -63,6 +63,7 @@ export const run: Command = async (args, io) => {
         `${approval.id}  ${approval.state.padEnd(8)}  ${approval.gate.padEnd(9)}  ${approval.tool}  ${approval.createdAt}`,
       );
       io.out(`    ${runtime.store.secrets.scrub(approval.preview).split('\n').join('\n    ')}`);
+      io.out(`    input digest: ${approval.inputDigest}`);
       const flight = inFlight(approval);
       if (flight) io.out(`    ${flight.text}`);
       if (approval.phrase && approval.state === 'pending')

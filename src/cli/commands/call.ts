@@ -3,6 +3,7 @@ import { awaitAnswer } from '../../runtime/await-answer.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { RunEvent } from '../../store/runs.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
+import { exitStatusOf } from '../exit-status.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { openRuntime } from '../open-runtime.js';
@@ -40,7 +41,8 @@ export const spec = defineCommand({
     `lift call inventory_create_item --input '{"sku":"B-5678","name":"Gadget","qty":2,"location":"Shelf 2","request_id":"add-1"}'`,
     `lift call inventory_find_items --input '{"sku":"A-100"}' --queue`,
   ],
-  notes: 'Exit status: 0 when the envelope is ok, 1 otherwise (held calls print a pending envelope).',
+  notes:
+    'Exit status: 0 when the envelope is ok, 4 when the call is held for a person (the envelope says APPROVAL_PENDING and its approval id; --wait waits for the answer), 1 otherwise.',
 });
 
 /** With --wait a held call waits for its answer (the console, lift approve or deny); Ctrl-C leaves it held. */
@@ -86,7 +88,7 @@ export const run: Command = async (args, io) => {
     let envelope = await answer.finally(() => progress.end());
     if (values.wait && isPending(envelope)) envelope = await waitForPerson(runtime, envelope, io);
     printJson(io, envelope);
-    return envelope.ok ? 0 : 1;
+    return exitStatusOf(envelope);
   } finally {
     await runtime.close();
   }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Capability } from '../../capability/capability.js';
 import { diffValues, formatDifference } from '../../capability/diff.js';
 import { CapabilityStore } from '../../capability/store.js';
 import { EFFECT_CLASSES, type EffectClass } from '../../contract/effects.js';
@@ -171,6 +172,14 @@ async function dispatch(
       io.out(
         `provenance: ${capability.provenance.explorer}${capability.provenance.model ? ` ${capability.provenance.model}` : ''}, run ${capability.provenance.runId}, ${capability.provenance.createdAt}, Lift ${capability.provenance.liftVersion}`,
       );
+      io.out(describeRehearsal(capability.rehearsal));
+      const registration = await registrations.get(capability.name);
+      if (registration?.revision === revision)
+        io.out(
+          registration.enabled
+            ? `tool: ${registration.name} (${registration.effectClass}), enabled`
+            : `tool: ${registration.name} (${registration.effectClass}), switched off: ${registration.disabledReason ?? 'disabled'} (lift capabilities enable ${registration.name})`,
+        );
       return 0;
     }
     case 'diff': {
@@ -219,4 +228,13 @@ async function dispatch(
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/** The rehearsal complete ran before the capability was written, in one line. */
+function describeRehearsal(rehearsal: Capability['rehearsal']): string {
+  if (!rehearsal) return 'rehearsal: none (compiled before complete rehearsed what it compiled)';
+  const runs = rehearsal.runs.map(
+    (run) => `${run.kind} on ${run.inputs} inputs: ${run.outcome} in ${run.ms} ms`,
+  );
+  return `rehearsal: passed ${rehearsal.at}; ${runs.join('; ')}`;
 }

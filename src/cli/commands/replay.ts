@@ -6,6 +6,7 @@ import { capabilityDeps } from '../../replay/load.js';
 import { resolveReplayTarget } from '../../replay/resolve.js';
 import { capabilityTool, type ReplayOverrides, unregisteredCapabilityTool } from '../../replay/tool.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
+import { EXIT_HELD } from '../exit-status.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { snakeCaseKeys } from '../json-keys.js';
@@ -69,7 +70,7 @@ function print(io: CliIo, envelope: Envelope, result: ReplayResult | undefined, 
       io.out(`${envelope.summary} (run ${envelope.run_id})`);
       io.out(`to approve: lift approve ${id}${phrase ? ` --phrase "${phrase}"` : ''}`);
     }
-    return 0;
+    return EXIT_HELD;
   }
   if (isError(envelope)) {
     if (json) printJson(io, { ok: false, run_id: envelope.run_id, error: envelope.error });

@@ -6,6 +6,7 @@ import { loadConfig } from '../../config/load.js';
 import { isLiftError } from '../../contract/errors.js';
 import { modelClientFor } from '../../model/model-settings.js';
 import { parse, UsageError } from '../args.js';
+import { EXIT_HELD } from '../exit-status.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { snakeCaseKeys } from '../json-keys.js';
@@ -19,7 +20,7 @@ const USAGE_NOTES =
   'Exit status: 0 answered, 1 failed, 3 a budget ran out, 4 a held call is pending.';
 const USAGE = `Usage: lift run "REQUEST" [FLAGS] (lift run --help)\n${USAGE_NOTES}`;
 
-const EXIT = { answered: 0, failed: 1, budget: 3, pending: 4 } as const;
+const EXIT = { answered: 0, failed: 1, budget: 3, pending: EXIT_HELD } as const;
 
 /** Each budget flag and the range it takes: a typo such as 1e9 is refused, not run. */
 const BUDGET_FLAGS = {

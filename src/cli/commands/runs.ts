@@ -43,7 +43,7 @@ export const run: Command = async (args, io) => {
       if (values.json) printJson(io, records);
       else {
         for (const record of records) {
-          const ok = record.ok === undefined ? '…' : record.ok ? 'ok' : 'failed';
+          const ok = record.held ? 'held' : record.ok === undefined ? '…' : record.ok ? 'ok' : 'failed';
           io.out(
             `${record.id}  ${record.kind.padEnd(9)}  ${ok.padEnd(6)}  ${String(record.events).padStart(4)} events  ${record.modelEvents} model  ${record.title}`,
           );

@@ -52,7 +52,7 @@ function isLoopback(host: string): boolean {
 
 async function serveOverHttp(
   runtime: Runtime,
-  calls: Pick<LiftServerOptions, 'invoke'>,
+  calls: Pick<LiftServerOptions, 'invoke' | 'elicitSignatures'>,
   io: CliIo,
   port: number,
   host: string,
@@ -129,10 +129,13 @@ export const run: Command = async (args, io) => {
   const { values } = parse(args, spec);
   if (values.stdio === (values.http !== undefined)) throw new UsageError(USAGE);
   // A replay that meets an expired session waits for a person in the console (lift console).
-  const { runtime, loadTools } = await openRuntimeThenTools(io, { attended: true });
+  const { runtime, loadTools, config } = await openRuntimeThenTools(io, { attended: true });
   const stop = stopSignal();
   try {
-    const calls = await callsOf(runtime, values.queue);
+    const calls = {
+      ...(await callsOf(runtime, values.queue)),
+      elicitSignatures: config.elicitation.signature,
+    };
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
       // stdout carries protocol messages only; a signal ends the server like a closed stdin.

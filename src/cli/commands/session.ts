@@ -13,6 +13,7 @@ import {
   sessionsDir,
   socketPath,
 } from '../../discover/daemon.js';
+import { COMPLETE_DESCRIPTION } from '../../discover/tools/complete-description.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
 import type { CliIo, Command } from '../io.js';
@@ -112,7 +113,9 @@ export const spec = defineCommand({
       options: ['json'],
       examples: [
         `lift session complete s_3f2a9c01de '{"outputs":["name"],"checkpoint":{"target":{"ref":"e31"},"input":"memberId"}}'`,
+        `lift session complete s_3f2a9c01de '{"outputs":["name"],"checkpoint":{"target":{"ref":"e31"},"input":"memberId"},"examples":[{"outcome":"not_found","inputs":{"memberId":"M-0000"}}]}'`,
       ],
+      notes: COMPLETE_DESCRIPTION,
     },
     status: {
       summary: "the session's state, running or ended",

@@ -14,6 +14,7 @@ export const ScriptSchema = z.strictObject({
     .max(200),
 });
 export type Script = z.infer<typeof ScriptSchema>;
+export type ScriptCall = Script['calls'][number];
 
 /**
  * The scripted explorer: a JSON list of tool calls, for tests and the offline demo. It is

@@ -1,9 +1,16 @@
 import { z } from 'zod';
-import { placeholdersIn } from '../../capability/capability.js';
+import { placeholdersIn, type Value } from '../../capability/capability.js';
 import { parseTypedValue } from '../../capability/typed.js';
 import type { StepResult } from '../../rungs/ui/act.js';
-import { MAX_ACTIONS_PER_CALL, type UiActionInput, UiActionSchema } from '../../rungs/ui/actions.js';
+import {
+  isCaretKey,
+  MAX_ACTIONS_PER_CALL,
+  REPLAYABLE_KEYS,
+  type UiActionInput,
+  UiActionSchema,
+} from '../../rungs/ui/actions.js';
 import type { Target } from '../../rungs/ui/locator.js';
+import type { ActionTrace } from '../action-traces.js';
 import type { ExecutedAction } from '../compile.js';
 import type { ExplorerContext } from '../explorer-context.js';
 import { defineExplorerTool } from './tool.js';
@@ -27,7 +34,9 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Kept
     result.effect === 'none' ||
     // A value the field already held still matters: replay runs on other inputs, where it differs.
     (result.effect === 'no_change' &&
-      (action.op === 'fill' || action.op === 'type' || action.op === 'select' || action.op === 'check'));
+      (action.op === 'fill' || action.op === 'type' || action.op === 'select' || action.op === 'check')) ||
+    // A caret already where the key puts it: on another record's text it is not.
+    (result.effect === 'no_change' && action.op === 'press' && isCaretKey(action.key) && !result.code);
   if (!worked) return { leftOut: 'nothing changed on the page' };
   const target: Target | undefined = result.resolved?.target;
   const notUnique = result.resolved?.notUnique ? { notUnique: true as const } : {};
@@ -39,8 +48,15 @@ function recordable(action: Action, result: StepResult, dialogs: string[]): Kept
     case 'fill':
     case 'type':
     case 'select': {
-      const value =
-        typeof action.value === 'string' ? { literal: action.value } : { input: action.value.input };
+      const value: Value =
+        typeof action.value === 'string'
+          ? { literal: action.value }
+          : 'input' in action.value
+            ? { input: action.value.input }
+            : // The template as the capability stores it: {{input.NAME}} for each input.
+              { template: result.resolved?.template ?? action.value.template };
+      if (action.op === 'type' && action.clear === false)
+        return on({ op: 'type', target: target!, value, clear: false });
       return on({ op: action.op, target: target!, value });
     }
     case 'check':
@@ -109,6 +125,7 @@ function reply(
   result: StepResult,
   reads: Record<string, string>,
   dialogs: string[],
+  trace: ActionTrace | undefined,
 ) {
   const { status, message, hint } = checkRead(context, action, result, reads);
   const { record } = context;
@@ -119,8 +136,13 @@ function reply(
     status === 'executed'
       ? recordable(action, result, dialogs)
       : { leftOut: `${status}${result.code ? ` (${result.code})` : ''}: ${message}` };
-  const executed = 'executed' in kept ? kept.executed : undefined;
+  // A click the classifier reads as irreversible counts as a write even where no request showed it.
+  const written = trace && result.risk === 'high' ? { ...trace, wrote: true } : trace;
+  const executed =
+    'executed' in kept ? { ...kept.executed, ...(written ? { trace: written } : {}) } : undefined;
   if (executed) record.executed.push(executed);
+  // A write the page sent counts even when the action is left out: what follows reads its result.
+  if (written?.wrote) record.wrote = true;
   else if ('leftOut' in kept) record.leftOut.push({ action: number, op: action.op, reason: kept.leftOut });
   const shared = {
     index: result.index,
@@ -150,8 +172,14 @@ function reply(
 export const actTool = defineExplorerTool({
   name: 'act',
   title: 'Act on the page',
-  description:
-    'Perform up to 6 typed actions (click, fill, type, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value. fill sets a field (a rich-text editor too) at once; type sends the text key by key, for widgets that only react to keys: an autocomplete or token box whose suggestions appear as you type (type, observe the suggestions, click the one to choose; Enter there may submit the whole form). A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
+  description: [
+    'Perform up to 6 typed actions (click, fill, type, select, check, press, navigate, wait_for, read, dialog) on [ref]s or semantic targets. Refer to a bound input as {"input":"NAME"}, never by value.',
+    'fill sets a field (a rich-text editor too) at once; type sends the text key by key, for widgets that only react to keys: an autocomplete or token box whose suggestions appear as you type (type, observe the suggestions, click the one to choose; Enter there may submit the whole form).',
+    'Inputs and text together are a template, inputs named {{NAME}}, the rest typed as written, line breaks too: {"op":"fill","target":{"ref":"e7"},"value":{"template":"== {{title}} ==\\n\\n{{body}}"}}.',
+    'type empties the field first; to add to what it holds, put the caret with a key, then type with "clear": false: {"op":"press","target":{"ref":"e7"},"key":"Control+End"}, {"op":"type","target":{"ref":"e7"},"value":{"template":"\\n{{line}}"},"clear":false}. Keys: Enter, Tab, Escape, ArrowUp, ArrowDown, Space, and the caret keys Home, End, Control+Home, Control+End, ArrowLeft, ArrowRight.',
+    'Each element acted on must be one a target names alone: one of several alike (a "Delete" in every row) is refused before anything happens; name it by its row: {"target":{"locator":{"by":"cell","row":"…","column":"…","element":{"role":"button","name":"Delete"}}}}.',
+    'A read {"op":"read","target":…,"as":"OUTPUT"} stores the value for the task; you only learn whether it succeeded. A rejected action comes back with the reason and a corrected example; the session goes on.',
+  ].join(' '),
   input: ActArgsSchema,
   example: { actions: [{ op: 'fill', target: { ref: 'f1e4' }, value: { input: 'memberId' } }] },
   effect: 'visible',
@@ -167,12 +195,24 @@ export const actTool = defineExplorerTool({
         example: { op: 'read', target: stray.target, as: outputs[0] },
       });
     }
+    // A key a capability cannot press would be left behind by complete: refused before anything runs.
+    const key = args.actions.find(
+      (action) => action.op === 'press' && !(REPLAYABLE_KEYS as readonly string[]).includes(action.key),
+    );
+    if (key?.op === 'press') {
+      context.emit('action-performed', { op: 'press', status: 'rejected', reason: 'key not replayable' });
+      throw context.refuse('BAD_INPUT', `${key.key} is not a key a capability presses; nothing was done.`, {
+        hint: `Press one of: ${REPLAYABLE_KEYS.join(', ')}. To replace a field's text, fill or type it (type empties the field first).`,
+        example: { op: 'press', key: 'Control+End', ...(key.target ? { target: key.target } : {}) },
+      });
+    }
     context.countSteps(args.actions.length - 1);
     const results = await context.ui.act(args.actions as UiActionInput[]);
     const reads = context.ui.reads();
     const dialogs = context.ui.acceptedDialogs();
+    const traces = context.ui.traces();
     const replies = results.map((result) =>
-      reply(context, args.actions[result.index]!, result, reads, dialogs),
+      reply(context, args.actions[result.index]!, result, reads, dialogs, traces.get(result.index)),
     );
     const rejected = replies.filter((entry) => entry.status === 'rejected').length;
     return { results: replies, ...(rejected > 0 ? { rejected } : {}) };

@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { OutputSourceSchema, type OutputSpec } from '../../capability/capability.js';
+import {
+  type Capability,
+  type OutcomeSign,
+  OutputSourceSchema,
+  type OutputSpec,
+} from '../../capability/capability.js';
 import { parseTypedValue } from '../../capability/typed.js';
 import { isLiftError } from '../../contract/errors.js';
 import { RefSchema } from '../../rungs/ui/actions.js';
 import { type Target, TargetSchema } from '../../rungs/ui/locator.js';
-import { type CompileInput, compileCapability } from '../compile.js';
+import { type CompileInput, compileWithTraces } from '../compile.js';
 import type { ExplorerContext, LeftOutAction } from '../explorer-context.js';
+import { lastWrite } from '../rehearsal.js';
 import { learnSign, type OutcomeExample } from '../rehearse.js';
+import { COMPLETE_DESCRIPTION } from './complete-description.js';
 import { defineExplorerTool } from './tool.js';
 
 const CheckArgsSchema = z.strictObject({
@@ -33,18 +40,24 @@ export const CompleteArgsSchema = z.strictObject({
       'Outputs no read step reads, by name, for a create whose new id the page does not show in a cell: from the resulting URL ({"url": {"param": "id"}}), its status or flash message ({"message": {"pattern": "Post (\\\\d+) created"}}), or the link to the record ({"link": {"name": "View post", "param": "p"}})',
     ),
   /**
-   * Inputs for which the application answers otherwise: the steps are rehearsed with each
-   * (never past a step that could change anything, for already_exists), and what the page
-   * shows where it parts from the found path is what replay answers that outcome from.
+   * More inputs to rehearse the capability with: a record that does not exist (not_found), one
+   * a write would duplicate (already_exists), or another record that exists (found), with what
+   * it must read. For the first two, what the page shows where it parts from the found path
+   * is what replay answers that outcome from; a capability that writes is never rehearsed past
+   * a step that could write.
    */
   examples: z
     .array(
       z.strictObject({
-        outcome: z.enum(['not_found', 'already_exists']),
+        outcome: z.enum(['found', 'not_found', 'already_exists']),
         inputs: z.record(z.string().min(1).max(64), z.string().min(1).max(500)),
+        outputs: z
+          .record(z.string().min(1).max(64), z.string().min(1).max(500))
+          .optional()
+          .describe('For a found example: the values it must read, by output name'),
       }),
     )
-    .max(2)
+    .max(4)
     .optional(),
 });
 export type CompleteArgs = z.infer<typeof CompleteArgsSchema>;
@@ -129,8 +142,10 @@ async function outputsFromPage(context: ExplorerContext, args: CompleteArgs): Pr
   return outputs;
 }
 
+type Example = NonNullable<CompleteArgs['examples']>[number];
+
 /** An example names a value for every input, and an outcome the task may answer. */
-function checkExample(context: ExplorerContext, example: OutcomeExample): OutcomeExample {
+function checkExample(context: ExplorerContext, example: Example): Example {
   const missing = context.task.inputs.filter((input) => example.inputs[input.name] === undefined);
   if (missing.length > 0) {
     throw context.refuse(
@@ -144,11 +159,83 @@ function checkExample(context: ExplorerContext, example: OutcomeExample): Outcom
   return example;
 }
 
+/** The checkpoint as the compiler takes it, each target resolved from its ref. */
+function checkpointOf(context: ExplorerContext, args: CompleteArgs): NonNullable<CompileInput['checkpoint']> {
+  const values = args.checkpoint.values?.map((check) => ({
+    target: checkpointTarget(context, check),
+    input: check.input,
+    ...(check.match ? { match: check.match } : {}),
+  }));
+  return {
+    target: checkpointTarget(context, args.checkpoint),
+    input: args.checkpoint.input,
+    ...(args.checkpoint.match ? { match: args.checkpoint.match } : {}),
+    ...(values ? { values } : {}),
+  };
+}
+
+function compileInputOf(
+  context: ExplorerContext,
+  outputs: OutputSpec[],
+  checkpoint: NonNullable<CompileInput['checkpoint']>,
+  examples: Example[],
+): CompileInput {
+  const { task, record } = context;
+  return {
+    name: task.name,
+    intent: task.intent,
+    inputs: task.inputs,
+    outputs,
+    bound: task.bound,
+    start: context.start(),
+    actions: record.executed,
+    checkpoint,
+    outcomes: [
+      ...new Set([
+        ...(task.outcomes ?? ['found', 'not_found']),
+        ...examples.map((example) => example.outcome),
+        // A write the application can refuse answers that refusal as an outcome of its own.
+        ...(record.wrote ? (['rejected'] as const) : []),
+      ]),
+    ],
+    ...(record.errorPages.size > 0 ? { errorPages: [...record.errorPages] } : {}),
+    runTexts: {
+      before: record.textsBeforeWrite,
+      after: record.textsAfterWrite,
+      typed: record.executed.flatMap((action) =>
+        'value' in action && 'literal' in action.value ? [action.value.literal] : [],
+      ),
+      now: new Date(context.now()),
+      wrote: record.wrote,
+    },
+    provenance: context.provenance(),
+  };
+}
+
+/** What not_found and already_exists look like, learned from the examples of them on the discovery's page. */
+async function learnSigns(context: ExplorerContext, capability: Capability, examples: Example[]) {
+  const signs: OutcomeSign[] = [];
+  for (const example of examples) {
+    if (example.outcome === 'found') continue;
+    const outcome: OutcomeExample = { outcome: example.outcome, inputs: example.inputs };
+    signs.push(await learnSign(context.ui, capability, outcome, context.record.seenTexts));
+  }
+  if (signs.length > 0)
+    context.emit('complete-signs-learned', {
+      signs: signs.map((sign) => ({
+        outcome: sign.outcome,
+        after: sign.after,
+        shows: sign.shows.length,
+        message: sign.message !== undefined,
+      })),
+    });
+  return signs;
+}
+
 export const completeTool = defineExplorerTool({
   name: 'complete',
   title: 'Complete the task',
-  description:
-    'Declare the task done: name the outputs you read and the final checkpoint, a target on the page that shows a bound input (for example the member ID cell), compared with that input on every replay. The answer lists every action left out of the capability (rejected, without effect, unexpected) and why.',
+  description: COMPLETE_DESCRIPTION,
   input: CompleteArgsSchema,
   example: {
     outputs: ['savingsBalance', 'currency'],
@@ -160,62 +247,39 @@ export const completeTool = defineExplorerTool({
   effect: 'reversible',
   idempotent: true,
   async handle(context, args) {
-    const target = checkpointTarget(context, args.checkpoint);
-    const values = args.checkpoint.values?.map((check) => ({
-      target: checkpointTarget(context, check),
-      input: check.input,
-      ...(check.match ? { match: check.match } : {}),
-    }));
+    const checkpoint = checkpointOf(context, args);
     const outputs = await outputsFromPage(context, args);
     checkCovered(context, args);
-    const { task } = context;
     const examples = (args.examples ?? []).map((example) => checkExample(context, example));
     try {
-      const input: CompileInput = {
-        name: task.name,
-        intent: task.intent,
-        inputs: task.inputs,
-        outputs,
-        bound: task.bound,
-        start: context.start(),
-        actions: context.record.executed,
-        checkpoint: {
-          target,
-          input: args.checkpoint.input,
-          ...(args.checkpoint.match ? { match: args.checkpoint.match } : {}),
-          ...(values ? { values } : {}),
-        },
-        outcomes: [
-          ...new Set([...(task.outcomes ?? ['found', 'not_found']), ...examples.map((e) => e.outcome)]),
-        ],
-        ...(context.record.errorPages.size > 0 ? { errorPages: [...context.record.errorPages] } : {}),
-        provenance: context.provenance(),
-      };
-      let capability = compileCapability(input);
-      if (examples.length > 0) {
-        const signs = [];
-        for (const example of examples)
-          signs.push(await learnSign(context.ui, capability, example, context.record.seenTexts));
-        context.emit('complete-signs-learned', {
-          signs: signs.map((sign) => ({
-            outcome: sign.outcome,
-            after: sign.after,
-            shows: sign.shows.length,
-          })),
-        });
-        capability = compileCapability({ ...input, signs });
-      }
+      const input = compileInputOf(context, outputs, checkpoint, examples);
+      let compiled = compileWithTraces(input);
+      const signs = await learnSigns(context, compiled.capability, examples);
+      if (signs.length > 0) compiled = compileWithTraces({ ...input, signs });
+      const rehearsal = await context.ui.rehearse({
+        capability: compiled.capability,
+        traces: compiled.traces,
+        bound: context.task.bound,
+        reads: Object.fromEntries(context.record.outputs),
+        examples,
+        writeAt: lastWrite(compiled.traces),
+      });
+      context.emit('complete-rehearsed', {
+        runs: rehearsal.runs.map((run) => `${run.kind}:${run.inputs}:${run.outcome}`),
+      });
+      const capability = { ...compiled.capability, rehearsal };
       const { revision, file } = await context.complete(capability);
       // Nothing is dropped in silence: every action not in the capability, and why.
       return {
         revision,
         name: capability.name,
         steps: capability.steps.length,
+        rehearsal: rehearsal.runs.map((run) => `${run.kind} (${run.inputs}): ${run.outcome}`),
         ...(file ? { file } : {}),
         left_out: leftOut(context),
       };
     } catch (error) {
-      // The compiler refuses what would not replay: a rejection the explorer can correct.
+      // The compiler and the rehearsal refuse what would not replay: a rejection the explorer can correct.
       if (!isLiftError(error)) throw error;
       context.emit('complete-rejected', { code: error.code, message: error.message });
       const left = leftOut(context);

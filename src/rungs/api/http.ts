@@ -1,5 +1,6 @@
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
+import { neverConnected } from '../../contract/unreachable.js';
 import type { ApiAuth } from './tool-file.js';
 
 /** One HTTP request as the API rung sends it; credentials are added at send time, never stored here. */
@@ -128,11 +129,6 @@ async function readBody(response: Response, forms: Array<{ form: string; name: s
     }
   }
   return text;
-}
-
-function refused(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return cause?.code === 'ECONNREFUSED';
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -264,10 +260,11 @@ export async function send(request: ApiRequest, policy: SendPolicy, ctx: ToolCon
         await sleep(RETRY_BACKOFF_MS * failures, ctx.signal);
         continue;
       }
-      // A refused connection sent nothing; any other drop may have happened after the request left.
-      const unknown = policy.write && !refused(error);
+      // A connection never made sent nothing; any other drop may have happened after the request left.
+      const unreachable = neverConnected(error);
+      const unknown = policy.write && !unreachable;
       throw new LiftError(
-        'UPSTREAM_ERROR',
+        unreachable ? 'UPSTREAM_UNAVAILABLE' : 'UPSTREAM_ERROR',
         `Could not reach the API for ${request.method.toUpperCase()} ${request.template}.`,
         {
           hint: 'Check that the API is up and that base_url in the tool file is right.',

@@ -1,25 +1,25 @@
 import type { Page } from 'playwright-core';
-import { isRef, type UiAction } from './actions.js';
+import { isCaretKey, isRef, type UiAction } from './actions.js';
 import {
   checkPlaceholders,
   checkPolicy,
   checkReachable,
   checkSafety,
+  checkUnique,
   findElement,
   Refusal,
   refuse,
   textOf,
 } from './checks.js';
 import { type LiveElement, refreshRefs } from './element.js';
-import { fieldHolds, fieldValue, readField } from './field-value.js';
 import type { FramePath } from './locator.js';
 import { PageTracker } from './page-tracker.js';
 import { checkUrl } from './policy.js';
 import { namesByContent, structuralReadTarget } from './read-target.js';
 import { answerWithin } from './settle.js';
 import type { ActEnvironment, StepResult } from './step.js';
-import { typeKeys } from './type-keys.js';
 import { currentValue, performAndVerify } from './verify.js';
+import { pressCaretKey, writeField } from './write-field.js';
 
 export type { ActEnvironment, BlockedBy, Effect, StepResult, StepStatus } from './step.js';
 
@@ -116,6 +116,7 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
       target && isRef(target) ? target.ref : undefined,
     ) as NonNullable<StepResult['element']>;
     step.resolved = { target: element.target, ...(element.notUnique ? { notUnique: true as const } : {}) };
+    if (env.uniqueTargets) checkUnique(env, action, element);
   }
   checkPolicy(env, action, element);
   step.risk = checkSafety(env, action, element);
@@ -134,6 +135,8 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
       );
     }
     case 'press': {
+      // A caret key in a field moves the caret only: judged by where it went.
+      if (element?.editable && isCaretKey(action.key)) return pressCaretKey(env, element, action.key);
       if (!element && ['Enter', 'Space'].includes(action.key.split('+').pop() ?? '')) {
         refuse('BAD_INPUT', `${action.key} activates whatever has focus; name the element it is meant for.`, {
           hint: 'Give a target: {"op": "press", "key": "Enter", "target": {"ref": "..."}}.',
@@ -146,49 +149,8 @@ async function run(env: ActEnvironment, action: UiAction, step: StepResult): Pro
     }
     case 'fill':
     case 'type':
-    case 'select': {
-      const field = element as LiveElement;
-      const { text, input } = textOf(action.value, env.redactor);
-      if (input) step.resolved = { ...step.resolved, input };
-      if (field.disabled) {
-        refuse('NO_CHANGE', `The field "${env.redactor.text(field.name)}" is disabled.`, {
-          effect: 'no_change',
-          blockedBy: 'disabled',
-        });
-      }
-      if (action.op === 'type' && /[\r\n]/.test(text)) {
-        // A typed line break is the Enter key, which submits the form the field is in.
-        refuse(
-          'BAD_INPUT',
-          'type sends keys: a line break in the text would be Enter and could submit the form.',
-          {
-            hint: 'Type the text without line breaks; press Enter as its own action when the form is to be sent.',
-          },
-        );
-      }
-      // A rich-text editor holds its text, not a value: read both as a person would.
-      const before = await fieldValue(field.locator, 1_000).catch(() => '');
-      const timeout = Math.max(500, env.deadline - Date.now());
-      if (action.op === 'fill') await field.locator.fill(text, { timeout });
-      else if (action.op === 'type') await typeKeys(field.locator, text, timeout);
-      else
-        await field.locator
-          .selectOption({ label: text }, { timeout: 2_000 })
-          .catch(() => field.locator.selectOption(text, { timeout: 2_000 }));
-      const read = await readField(field.locator, 1_000).catch(() => ({ value: '', editor: false }));
-      const after = read.value;
-      const shown = input ? `⟦input:${input}⟧` : env.redactor.text(text);
-      if (action.op !== 'select' && !fieldHolds(read, text)) {
-        return {
-          effect: 'unexpected',
-          code: 'UNEXPECTED_STATE',
-          message: `The field holds "${env.redactor.text(after)}" instead of ${shown}.`,
-        };
-      }
-      return before === after
-        ? { effect: 'no_change', message: `The field already held ${shown}.` }
-        : { effect: 'changed', message: `The field now holds ${shown}.` };
-    }
+    case 'select':
+      return writeField(env, action, element as LiveElement, step);
     case 'check': {
       const box = element as LiveElement;
       await checkReachable(env, box);

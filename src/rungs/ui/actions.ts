@@ -16,8 +16,40 @@ export type ActionTarget = z.infer<typeof ActionTargetSchema>;
 
 /** A bound input, referred to by name: the model never sees or types its value. */
 export const InputRefSchema = z.strictObject({ input: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/) });
-export const TextValueSchema = z.union([z.string().max(2000), InputRefSchema]);
+/**
+ * Text composed of bound inputs and literal text, as one value: inputs named `{{title}}` (or
+ * `{{input.title}}`, the capability's own form), everything else typed as written, line breaks
+ * included. The model still never sees or types an input's value.
+ */
+export const TemplateValueSchema = z.strictObject({
+  template: z
+    .string()
+    .min(1)
+    .max(2000)
+    .describe('Inputs as {{NAME}} among literal text: "== {{title}} ==\n\n{{body}}"'),
+});
+export const TextValueSchema = z.union([z.string().max(2000), InputRefSchema, TemplateValueSchema]);
 export type TextValue = z.infer<typeof TextValueSchema>;
+
+/**
+ * Keys that only move the caret inside a field (to type at its end, say), and change nothing
+ * else: a capability may press them, with the few keys a form is worked with. Anything else
+ * (shortcuts, Backspace, Delete) never goes into a capability, so discovery refuses it.
+ */
+export const CARET_KEYS = ['Home', 'End', 'Control+Home', 'Control+End', 'ArrowLeft', 'ArrowRight'] as const;
+export const REPLAYABLE_KEYS = [
+  'Enter',
+  'Tab',
+  'Escape',
+  'ArrowUp',
+  'ArrowDown',
+  'Space',
+  ...CARET_KEYS,
+] as const;
+
+export function isCaretKey(key: string): boolean {
+  return (CARET_KEYS as readonly string[]).includes(key);
+}
 
 const KEY =
   /^(?:(?:Control|Shift|Alt|Meta|ControlOrMeta)\+){0,3}(?:[A-Za-z0-9]|Enter|Tab|Escape|Backspace|Delete|Space|ArrowUp|ArrowDown|ArrowLeft|ArrowRight|Home|End|PageUp|PageDown|F[1-9]|F1[0-2])$/;
@@ -41,12 +73,24 @@ export const UiActionSchema = z.discriminatedUnion('op', [
    * suggests after a few characters, an editor that formats as it goes), where fill's single
    * input event goes unnoticed.
    */
-  z.strictObject({ op: z.literal('type'), target: ActionTargetSchema, value: TextValueSchema }),
+  z.strictObject({
+    op: z.literal('type'),
+    target: ActionTargetSchema,
+    value: TextValueSchema,
+    /**
+     * false: type at the caret, keeping what the field holds (after a caret key such as
+     * Control+End, to append). Absent or true: the field is emptied first.
+     */
+    clear: z
+      .boolean()
+      .optional()
+      .describe('false: type at the caret without emptying the field first (after Control+End to append)'),
+  }),
   z.strictObject({ op: z.literal('select'), target: ActionTargetSchema, value: TextValueSchema }),
   z.strictObject({ op: z.literal('check'), target: ActionTargetSchema, checked: z.boolean().default(true) }),
   z.strictObject({
     op: z.literal('press'),
-    key: z.string().regex(KEY, 'A key such as Enter, Tab, Escape, ArrowDown or Control+A.'),
+    key: z.string().regex(KEY, 'A key such as Enter, Tab, Escape, ArrowDown or Control+End.'),
     target: ActionTargetSchema.optional(),
     verify: VerifySchema.optional(),
   }),

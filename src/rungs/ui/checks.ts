@@ -6,6 +6,7 @@ import { blockedName, clickAllowed } from './policy.js';
 import { findPlaceholder, placeholderInputName, type Redactor } from './redact.js';
 import { classifyAction, type ElementFacts, type Risk } from './safety.js';
 import type { ActEnvironment, StepResult } from './step.js';
+import { joinTemplate, storedTemplate, templateParts, withoutReferences } from './value-template.js';
 
 /**
  * The checks an action passes before anything reaches the page: placeholders typed back,
@@ -38,7 +39,8 @@ function strings(value: unknown, path = ''): Array<{ path: string; text: string 
 
 export function checkPlaceholders(action: UiAction): void {
   for (const { path, text } of strings(action)) {
-    const placeholder = findPlaceholder(text);
+    // A template names its inputs on purpose; anything else placeholder-like in it is refused.
+    const placeholder = findPlaceholder(path.endsWith('.template') ? withoutReferences(text) : text);
     if (!placeholder) continue;
     const input = placeholderInputName(placeholder);
     const isValue =
@@ -68,15 +70,43 @@ export function checkPlaceholders(action: UiAction): void {
   }
 }
 
-export function textOf(value: TextValue, redactor: Redactor): { text: string; input?: string } {
-  if (typeof value === 'string') return { text: value };
+/**
+ * The text a value types: a literal, a bound input, or a template of both. `input` names the
+ * input of a plain reference, `template` is a template's stored form, `shown` what the model
+ * may read of it (inputs as placeholders, the rest redacted).
+ */
+export function textOf(
+  value: TextValue,
+  redactor: Redactor,
+): { text: string; input?: string; template?: string; shown: string } {
+  if (typeof value === 'string') return { text: value, shown: redactor.text(value) };
+  if ('template' in value) {
+    const parsed = templateParts(value.template, (name) => redactor.inputValue(name) !== undefined);
+    if ('unknown' in parsed) {
+      refuse(
+        'BAD_INPUT',
+        `The template names '${parsed.unknown}', which is not an input bound to this session.`,
+        {
+          hint: 'Name the task inputs as {{NAME}}; everything else in a template is typed as written.',
+        },
+      );
+    }
+    return {
+      text: joinTemplate(parsed.parts, (name) => redactor.inputValue(name) as string),
+      template: storedTemplate(parsed.parts),
+      shown: `"${joinTemplate(parsed.parts, (name) => `⟦input:${name}⟧`)
+        .split(/(⟦input:[A-Za-z0-9_]+⟧)/)
+        .map((piece, index) => (index % 2 === 1 ? piece : redactor.text(piece)))
+        .join('')}"`,
+    };
+  }
   const text = redactor.inputValue(value.input);
   if (text === undefined) {
     refuse('BAD_INPUT', `No input named '${value.input}' is bound to this session.`, {
       hint: 'Use the name of one of the task inputs.',
     });
   }
-  return { text, input: value.input };
+  return { text, input: value.input, shown: `⟦input:${value.input}⟧` };
 }
 
 export async function findElement(env: ActEnvironment, target: ActionTarget): Promise<LiveElement> {
@@ -112,6 +142,32 @@ export async function findElement(env: ActEnvironment, target: ActionTarget): Pr
     );
   }
   return found.element;
+}
+
+/**
+ * Where every action is compiled (discovery), its element must be one a replay finds again:
+ * a target that also names other elements of the page would replay on another of them, and
+ * an irreversible action on an element picked by its position (the 3rd "Delete") would land
+ * on another record once the rows differ. Both are refused before anything reaches the page.
+ */
+export function checkUnique(env: ActEnvironment, action: UiAction, element: LiveElement): void {
+  const what = `${element.role} "${env.redactor.text(element.name)}"`;
+  const byRow =
+    'Name it by its row, a cell target with the record\'s key: {"locator":{"by":"cell","row":"…","column":"…","element":{"role":"…","name":"…"}}}, or by the container it sits in ("within":{"role":"…","name":"…"}).';
+  if (element.notUnique) {
+    refuse(
+      'BAD_INPUT',
+      `${what} cannot be told apart from other elements of the page by any target; an action on it could not be replayed, so nothing was done.`,
+      { blockedBy: 'ambiguous', hint: byRow },
+    );
+  }
+  if (element.target.nth !== undefined && classifyAction(action, element).risk === 'high') {
+    refuse(
+      'BAD_INPUT',
+      `${what} is the ${element.target.nth}th of several alike; an action nobody can take back must not pick its element by position, so nothing was done.`,
+      { blockedBy: 'ambiguous', hint: byRow },
+    );
+  }
 }
 
 function activatedName(action: UiAction, element: LiveElement): string | undefined {

@@ -40,6 +40,36 @@ export function fieldHolds(read: FieldRead, text: string): boolean {
   return read.value === text || (read.editor && read.value === text.replace(/\s+/g, ' ').trim());
 }
 
+/**
+ * Whether `after` is `before` with `text` typed in at one place (the caret), nothing else
+ * changed. An editor's text is compared without its white space, which its paragraphs and
+ * line breaks render in their own way.
+ */
+export function fieldGained(before: FieldRead, after: FieldRead, text: string): boolean {
+  const plain = (value: string) => (after.editor ? value.replace(/\s+/g, '') : value);
+  const [was, now, typed] = [plain(before.value), plain(after.value), plain(text)];
+  if (now.length !== was.length + typed.length) return false;
+  let prefix = 0;
+  while (prefix < was.length && was[prefix] === now[prefix]) prefix++;
+  // The text went in at some place no later than where the two first differ.
+  for (let at = prefix; at >= 0; at--) {
+    if (now.startsWith(typed, at) && now.slice(at + typed.length) === was.slice(at)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a line break typed into the field is a new line (a textarea, a rich-text editor)
+ * rather than Enter sending its form (an input).
+ */
+export async function takesLineBreaks(locator: Locator, timeout: number): Promise<boolean> {
+  return locator.evaluate(
+    (element) => element.tagName === 'TEXTAREA' || (element as HTMLElement).isContentEditable,
+    undefined,
+    { timeout },
+  );
+}
+
 /** The text a read returns for its target: a "Label: value" pair without its label. */
 export function readText(target: Target, text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -37,6 +37,11 @@ export const SemanticLocatorSchema = z.discriminatedUnion('by', [
      */
     label: z.string().min(1).max(200),
   }),
+  /**
+   * The editable body of the frame the target names: a rich-text editor whose iframe document
+   * is the editor (TinyMCE) and whose body has no label of its own; the frame's title names it.
+   */
+  z.strictObject({ by: z.literal('editor') }),
   z.strictObject({
     by: z.literal('cell'),
     /** A value that identifies the row (any cell's text in it). */
@@ -138,6 +143,8 @@ export function describeLocator(locator: SemanticLocator): string {
       return `${locator.role ?? 'field'} after "${locator.label}"`;
     case 'pair':
       return `value of "${locator.label}"`;
+    case 'editor':
+      return 'the rich-text editor';
     case 'cell':
       return `${locator.element ? `${locator.element.role} in ` : ''}cell (row ${locator.key ? `whose ${locator.key} is ` : ''}"${locator.row}", column "${locator.column}")${locator.table ? ` of table "${locator.table}"` : ''}`;
   }
@@ -172,6 +179,8 @@ async function resolveAll(page: Page, target: Target): Promise<Locator> {
       return fieldByLabel(scope, locator.label, locator.role);
     case 'pair':
       return pairValue(scope, locator.label);
+    case 'editor':
+      return scope.locator('body[contenteditable]:not([contenteditable="false"])');
     case 'cell': {
       const { tables, rows: row, column } = await cellRows(scope, locator, await frameAt(page, target.frame));
       // A column this page does not have resolves to nothing (count 0), never to another column.

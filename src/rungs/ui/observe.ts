@@ -134,17 +134,21 @@ export function shortPath(url: string): string {
 }
 
 /**
- * The rich-text editor a frame's document is, when its body is editable (TinyMCE's iframe):
- * the body's aria-label, which finds it, and its text. A body with no label is not offered.
+ * The rich-text editor a frame's document is, when its body is editable (TinyMCE's and
+ * CKEditor 4's iframes): the body's aria-label when it has one (CKEditor 4's), and its text.
+ * TinyMCE's body has none: the frame's title names it.
  */
-async function editorOf(frame: Frame): Promise<{ name: string; text: string } | undefined> {
+async function editorOf(frame: Frame): Promise<{ label?: string; text: string } | undefined> {
   const editor = await frame
     .evaluate(() => {
       const body = document.body;
       if (!body || !(body.isContentEditable || document.designMode === 'on')) return undefined;
-      const name = (body.getAttribute('aria-label') ?? '').trim();
+      const label = (body.getAttribute('aria-label') ?? '').trim();
       // biome-ignore lint/performance/useDomNodeTextContent: the editor's text as a person reads it.
-      return name ? { name, text: body.innerText.replace(/\s+/g, ' ').trim() } : undefined;
+      const text = body.innerText.replace(/\s+/g, ' ').trim();
+      if (label) return { label, text };
+      // Found by the attribute that makes it editable (the `editor` locator).
+      return body.hasAttribute('contenteditable') ? { text } : undefined;
     })
     .catch(() => undefined);
   return editor ?? undefined;

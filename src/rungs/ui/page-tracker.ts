@@ -34,6 +34,9 @@ export function redactedOriginAndPath(url: string, redactor: Redactor): string {
 
 type Listener<T> = (value: T) => void;
 
+/** Methods that only read, by HTTP's own definition (RFC 9110, 9.2.1). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * Everything about a page beyond its content, in one place for every user of the page (UI
  * tools, discovery, replay, handoff): the open dialog and file chooser, each frame's document
@@ -58,6 +61,14 @@ export class PageTracker {
   #lastActivity = 0;
   /** Documents committed in any frame so far. */
   loads = 0;
+  /**
+   * Requests sent so far that can change the application: any method but GET, HEAD and OPTIONS
+   * (a form post, an XHR save), and a GET with a query that the server answered by sending the
+   * browser elsewhere (an older application's `save.php?title=…` that redirects to the saved
+   * page): a search answers with its results, not a redirect. Discovery tells a write from a
+   * look by them; one counted wrongly is only rehearsed as a write, never sent twice.
+   */
+  unsafeRequests = 0;
 
   static readonly #trackers = new WeakMap<Page, PageTracker>();
 
@@ -217,6 +228,7 @@ export class PageTracker {
   }
 
   #requestStarted(request: Request): void {
+    if (!SAFE_METHODS.has(request.method()) || redirectedQuery(request)) this.unsafeRequests++;
     const type = request.resourceType();
     if (type === 'xhr' || type === 'fetch') this.#fetches.set(request, Date.now());
     if (type !== 'document') return;
@@ -244,4 +256,11 @@ export class PageTracker {
     if (status >= 500) this.#serverErrors.push({ at: Date.now(), status });
     if (this.#serverErrors.length > 50) this.#serverErrors.shift();
   }
+}
+
+/** A document request that a redirect answered a GET with a query to: that GET likely wrote. */
+function redirectedQuery(request: Request): boolean {
+  const from = request.redirectedFrom();
+  if (!from || request.resourceType() !== 'document' || from.method() !== 'GET') return false;
+  return new URL(from.url()).search !== '';
 }

@@ -90,8 +90,9 @@ const frame: NodeRenderer = (state, node, scope) => {
     indent: `${scope.indent}  `,
   };
   if (node.ref && facts?.editor) {
-    const { name, text } = facts.editor;
-    const record = state.registerFrameEditor(node.ref, name, inner);
+    const { label, text } = facts.editor;
+    const name = label ?? title;
+    const record = state.registerFrameEditor(node.ref, name, label !== undefined, inner);
     const editor: AriaNode = {
       role: 'textbox',
       name,

@@ -199,7 +199,7 @@ export class RenderState {
    * An iframe whose document's body is the editor (TinyMCE): the snapshot has no node for a
    * body, so the editor is listed under the iframe's ref and found by its label in the frame.
    */
-  registerFrameEditor(frameRef: string, name: string, scope: FrameScope): ElementRecord {
+  registerFrameEditor(frameRef: string, name: string, labelled: boolean, scope: FrameScope): ElementRecord {
     this.richness.actionable++;
     this.richness.named++;
     const record: ElementRecord = {
@@ -209,7 +209,8 @@ export class RenderState {
       role: 'textbox',
       name,
       frame: scope.path,
-      target: { frame: scope.path, locator: { by: 'label', label: name } },
+      // A body with no label of its own is the frame's editor: the frame's title names it.
+      target: { frame: scope.path, locator: labelled ? { by: 'label', label: name } : { by: 'editor' } },
       password: false,
       disabled: false,
       ambiguous: false,
@@ -324,5 +325,7 @@ export function describeForModel(locator: SemanticLocator, redactor: Redactor): 
       return `field ${quote(redactor.text(locator.label))}${locator.role ? ` ${locator.role}` : ''}`;
     case 'pair':
       return `pair ${quote(redactor.text(locator.label))}`;
+    case 'editor':
+      return 'the editor of its frame';
   }
 }

@@ -37,8 +37,11 @@ export interface FrameFacts {
   url: string;
   /** Accessible names of the password inputs in the frame. */
   passwordNames: Set<string>;
-  /** The frame's document is a rich-text editor (its body editable): the body's label and text. */
-  editor?: { name: string; text: string };
+  /**
+   * The frame's document is a rich-text editor (its body editable): the body's label (none on
+   * TinyMCE's, whose frame's title names it) and its text.
+   */
+  editor?: { label?: string; text: string };
 }
 
 export interface TableSummary {

@@ -52,6 +52,8 @@ export interface StepResult {
   resolved?: {
     target?: Target;
     input?: string;
+    /** A template value as the capability stores it (`{{input.NAME}}` for each input). */
+    template?: string;
     url?: string;
     /** No semantic target named the element alone: `target` matches others on the page too. */
     notUnique?: true;
@@ -83,4 +85,9 @@ export interface ActEnvironment {
   quietMs: number;
   /** Values the read actions produced, raw. */
   reads: Record<string, string>;
+  /**
+   * Every action must name its element by meaning, alone on the page (discovery: what it
+   * does is compiled, and a target that names others too would replay on another element).
+   */
+  uniqueTargets?: boolean;
 }

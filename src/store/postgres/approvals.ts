@@ -132,6 +132,15 @@ export class PostgresApprovals implements ApprovalRecords {
     );
   }
 
+  async holdAgain(id: string, envelope: string): Promise<void> {
+    await this.#changed(
+      `UPDATE lift_approvals SET state = 'pending', envelope = $1, decided_at = NULL, decided_by = NULL,
+         owner_pid = NULL, owner_host = NULL, owner_started = NULL, heartbeat_at = NULL
+       WHERE id = $2 AND state = 'approved'`,
+      [envelope, id],
+    );
+  }
+
   async recordExecution(id: string, envelope: string): Promise<void> {
     await this.#changed(`UPDATE lift_approvals SET state = 'executed', envelope = $1 WHERE id = $2`, [
       envelope,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { RunRecord, RunRecords } from '../records.js';
+import { okColumn, type RunEnding, type RunRecord, type RunRecords } from '../records.js';
 import { isModelEvent, type RunEvent, readEvent } from '../run-event.js';
 import { newRunId } from '../runs.js';
 import type { Scrubber } from '../secrets.js';
@@ -24,6 +24,7 @@ function fromRow(row: RunRow): RunRecord {
     startedAt: row.started_at,
     endedAt: row.ended_at ?? undefined,
     ok: row.ok === null ? undefined : row.ok === 1,
+    held: row.ok === 2,
     events: row.events,
     modelEvents: row.model_events,
     file: `postgres:${row.id}`,
@@ -89,17 +90,17 @@ export class PostgresRunLog implements RunRecords {
     this.#schedule();
   }
 
-  end(runId: string, ok: boolean): void {
-    this.#batch.ends.set(runId, { at: new Date().toISOString(), ok: ok ? 1 : 0 });
+  end(runId: string, ok: RunEnding): void {
+    this.#batch.ends.set(runId, { at: new Date().toISOString(), ok: okColumn(ok) });
     this.#schedule();
   }
 
-  record(runId: string, kind: string, title: string, events: RunEvent[], ok: boolean): void {
+  record(runId: string, kind: string, title: string, events: RunEvent[], ok: RunEnding): void {
     const startedAt = events[0]?.t ?? new Date().toISOString();
     const endedAt = events.at(-1)?.t ?? startedAt;
     const model = events.filter(isModelEvent).length;
     this.#batch.runs.push(
-      this.#row(runId, kind, title, startedAt, endedAt, ok ? 1 : 0, events.length, model),
+      this.#row(runId, kind, title, startedAt, endedAt, okColumn(ok), events.length, model),
     );
     for (const event of events) {
       this.#batch.eventRuns.push(runId);

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackofficeServer, startBackoffice } from '../../../src/fixtures/backoffice/index.js';
@@ -11,6 +12,18 @@ interface Listed {
   effect: string;
   gate: string;
   group?: string;
+}
+
+/** A port nothing listens on: taken from the system, then let go. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 const names = (stdout: string) => (JSON.parse(stdout) as Listed[]).map((tool) => tool.name);
@@ -93,6 +106,53 @@ describe('the back-office app, enabled by settings.backoffice in lift.config', (
     expect(fixture.tickets().find((ticket) => ticket.id === 'T-000103')?.resolution_note).toBe(
       'Address updated from the signed letter.',
     );
+  });
+
+  it('keeps the approval of a close whose back office is down: UPSTREAM_UNAVAILABLE, not_started, and the same yes runs once it is up', {
+    timeout: 180_000,
+  }, async () => {
+    const port = await closedPort();
+    const down = join(dir.path, 'down');
+    mkdirSync(down);
+    writeFileSync(
+      join(down, 'lift.config.json'),
+      JSON.stringify({ settings: { backoffice: { url: `http://127.0.0.1:${port}` } } }),
+    );
+    const call = (args: string[]) => lift(args, { cwd: down, env: env(down) });
+    // T-000103 is closed with this note already: once the back office answers, the close is existing.
+    const input = { ticket_id: 'T-000103', resolution_note: 'Address updated from the signed letter.' };
+    const held = await call([
+      'call',
+      'ticket_close_with_note',
+      '--input',
+      JSON.stringify({ ...input, request_id: 'close-down-1' }),
+    ]);
+    expect(held.code, held.stderr).toBe(4);
+    const id = (JSON.parse(held.stdout) as { pending: { approval_id: string } }).pending.approval_id;
+
+    const unreachable = await call(['approve', id, '--json']);
+    expect(unreachable.code).toBe(1);
+    expect(JSON.parse(unreachable.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'UPSTREAM_UNAVAILABLE', outcome: 'not_started' },
+    });
+    const listed = await call(['approvals', '--json']);
+    expect(
+      (JSON.parse(listed.stdout) as Array<{ id: string; state: string }>).find((each) => each.id === id),
+    ).toMatchObject({ state: 'pending' });
+
+    const up = await startBackoffice({ port });
+    try {
+      const approved = await call(['approve', id, '--json']);
+      expect(approved.code, approved.stderr).toBe(0);
+      expect(JSON.parse(approved.stdout)).toMatchObject({
+        ok: true,
+        effect: 'existing',
+        fields: { ticket_id: 'T-000103', status: 'closed' },
+      });
+    } finally {
+      await up.close();
+    }
   });
 
   it('declares its operations to the ladder, which walks them and reports both', {

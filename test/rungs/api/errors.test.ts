@@ -173,9 +173,18 @@ describe('API errors map to the catalogue', () => {
         id: 'W-001',
         request_id: 'ship-refused',
       })) as ErrorEnvelope;
-      expect(write.error).toMatchObject({ code: 'UPSTREAM_ERROR', outcome: 'not_started' });
+      // Unreachable, not a server error: nothing was sent, so calling again as is is safe.
+      expect(write.error).toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        retry: 'yes',
+        outcome: 'not_started',
+      });
       const read = (await local.invoke('widget_get', { id: 'W-001' })) as ErrorEnvelope;
-      expect(read.error).toMatchObject({ code: 'UPSTREAM_ERROR', retry: 'yes', outcome: 'not_started' });
+      expect(read.error).toMatchObject({
+        code: 'UPSTREAM_UNAVAILABLE',
+        retry: 'yes',
+        outcome: 'not_started',
+      });
     } finally {
       await local.close();
     }

@@ -60,7 +60,11 @@ describe('writes and pages on the API rung', () => {
     const gated = new Runtime({ home: home.path, tools });
     try {
       const held = await gated.invoke('widget_create', { name: 'Cog', request_id: 'cog-1' });
-      expect(held).toMatchObject({ ok: true, pending: { gate: 'review' } });
+      expect(held).toMatchObject({
+        ok: false,
+        error: { code: 'APPROVAL_PENDING' },
+        pending: { gate: 'review' },
+      });
       expect(server.seen).toHaveLength(0);
     } finally {
       await gated.close();

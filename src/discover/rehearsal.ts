@@ -1,0 +1,248 @@
+import type { Page } from 'playwright-core';
+import type { Capability, OutputSpec, Rehearsal, Step } from '../capability/capability.js';
+import { parseTypedValue } from '../capability/typed.js';
+import { isLiftError, LiftError } from '../contract/errors.js';
+import { type ReplayOptions, type ReplayResult, replayCapability } from '../replay/engine.js';
+import { frameAt } from '../rungs/ui/frame-at.js';
+import type { StepTrace } from './compile.js';
+import { parameteriseUrl } from './compile.js';
+
+/** An example the explorer gave at complete: inputs, the outcome they must answer, and for a found one what it reads. */
+export interface RehearsalExample {
+  outcome: 'found' | 'not_found' | 'already_exists';
+  inputs: Record<string, string>;
+  outputs?: Record<string, string> | undefined;
+}
+
+/** What a rehearsal runs: the compiled capability and what discovery knows of its steps and reads. */
+export interface RehearsalPlan {
+  capability: Capability;
+  traces: readonly StepTrace[];
+  /** The discovery's bound inputs. */
+  bound: Record<string, string>;
+  /** What discovery read, raw, by output name: the rehearsal must read the same. */
+  reads: Record<string, string>;
+  examples: readonly RehearsalExample[];
+  /** The step after which the capability has written (its last write), or undefined for one that only reads. */
+  writeAt: number | undefined;
+}
+
+/** How the rehearsal replays on a page: everything of ReplayOptions but the page itself. */
+export type RehearsalReplay = Omit<ReplayOptions, 'page'>;
+
+/** Thrown by the guard of a rehearsal that must never write, the moment a replay would. */
+class WouldWrite extends Error {}
+
+/**
+ * Proves a compiled capability before it exists, on a fresh page of the discovery's browser
+ * context (its profile and sign-in): one that only reads replays whole on the discovery's
+ * inputs and on each example; one that writes replays only what follows its write, from the
+ * page that write led to, never the write itself, and its examples only up to the step before
+ * anything could be written. Each run must answer as discovery did: the same outcome, the
+ * checkpoint passed, the same values read. The first run that does not is the correction.
+ */
+export async function rehearse(
+  newPage: () => Promise<Page>,
+  plan: RehearsalPlan,
+  replay: RehearsalReplay,
+): Promise<Rehearsal> {
+  const runs: Rehearsal['runs'] = [];
+  const first =
+    plan.writeAt === undefined
+      ? await runOn(newPage, plan.capability, plan.bound, replay, 'the discovery’s inputs')
+      : await runOn(
+          newPage,
+          readBack(plan),
+          plan.bound,
+          { ...replay, layoutTolerant: true, afterStart: framesWhereTheWriteLeftThem(plan) },
+          'the read-back',
+        );
+  expectFound(
+    first,
+    plan,
+    plan.reads,
+    plan.writeAt === undefined ? 'the replay on the discovery’s inputs' : 'the read-back',
+  );
+  runs.push({
+    kind: plan.writeAt === undefined ? 'replay' : 'read_back',
+    inputs: 'discovery',
+    outcome: first.outcome,
+    ms: Math.round(first.durationMs),
+  });
+  for (const example of plan.examples) {
+    const guard =
+      plan.writeAt === undefined
+        ? {}
+        : {
+            markStarted: () => {
+              throw new WouldWrite();
+            },
+          };
+    const result = await runOn(
+      newPage,
+      plan.capability,
+      example.inputs,
+      { ...replay, ...guard },
+      `the ${example.outcome} example`,
+    ).catch((error: unknown) => {
+      if (error instanceof WouldWrite || (isLiftError(error) && error.cause instanceof WouldWrite))
+        throw refusal(
+          `the ${example.outcome} example reached a step that could write before the replay knew its answer`,
+          `Give an example for which the application answers ${example.outcome} before the form is sent, or leave the example out.`,
+        );
+      throw error;
+    });
+    if (result.outcome !== example.outcome)
+      throw refusal(
+        `the ${example.outcome} example answered ${result.outcome}`,
+        example.outcome === 'found'
+          ? 'Give inputs of a record the application has.'
+          : `Give inputs for which the application answers ${example.outcome}, and check that the page then shows it in its own words.`,
+      );
+    if (example.outcome === 'found') expectFound(result, plan, example.outputs ?? {}, 'the found example');
+    runs.push({
+      kind: 'example',
+      inputs: example.outcome,
+      outcome: result.outcome,
+      ms: Math.round(result.durationMs),
+    });
+  }
+  return { at: new Date().toISOString(), passed: true, runs };
+}
+
+/** One replay on a fresh page, closed after; a failure becomes the explorer's correction. */
+async function runOn(
+  newPage: () => Promise<Page>,
+  capability: Capability,
+  inputs: Record<string, string>,
+  replay: RehearsalReplay,
+  what: string,
+): Promise<ReplayResult> {
+  const page = await newPage();
+  try {
+    return await replayCapability(capability, typedInputs(capability, inputs), { ...replay, page });
+  } catch (error) {
+    if (error instanceof WouldWrite || !isLiftError(error)) throw error;
+    if (error.cause instanceof WouldWrite) throw error;
+    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hintFor(error));
+  } finally {
+    await page.close().catch(() => undefined);
+  }
+}
+
+/** The checkpoint passed and every value read equals what discovery (or the example) read. */
+function expectFound(
+  result: ReplayResult,
+  plan: RehearsalPlan,
+  expected: Record<string, string>,
+  what: string,
+): void {
+  if (result.outcome !== 'found')
+    throw refusal(
+      `${what} answered ${result.outcome}`,
+      'Observe the page the capability starts on, and check that every step names what a fresh page shows.',
+    );
+  for (const [name, raw] of Object.entries(expected)) {
+    if (!(name in result.outputs)) continue;
+    const spec = plan.capability.outputs.find((output) => output.name === name) as OutputSpec | undefined;
+    const wanted = spec ? parseTypedValue(raw, spec.type) : raw;
+    if (wanted !== undefined && wanted !== result.outputs[name])
+      throw refusal(
+        `${what} read ${name} as another value than discovery did (same type, other value)`,
+        `Read ${name} from the element that shows exactly it on every visit (a cell by its row and column, a field by its label), not one that changes between visits or depends on the page discovery left.`,
+      );
+  }
+}
+
+/**
+ * The capability a write is read back with: what follows its last write, from the page that
+ * write led to, loaded afresh. A capability whose checkpoint is on that very page waits for
+ * the checkpoint's target there.
+ */
+function readBack(plan: RehearsalPlan): Capability {
+  const { capability, traces, writeAt } = plan;
+  const url = traces[writeAt!]?.urlAfter;
+  const { origin } = capability.preconditions;
+  const parsed = url ? new URL(url) : undefined;
+  if (!parsed || parsed.origin !== origin)
+    throw refusal(
+      'the page the write led to is not on the capability’s origin, so its result cannot be read back',
+      'End the capability on a page of the application that shows what was written.',
+    );
+  const rest = capability.steps.slice(writeAt! + 1);
+  const wait: Step = {
+    version: 1,
+    op: 'wait_for',
+    target: capability.checkpoint.target,
+    expect: { kind: 'visible', target: capability.checkpoint.target },
+  };
+  const { signs: _signs, paging: _paging, ...kept } = capability;
+  return {
+    ...kept,
+    preconditions: {
+      ...capability.preconditions,
+      path: parameteriseUrl(`${parsed.pathname}${parsed.search}`, {}),
+    },
+    steps: rest.length > 0 ? rest : [wait],
+  };
+}
+
+/** Loads each named frame where the write left it: a form posted in a frame leaves the top page's URL as it was. */
+function framesWhereTheWriteLeftThem(plan: RehearsalPlan): (page: Page) => Promise<void> {
+  const frames = plan.traces[plan.writeAt!]?.framesAfter ?? [];
+  return async (page) => {
+    for (const { path, url } of frames) {
+      const frame = await frameAt(page, path);
+      if (frame && frame.url() !== url) await frame.goto(url, { waitUntil: 'load' }).catch(() => undefined);
+    }
+  };
+}
+
+/** The bound values as the capability's input types take them (the discovery binds strings). */
+function typedInputs(capability: Capability, inputs: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    capability.inputs.map((spec) => [
+      spec.name,
+      parseTypedValue(inputs[spec.name] ?? '', spec.type) ?? inputs[spec.name],
+    ]),
+  );
+}
+
+/** What to try next, by how the rehearsal's replay failed. */
+function hintFor(error: LiftError): string {
+  switch (error.code) {
+    case 'SURFACE_CHANGED':
+      return 'A fresh page of the same application does not offer that target: it may depend on the page discovery left (a hover, an open menu, a selection) or on this run’s data. Observe again and name it by what a fresh page shows; navigate by URL where the page has one.';
+    case 'CHECK_FAILED':
+      return 'The checkpoint did not show the input on a fresh visit: name a target that shows exactly the input, or give the checkpoint a normalisation that fits how the application prints it.';
+    case 'AUTH_REQUIRED':
+      return 'The fresh page was asked to sign in and could not: start the session with a sign-in recipe (--sign-in FILE), or sign in the browser profile first.';
+    case 'TIMEOUT':
+      return 'The application was too slow for the rehearsal; complete again when it answers.';
+    default:
+      return error.hint ?? 'Observe the page again and correct the step the message names.';
+  }
+}
+
+/** A replay's message with what the page showed left out: the explorer never sees the application's values. */
+function withoutValues(message: string): string {
+  return message.replace(/'[^']*'/g, '…').replace(/"[^"]*"/g, '…');
+}
+
+function refusal(why: string, hint: string): LiftError {
+  return new LiftError(
+    'CHECK_FAILED',
+    `The capability was compiled but its rehearsal failed: ${why}. Nothing was written.`,
+    { hint },
+  );
+}
+
+/**
+ * Where a compiled capability writes: its last step that sent the application a request that
+ * can change it (or that the safety classifier reads as irreversible). Undefined for one that
+ * only looked, which the rehearsal may replay whole.
+ */
+export function lastWrite(traces: readonly StepTrace[]): number | undefined {
+  const at = traces.findLastIndex((trace) => trace.wrote);
+  return at >= 0 ? at : undefined;
+}
