@@ -47,7 +47,7 @@ describe('the notes page with CKEditor 4', () => {
       .frameLocator('iframe[title="Editor, body"]')
       .locator('body[contenteditable="true"]');
     await editable.waitFor({ timeout: 30_000 });
-    expect(await editable.innerText()).toContain('Only with an attachment');
+    expect(await editable.textContent()).toContain('Only with an attachment');
     await editable.click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' Fixed in 2.0.1.');

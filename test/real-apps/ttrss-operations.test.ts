@@ -278,9 +278,10 @@ const unsubscribe: Operation<TtrssApp> = {
 };
 
 describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replayed on new inputs', () => {
-  // Fails today: complete refuses the not_found example ("After step 1 the not_found example's
-  // page shows no heading or message that names its input"): a missing title is a headline the
-  // list does not show. Needs not_found answers for an absent record (issue 41, item 2).
+  // Fails today (after items 1 and 2): complete refuses the not_found example, CHECK_FAILED, "After
+  // step 1 the not_found example's page shows no heading or message that the found path did not
+  // show.": a missing title is a headline the list does not show. Needs not_found from an absent
+  // record (item 2).
   it.fails(
     "reads an article's author by its title, and answers not_found for a title no article has",
     async () => {
@@ -292,9 +293,11 @@ describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replay
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails today: the read of the dialog's URL box is rejected, UNEXPECTED_STATE, "The read of
-  // url did not hold a string; nothing was stored." (and observe prints every box of the page
-  // as a password field, its value as ⟦secret⟧). Needs field reads of every field kind (item 3).
+  // Fails today (after items 1 and 2): complete refuses the not_found example, CHECK_FAILED, "After
+  // step 0 the not_found example's page shows no heading or message that the found path did not
+  // show." (before: the URL box's read was rejected, "The read of url did not hold a string", every
+  // box of the page printed as a password field). Needs not_found from an absent tree item (item
+  // 2), field reads (item 3).
   it.fails(
     'reads a feed URL from its Edit Feed dialog, and answers not_found for a title no feed has',
     async () => {
@@ -306,11 +309,12 @@ describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replay
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails today: it compiles (click Create label, the prompt answered with {{input.caption}}, the
-  // read), but every replay answers "The page did not reach the expected state (treeitem
-  // \"Error 500\" visible)", the label list not shown: the prompt's answer is not replayed as
-  // discovery gave it. (Under `lift session` the click once hung: "The session daemon did not
-  // answer within 900000 ms".) No feature of issue 41 names a prompt; bounded so the suite goes on.
+  // Fails today (after items 1 and 2): complete refuses, CHECK_FAILED, "The capability was compiled
+  // but its rehearsal failed: the discovery’s inputs ended in SURFACE_CHANGED: The start page
+  // …/prefs.php does not match the capability's fingerprint.. Nothing was written." (tt-rss reopens
+  // the Preferences tab last shown). Before the rehearsal it compiled and every replay answered
+  // "The page did not reach the expected state (treeitem \"Error 500\" visible)"; under `lift
+  // session` the prompt's click once hung (900 s). No feature of issue 41 names a prompt.
   it.fails('creates a label through the caption prompt (a visible write)', async () => {
     const { record, log } = await discoverRegisterReplay(app, browser, createLabel);
     records.push(record);
@@ -318,8 +322,9 @@ describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replay
     expect(record.correct).toBe(createLabel.cases.length);
   }, 180_000);
 
-  // Fails today: complete refuses, CHECK_FAILED, "the checkpoint never reads back 'title',
-  // typed into the page": a renamed feed's old title is shown nowhere once it is renamed.
+  // Fails today (after items 1 and 2), as before: complete refuses, CHECK_FAILED, "The capability
+  // cannot be compiled: the checkpoint never reads back 'title', typed into the page": a renamed
+  // feed's old title is typed into the search box and shown nowhere once it is renamed.
   it.fails(
     'renames a feed through its Edit Feed dialog (a visible write)',
     async () => {
@@ -331,12 +336,11 @@ describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replay
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails today: it compiles and is held at the signature gate with nothing deleted, but the
-  // approved call answers UNEXPECTED_STATE, outcome unknown, "An undeclared dialog opened:
-  // confirm: Unsubscribe from Planet Debian?" (the confirm accepted in discovery is not in the
-  // capability), and the next two SURFACE_CHANGED, not_started, "The start page …/prefs.php does
-  // not match the capability's fingerprint" (tt-rss reopens the tab last shown). No feature of
-  // issue 41 names a declared confirm; a start page that differs is item 2's structural rule.
+  // Fails today (after items 1 and 2): complete refuses, CHECK_FAILED, "The capability was compiled
+  // but its rehearsal failed: the read-back ended in SURFACE_CHANGED: Step 1: treeitem … is not on
+  // the page.. Nothing was written." (before the rehearsal it compiled, was held at the gate, and
+  // the approved call answered UNEXPECTED_STATE "An undeclared dialog opened: confirm: Unsubscribe
+  // from Planet Debian?": the confirm accepted in discovery was not kept).
   it.fails(
     'unsubscribes from a feed after its confirm dialog, held at the signature gate (irreversible)',
     async () => {
