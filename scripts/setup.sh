@@ -26,7 +26,9 @@ DEBIAN_PACKAGES=(
   # The real-app test bed (test/real-apps/): third-party web apps on MariaDB and PHP's own web server
   mariadb-server mariadb-client php-cli php-mysql php-intl php-mbstring php-xml
   wordpress wordpress-theme-twentytwentythree mediawiki phpmyadmin roundcube-core roundcube-mysql
-  ckeditor            # a real CKEditor 4 for the rich-text editor tests (test/rungs/ui/real-rich-text-editors.test.ts)
+  redmine redmine-mysql  # a tracker on Rails' own server (Ruby, Bundler, WEBrick and mysql2 come with them)
+  tt-rss              # a single-page JavaScript feed reader on PHP's server
+  ckeditor            # a real CKEditor 4: the bed's Notes page and test/rungs/ui/real-rich-text-editors.test.ts
 )
 
 missing=()
@@ -44,7 +46,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   printf '%s\n' 'phpmyadmin phpmyadmin/dbconfig-install boolean false' \
     'phpmyadmin phpmyadmin/reconfigure-webserver multiselect' \
     'roundcube-core roundcube/dbconfig-install boolean false' \
-    'roundcube-core roundcube/reconfigure-webserver multiselect' | $SUDO debconf-set-selections
+    'roundcube-core roundcube/reconfigure-webserver multiselect' \
+    'redmine redmine/instances/default/dbconfig-install boolean false' \
+    'tt-rss tt-rss/dbconfig-install boolean false' \
+    'tt-rss tt-rss/reconfigure-webserver multiselect' | $SUDO debconf-set-selections
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 

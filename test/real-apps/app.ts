@@ -1,6 +1,14 @@
-export type AppName = 'wordpress' | 'mediawiki' | 'phpmyadmin' | 'roundcube';
+export type AppName = 'wordpress' | 'mediawiki' | 'phpmyadmin' | 'roundcube' | 'redmine' | 'ttrss' | 'notes';
 
-export const APP_NAMES: readonly AppName[] = ['wordpress', 'mediawiki', 'phpmyadmin', 'roundcube'];
+export const APP_NAMES: readonly AppName[] = [
+  'wordpress',
+  'mediawiki',
+  'phpmyadmin',
+  'roundcube',
+  'redmine',
+  'ttrss',
+  'notes',
+];
 
 export interface Credentials {
   user: string;

@@ -10,18 +10,27 @@
  */
 import type { AppName } from './app.js';
 import { type MediaWikiApp, startMediaWiki } from './mediawiki/start.js';
+import { type NotesApp, startNotes } from './notes/start.js';
 import { type PhpMyAdminApp, startPhpMyAdmin } from './phpmyadmin/start.js';
+import { type RedmineApp, startRedmine } from './redmine/start.js';
 import { type RoundcubeApp, startRoundcube } from './roundcube/start.js';
+import { startTtrss, type TtrssApp } from './ttrss/start.js';
 import { startWordPress, type WordPressApp } from './wordpress/start.js';
 
 export type { AppName, Credentials, RealApp } from './app.js';
 export { APP_NAMES } from './app.js';
 export type { MediaWikiMove, MediaWikiPage, MediaWikiState } from './mediawiki/api.js';
 export type { MediaWikiApp, MediaWikiSeed } from './mediawiki/start.js';
+export type { Note, NotesState } from './notes/database.js';
+export type { NotesApp, NotesSeed } from './notes/start.js';
 export type { ShopState } from './phpmyadmin/database.js';
 export type { PhpMyAdminApp, PhpMyAdminSeed } from './phpmyadmin/start.js';
+export type { RedmineIssue, RedmineProject, RedmineState, RedmineUser } from './redmine/rest.js';
+export type { RedmineApp, RedmineSeed } from './redmine/start.js';
 export type { MailAttachment, MailFolder, MailMessage, MailState } from './roundcube/imap.js';
 export type { RoundcubeApp, RoundcubeSeed } from './roundcube/start.js';
+export type { TtrssArticle, TtrssFeed, TtrssLabel, TtrssState } from './ttrss/database.js';
+export type { TtrssApp, TtrssSeed } from './ttrss/start.js';
 export type { WordPressCategory, WordPressPost, WordPressState, WordPressUser } from './wordpress/rest.js';
 export type { WordPressApp, WordPressSeed } from './wordpress/start.js';
 
@@ -30,6 +39,9 @@ export interface Apps {
   mediawiki: MediaWikiApp;
   phpmyadmin: PhpMyAdminApp;
   roundcube: RoundcubeApp;
+  redmine: RedmineApp;
+  ttrss: TtrssApp;
+  notes: NotesApp;
 }
 
 const STARTERS: { [N in AppName]: () => Promise<Apps[N]> } = {
@@ -37,6 +49,9 @@ const STARTERS: { [N in AppName]: () => Promise<Apps[N]> } = {
   mediawiki: startMediaWiki,
   phpmyadmin: startPhpMyAdmin,
   roundcube: startRoundcube,
+  redmine: startRedmine,
+  ttrss: startTtrss,
+  notes: startNotes,
 };
 
 /**

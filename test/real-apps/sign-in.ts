@@ -37,5 +37,24 @@ export async function signIn(page: Page, app: AnyApp, timeout = 30_000): Promise
       // The first URL after login carries a one-time _token; the list shows once the mail task is up.
       await page.getByRole('table', { name: 'Email Messages Listing' }).waitFor({ timeout });
       return;
+    case 'notes':
+      await page.getByLabel('Username').fill(user);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Sign out' }).waitFor({ timeout });
+      return;
+    case 'ttrss':
+      // The labels are not tied to their boxes (no for=): the boxes are found by their names.
+      await page.locator('input[name="login"]').fill(user);
+      await page.locator('input[name="password"]').fill(password);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.getByRole('treeitem', { name: 'All articles' }).waitFor({ timeout });
+      return;
+    case 'redmine':
+      await page.getByLabel('Login').fill(user);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.getByRole('link', { name: 'Sign out' }).waitFor({ timeout });
+      return;
   }
 }
