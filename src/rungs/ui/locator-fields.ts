@@ -26,6 +26,13 @@ const FIELD =
   " or @role='textbox' or @role='combobox' or @role='searchbox' or @role='spinbutton')";
 
 /** Text that is no label: scripts, styles, and the options and values inside other fields. */
+/**
+ * A field a person can reach with Tab: a widget's own box parked out of the tab order (a
+ * recipient box's textarea that hands its focus to the visible input after it) stands between
+ * no text and the field a person sees after it.
+ */
+const TABBED_FIELD = `${FIELD} and not(@tabindex='-1' or @aria-hidden='true' or @hidden)`;
+
 const NOT_LABEL =
   'not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template' +
   ' or ancestor::select or ancestor::textarea or ancestor::option)';
@@ -97,7 +104,7 @@ export function fieldByLabel(scope: Scope, label: string, role?: string): Promis
           // Right before: no other field between the text and this one (Adminer's "Permanent
           // login" box after its Database row is not the field after "Database").
           `xpath=//*[${FIELD}][preceding::text()[normalize-space(.)!=''][${NOT_LABEL}][1][${isLabel(label)}]]` +
-            `[count(preceding::*[${FIELD}]) = count(preceding::text()[normalize-space(.)!=''][${NOT_LABEL}][1]/preceding::*[${FIELD}])]`,
+            `[count(preceding::*[${TABBED_FIELD}]) = count(preceding::text()[normalize-space(.)!=''][${NOT_LABEL}][1]/preceding::*[${TABBED_FIELD}])]`,
         )
         .filter({ visible: true }),
     ),
