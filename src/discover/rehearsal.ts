@@ -185,8 +185,16 @@ function readBack(plan: RehearsalPlan): Capability {
     expect: { kind: 'visible', target: capability.checkpoint.target },
   };
   const { signs: _signs, paging: _paging, ...kept } = capability;
+  const readBackOutputs = new Set(outputs.map((output) => output.name));
+  // A value compared with an output only the write's answer gave (its new id) has nothing to
+  // be compared with on a fresh visit; the record's key and its other values still are.
+  const values = capability.checkpoint.values?.filter(
+    (check) => !('output' in check.equals) || readBackOutputs.has(check.equals.output),
+  );
+  const { values: _values, ...checkpoint } = capability.checkpoint;
   return {
     ...kept,
+    checkpoint: values && values.length > 0 ? { ...checkpoint, values } : checkpoint,
     preconditions: {
       ...capability.preconditions,
       path: parameteriseUrl(`${parsed.pathname}${parsed.search}`, {}),
