@@ -309,13 +309,9 @@ describe('Redmine operations, discovered by a scripted explorer and replayed on 
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails since complete rehearses (issue 41, item 1): complete refuses, CHECK_FAILED, "The
-  // capability was compiled but its rehearsal failed: the read-back ended in CHECK_FAILED: The
-  // resulting page gives no id: no status or flash message matches Issue #(\\d+) created.. Nothing
-  // was written." The flash "Issue #13 created." is shown once, by the answer to the create; a
-  // write's read-back is rehearsed from a fresh visit, where no flash is. Needs a rehearsal that
-  // reads an output of the write's own answer where the write left it.
-  it.fails(
+  // The flash "Issue #13 created." is shown once, by the answer to the create: its number is read
+  // there, and the rehearsal reads the issue back from a fresh visit of its page, flash left out.
+  it(
     "creates an issue and returns its number from Redmine's flash (a visible write)",
     async () => {
       const { record, log } = await discoverRegisterReplay(app, browser, createIssue);
