@@ -8,6 +8,7 @@ import {
 import { canChangeState } from '../capability/effects.js';
 import { type PageAnswer, type PageText, targetOfText } from '../capability/page-texts.js';
 import { LiftError } from '../contract/errors.js';
+import { shapedByInputs } from '../replay/absence.js';
 import type { UiActionInput } from '../rungs/ui/actions.js';
 import type { Target } from '../rungs/ui/locator.js';
 import { parameteriseText } from './compile.js';
@@ -158,7 +159,7 @@ export async function learnSign(
   capability: Capability,
   example: OutcomeExample,
   seen: ReadonlySet<string>,
-): Promise<OutcomeSign> {
+): Promise<OutcomeSign | undefined> {
   const diverged = await divergence(ui, capability, example, seen);
   if (!diverged) {
     throw new LiftError(
@@ -168,6 +169,10 @@ export async function learnSign(
     );
   }
   if (diverged.shows.length === 0 && !diverged.message) {
+    // A row or record absent from a page built as discovery saw it, which the inputs shaped,
+    // needs no sign: replay answers it not_found from that structure (replay/absence.ts).
+    if (example.outcome === 'not_found' && (await absentOnTheSamePage(ui, capability, diverged.after)))
+      return undefined;
     throw new LiftError(
       'CHECK_FAILED',
       `After step ${diverged.after} the ${example.outcome} example's page shows no heading or message that the found path did not show.`,
@@ -186,6 +191,13 @@ export async function learnSign(
       ? { message: diverged.message, structure: diverged.structure }
       : {}),
   };
+}
+
+/** The step's target is missing from a page the inputs shaped, whose skeleton is the one discovery found it on. */
+async function absentOnTheSamePage(ui: UiDriver, capability: Capability, index: number): Promise<boolean> {
+  const seen = capability.steps[index]?.onPage;
+  if (seen === undefined || !shapedByInputs(capability, index)) return false;
+  return (await ui.fingerprint()).fingerprint === seen;
 }
 
 const KIND_ORDER: Record<PageText['kind'], number> = { heading: 0, message: 1, text: 2 };

@@ -208,6 +208,45 @@ describe('a lookup is rehearsed whole before it exists', () => {
     expect(missing.ms).toBeLessThan(found.ms + 8_000);
   }, 180_000);
 
+  it('takes a not_found example whose row is simply absent from the same list, with no message to learn', async () => {
+    const cell = (column: string) => ({
+      frame: [],
+      locator: { by: 'cell', row: '{{input.title}}', column, key: 'Title' },
+    });
+    const { result, complete } = await discover(
+      tracker,
+      {
+        name: 'issue_status_listed',
+        intent: 'Read the status of an issue in the list by its title',
+        inputs: [{ name: 'title', type: 'string' }],
+        outputs: [{ name: 'status', type: 'string' }],
+        bound: { title: 'Cannot log in' },
+        start: '/issues',
+      },
+      [
+        { tool: 'act', args: { actions: [{ op: 'read', target: cell('Status'), as: 'status' }] } },
+        {
+          tool: 'complete',
+          args: {
+            outputs: ['status'],
+            checkpoint: { target: cell('Title'), input: 'title' },
+            examples: [{ outcome: 'not_found', inputs: { title: 'Fax machine on fire' } }],
+          },
+        },
+      ],
+    );
+    expect(result.status.outcome, JSON.stringify(complete)).toBe('completed');
+    const capability = result.capability!;
+    expect(capability.signs ?? []).toEqual([]);
+    expect(capability.rehearsal?.runs.map((run) => [run.kind, run.inputs, run.outcome])).toEqual([
+      ['replay', 'discovery', 'found'],
+      ['example', 'not_found', 'not_found'],
+    ]);
+    const missing = await replay(capability, { title: 'Coffee machine' });
+    expect(missing.error).toBeUndefined();
+    expect(missing.result?.outcome).toBe('not_found');
+  }, 180_000);
+
   it('says a changed screen after an input-shaped page is no structural change, which never switches a capability off', async () => {
     const { result } = await discover(tracker, issueLookup, [
       { tool: 'act', args: { actions: [{ op: 'navigate', url: '/issue?id={{input.number}}' }] } },

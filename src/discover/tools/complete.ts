@@ -284,7 +284,9 @@ async function learnSigns(context: ExplorerContext, capability: Capability, exam
   for (const example of examples) {
     if (example.outcome === 'found') continue;
     const outcome: OutcomeExample = { outcome: example.outcome, inputs: example.inputs };
-    signs.push(await learnSign(context.ui, capability, outcome, context.record.seenTexts));
+    // None for a record absent from a page built as discovery saw it: replay knows it by that.
+    const sign = await learnSign(context.ui, capability, outcome, context.record.seenTexts);
+    if (sign) signs.push(sign);
   }
   if (signs.length > 0)
     context.emit('complete-signs-learned', {
