@@ -73,7 +73,9 @@ export async function rehearse(
       // (a deleted row's "1 row deleted.", a sent message's notice), which a fresh visit may not
       // show again and nothing else can: that is all the proof such a write has. One that goes
       // on to where the record lives must read it back there.
-      if (!isLiftError(error) || leavesTheAnswerPage(plan)) throw error;
+      // A checkpoint that read the page and found another value is no answer gone: it is wrong.
+      const checkpointFailed = isLiftError(error) && error.details?.replayCode === 'CHECK_FAILED';
+      if (!isLiftError(error) || checkpointFailed || leavesTheAnswerPage(plan)) throw error;
       runs.push(ANSWER_RUN);
     }
   } else {
@@ -142,7 +144,7 @@ async function runOn(
     if (error instanceof WouldWrite || !isLiftError(error)) throw error;
     if (error.cause instanceof WouldWrite) throw error;
     const hint = what === READ_BACK && error.code !== 'AUTH_REQUIRED' ? READ_BACK_HINT : hintFor(error);
-    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hint);
+    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hint, error.code);
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -290,11 +292,11 @@ function withoutValues(message: string): string {
   return message.replace(/'[^']*'/g, '…').replace(/"[^"]*"/g, '…');
 }
 
-function refusal(why: string, hint: string): LiftError {
+function refusal(why: string, hint: string, replayCode?: string): LiftError {
   return new LiftError(
     'CHECK_FAILED',
     `The capability was compiled but its rehearsal failed: ${why}. Nothing was written.`,
-    { hint },
+    { hint, ...(replayCode ? { details: { replayCode } } : {}) },
   );
 }
 

@@ -294,11 +294,9 @@ describe('Redmine operations, discovered by a scripted explorer and replayed on 
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails today (after items 1 and 2): complete refuses the not_found example, CHECK_FAILED, "After
-  // step 0 the not_found example's page shows no heading or message that the found path did not
-  // show.": a login nobody has is a row the list does not show, no message. Needs not_found from an
-  // absent row (item 2).
-  it.fails(
+  // A login nobody has is a row the user list does not show, with no message: taken as a row
+  // absent from a list built as discovery saw it, and answered not_found so.
+  it(
     "looks up a user's email by login, and answers not_found for a login nobody has",
     async () => {
       const { record, log } = await discoverRegisterReplay(app, browser, userEmail);
@@ -338,14 +336,9 @@ describe('Redmine operations, discovered by a scripted explorer and replayed on 
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails today (after items 1 and 2): complete refuses, CHECK_FAILED, "The capability was compiled
-  // but its rehearsal failed: the read-back ended in SURFACE_CHANGED: Step 1: text … is not on the
-  // page.. Nothing was written." (before the rehearsal it compiled, was held at the gate, deleted
-  // after approval and answered CHECK_FAILED "The page shows '', not the requested '3'." from the
-  // filter's unnamed box). The read-back's text is on the page the delete led to, not on a fresh
-  // visit. Needs field reads of unnamed fields (item 3) and a rehearsal of what the write's own
-  // answer shows (item 1).
-  it.fails(
+  // A delete never leaves the page its write led to: its notice is all the proof it has, and the
+  // rehearsal keeps it with an answer run.
+  it(
     'deletes an issue from its row of the filtered list, held at the signature gate (irreversible)',
     async () => {
       const { record, log } = await discoverRegisterReplay(app, browser, deleteIssue);
