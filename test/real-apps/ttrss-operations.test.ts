@@ -336,11 +336,11 @@ describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replay
     OPERATION_TIMEOUT_MS,
   );
 
-  // Fails today (after items 1 and 2): complete refuses, CHECK_FAILED, "The capability was compiled
-  // but its rehearsal failed: the read-back ended in SURFACE_CHANGED: Step 1: treeitem … is not on
-  // the page.. Nothing was written." (before the rehearsal it compiled, was held at the gate, and
-  // the approved call answered UNEXPECTED_STATE "An undeclared dialog opened: confirm: Unsubscribe
-  // from Planet Debian?": the confirm accepted in discovery was not kept).
+  // Fails today: it compiles (a write kept on its answer: the unsubscribed feed's tree item is
+  // gone from a fresh visit), is held at the gate, and every approved call fails safely: case 0
+  // UNEXPECTED_STATE "An undeclared dialog opened: confirm: Unsubscribe from Planet Debian?" (the
+  // confirm accepted in discovery is not kept), cases 1-2 SURFACE_CHANGED "The start page
+  // …/prefs.php does not match the capability's fingerprint" (tt-rss reopens the last tab).
   it.fails(
     'unsubscribes from a feed after its confirm dialog, held at the signature gate (irreversible)',
     async () => {
