@@ -292,7 +292,8 @@ describe("lift session with a person's saved sign-in (--storage-state)", () => {
     ] as const) {
       const answer = await session(startArgs(['--storage-state', file]));
       expect(answer.code).not.toBe(0);
-      expect(answer.stderr).toMatch(why);
+      // Under --json the refusal is the JSON answer on stdout, like every other error.
+      expect(answer.stderr + answer.stdout).toMatch(why);
       expect(answer.stderr + answer.stdout).not.toContain(canary);
     }
   });
