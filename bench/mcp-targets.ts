@@ -4,6 +4,7 @@
  * directly with the SDK's McpServer. Plus the sequential call loop both are measured with.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isolatedAbortFetch } from '../test/support/isolated-abort-fetch.js';
 
-export const TOKEN = 'bench-token-5b1e2d';
+/** Random per run: lift serve --http refuses a token under 128 bits, as it should. */
+export const TOKEN = randomBytes(24).toString('base64url');
 const url = (specifier: string) => import.meta.resolve(specifier);
 
 /** Writes both servers' code and Lift's config into `folder`. */
