@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { FailedAttempts } from '../store/failed-attempts.js';
+import { deferPriming } from './deferred-priming.js';
 import { BoundedEventStore } from './event-store.js';
 import { FileResources } from './file-resources.js';
 import { createLiftServer, type LiftServer, type LiftServerOptions } from './mcp-server.js';
@@ -140,6 +141,8 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
       },
       ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
     });
+    // The store keeps what a long call's broken stream needs; an ordinary call pays nothing for it.
+    deferPriming(transport);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       lift.dispose();
