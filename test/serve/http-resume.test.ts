@@ -80,12 +80,13 @@ describe('lift serve over Streamable HTTP: which calls can be resumed', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it('answers an ordinary call with its result alone, no priming event before it', async () => {
+  it('answers an ordinary call with its result alone: no priming event, no id, nothing kept', async () => {
     const response = await call('note_read', { id: 'N-001' });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const { events, ended } = await readEvents(response);
     expect(ended).toBe(true);
     expect(events).toHaveLength(1);
+    expect(events[0]?.id).toBeUndefined();
     expect(JSON.parse(events[0]?.data ?? '')).toMatchObject({
       result: { structuredContent: { ok: true, fields: { id: 'N-001' } } },
     });
