@@ -153,7 +153,10 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    if (options.pages && (await options.pages.handle(request, response))) return;
+    // Every MCP call comes to PATH itself: it skips the pages and the URL parser (a parse costs
+    // more than the check of a no-op call's token); any other form of the path takes the long way.
+    const exact = request.url === PATH;
+    if (!exact && options.pages && (await options.pages.handle(request, response))) return;
     // The transport rules ask for this on every request, before anything else is answered.
     if (!originAllowed(request, origins)) {
       request.resume();
@@ -163,7 +166,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
         `Forbidden: requests from the web origin ${JSON.stringify(request.headers.origin)} are not accepted. Only clients that send no Origin, or an origin the operator allowed (lift serve --allow-origin), may call this server.`,
       );
     }
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const path = exact ? PATH : new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== PATH) return reply(response, 404, `Not found: the MCP endpoint is ${PATH}.`);
     if (refusedToken(request, response, expected, attempts)) return;
     const sessionId = request.headers['mcp-session-id'];

@@ -28,6 +28,8 @@ export function allowedOrigins(entries: readonly string[]): Set<string> {
  * resolves to 127.0.0.1 still sends its own origin.
  */
 export function originAllowed(request: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  // No Origin at all (every client that is not a page): headersDistinct would copy every header to say so.
+  if (request.headers.origin === undefined) return true;
   const values = request.headersDistinct.origin;
   if (!values || values.length === 0) return true;
   return values.every((value) => {

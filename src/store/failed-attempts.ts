@@ -42,6 +42,8 @@ export class FailedAttempts {
 
   /** How long the address must still wait before its next attempt is checked; 0 when it need not. */
   waitMs(address: string | undefined): number {
+    // Asked on every request; with no wrong token remembered, the address need not be parsed.
+    if (this.#failures.size === 0) return 0;
     const key = clientKey(address);
     const failures = this.#failures.get(key);
     if (!failures) return 0;
