@@ -37,6 +37,9 @@ interface SdkInternals {
  * store keeps only their messages; a client that resumes (GET with Last-Event-ID) is served
  * from it exactly as before, and so is the session's GET stream, which is never deferred.
  *
+ * A handler that ended its stream early for the client to poll (the SDK's closeSSEStream)
+ * would have to wait for the priming first; Lift's handlers never do.
+ *
  * Returns false, leaving the SDK's own priming in place, when the SDK no longer has these
  * members; test/serve/http-resume.test.ts then fails on the priming event of an ordinary call.
  */
