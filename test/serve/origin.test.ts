@@ -20,11 +20,17 @@ describe('originAllowed', () => {
 
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  /** What the check says of a request carrying these Origin headers (none, one, or several lines). */
-  const verdict = (origin?: string | string[]) =>
+  /** What the check says of a request carrying these Origin lines (none, one, or several). */
+  const verdict = (...origins: string[]) =>
     new Promise<string>((resolve, reject) => {
       const sent = request(
-        { port, host: '127.0.0.1', path: '/mcp', headers: origin === undefined ? {} : { origin } },
+        {
+          port,
+          host: '127.0.0.1',
+          path: '/mcp',
+          // Raw header lines: the only way to send Origin twice. Host is then ours to send.
+          headers: ['host', `127.0.0.1:${port}`, ...origins.flatMap((origin) => ['origin', origin])],
+        },
         (response) => {
           let text = '';
           response.on('data', (chunk: Buffer) => {
@@ -45,6 +51,6 @@ describe('originAllowed', () => {
   it('refuses another origin, an empty one, and a second Origin line naming another site', async () => {
     expect(await verdict('http://evil.example')).toBe('refused');
     expect(await verdict('')).toBe('refused');
-    expect(await verdict([ALLOWED, 'http://evil.example'])).toBe('refused');
+    expect(await verdict(ALLOWED, 'http://evil.example')).toBe('refused');
   });
 });
