@@ -20,6 +20,7 @@ export function openDatabase(home: string): Db {
   try {
     whileBusy(() => enterWal(db));
     db.pragma('synchronous = NORMAL');
+    db.pragma(`cache_size = ${PAGE_CACHE_KIB}`);
     whileBusy(() => migrate(db));
   } catch (error) {
     db.close();
@@ -29,6 +30,14 @@ export function openDatabase(home: string): Db {
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * SQLite's own default page cache, 2 MB (negative: in KiB), where better-sqlite3 builds it with
+ * 16 MB per connection. The run index is written once and read in small pieces, so the larger
+ * cache only kept pages no query came back to: a `lift serve` grew by 115 bytes a call, 11 MB
+ * over 100,000 calls, until the 16 MB were full.
+ */
+const PAGE_CACHE_KIB = -2000;
 
 /**
  * WAL is a property of the file: once one process has converted it, every later open only
