@@ -1,14 +1,20 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/** The folders npm run test:browser runs (test/browser.vitest.config.ts), left out of npm test. */
+export const BROWSER_SUITE = ['test/discover/**', 'test/replay/**', 'test/rungs/ui/**'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
     // test:real-apps), the packed package's install (test:package), the console (test:console),
-    // the job queue's workers (test:queue), the end-to-end runs of the command (test:e2e) and
-    // the load test on worker hosts in network namespaces (test:load).
+    // the job queue's workers (test:queue), the end-to-end runs of the command (test:e2e), the
+    // load test on worker hosts in network namespaces (test:load), and discovery, replay and the
+    // UI rung in Chromium (test:browser: about 900 of the 1,400 seconds the files took together,
+    // which kept npm test over its ten minutes on two cores).
     exclude: [
       ...configDefaults.exclude,
+      ...BROWSER_SUITE,
       'test/real-apps/**',
       'test/package/**',
       'test/console/**',
