@@ -2,6 +2,7 @@
 // figures of the post this work follows (its ledger rows; they are not re-measured here):
 // drafting 4.4 s / 17 checks, 3D 33.8 s / 15 checks, IFC 4.6 s / 3 checks, PSD 2.9 s / 2 checks
 // (its PSD and IFC rows include two model calls, ours are the tool alone).
+// LIFT_BENCH_SHORT=1 (bench/short.ts) changes nothing here: each tool is called once already.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
