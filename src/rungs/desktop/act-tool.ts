@@ -16,25 +16,34 @@ const input = z.strictObject({
 });
 
 const StepSchema = z.object({
-  index: z.number().int(),
-  op: z.string(),
-  status: z.enum(['executed', 'rejected', 'skipped']),
-  effect: z.enum(['changed', 'no_change', 'unexpected']).optional(),
-  code: z.string().optional(),
-  message: z.string(),
-  hint: z.string().optional(),
-  risk: z.enum(['low', 'medium', 'high', 'block']).optional(),
-  control: z.object({ role: z.string(), name: z.string(), id: z.string().optional() }).optional(),
-  durationMs: z.number(),
+  index: z.number().int().describe('Position in actions, from 0.'),
+  op: z.string().describe('The action: invoke, toggle, ...'),
+  status: z.enum(['executed', 'rejected', 'skipped']).describe('skipped: an earlier action failed.'),
+  effect: z
+    .enum(['changed', 'no_change', 'unexpected'])
+    .optional()
+    .describe('What the window did: unexpected is not what expect asked.'),
+  code: z.string().optional().describe('Error code, when it failed or was refused.'),
+  message: z.string().describe('What happened.'),
+  hint: z.string().optional().describe('What to do next.'),
+  risk: z.enum(['low', 'medium', 'high', 'block']).optional().describe("The safety classifier's judgement."),
+  control: z
+    .object({
+      role: z.string().describe('Its role.'),
+      name: z.string().describe('Its name.'),
+      id: z.string().optional().describe('Its toolkit id.'),
+    })
+    .optional()
+    .describe('The control acted on.'),
+  durationMs: z.number().describe('Milliseconds the action took.'),
 });
 
 const output = z.object({
-  program: z.string(),
-  title: z.string(),
-  steps: z.array(StepSchema),
-  executed: z.number().int(),
-  /** What the window's texts and fields show after the last action (values, briefly). */
-  shows: z.array(z.string()),
+  program: z.string().describe('The program acted on.'),
+  title: z.string().describe('Its window title.'),
+  steps: z.array(StepSchema).describe('One per action, in order.'),
+  executed: z.number().int().describe('Actions that ran.'),
+  shows: z.array(z.string()).describe('What texts and fields show after the last action: "Result: 100".'),
 });
 
 const ERRORS = {

@@ -11,9 +11,17 @@ export const startProgram = defineTool({
   group: 'desktop',
   rung: 'ui',
   input: z.strictObject({
-    program: z.string().regex(/^[a-z][a-z0-9-]{0,40}$/),
+    program: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,40}$/)
+      .describe('Its command name: gnome-calculator, gucharmap, or one the operator configured.'),
   }),
-  output: z.object({ program: z.string(), title: z.string(), pid: z.number().int(), started: z.boolean() }),
+  output: z.object({
+    program: z.string().describe('The program.'),
+    title: z.string().describe('Its window title.'),
+    pid: z.number().int().describe('Its process id.'),
+    started: z.boolean().describe('False when it was already running.'),
+  }),
   verifiedBy: 'the window appears on the accessibility bus',
   errors: {
     NOT_FOUND: { hint: 'Lift knows no program of that name; the hint lists the known ones.' },
@@ -48,7 +56,10 @@ export const readClipboard = defineTool({
   group: 'desktop',
   rung: 'ui',
   input: z.strictObject({}),
-  output: z.object({ text: z.string(), chars: z.number().int() }),
+  output: z.object({
+    text: z.string().describe('The clipboard text.'),
+    chars: z.number().int().describe('Its length in characters.'),
+  }),
   verifiedBy: 'xclip -o -selection clipboard on the session display',
   errors: { PROGRAM_FAILED: { hint: 'xclip failed (is the clipboard empty?); copy something first.' } },
   effect: { class: 'read' },
