@@ -4,6 +4,7 @@ import type { Check, Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { isError, isPending } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
+import { RequestIdSchema } from '../contract/request-id.js';
 import { checkCounts } from './envelope-text.js';
 import { type Reference, referencesIn, resolveReferences } from './references.js';
 
@@ -20,7 +21,10 @@ const Step = z.strictObject({
     .describe('Its arguments; "$ID.fields.NAME" or "$ID.files.KIND" take a value from an earlier step'),
 });
 
-const Input = z.strictObject({ steps: z.array(Step).min(1).max(20).describe('Run in order.') });
+const Input = z.strictObject({
+  steps: z.array(Step).min(1).max(20).describe('Run in order.'),
+  request_id: RequestIdSchema.optional(),
+});
 
 const StepId = z.string().describe("The step's id.");
 const StepTool = z.string().describe('The tool it called.');
@@ -172,7 +176,7 @@ export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
     description:
       'Run several tool calls in order, in one go. steps: [{"id", "tool", "args"}]. An argument written "$ID.fields.NAME" ' +
       'or "$ID.files.KIND" is replaced by that value from an earlier step. The chain is checked before anything runs, ' +
-      "stops at the first failed check (naming the step), and holds a step that needs a person's yes, reporting what already ran.",
+      "stops at the first failed check (naming the step), and holds a step that needs a person's yes. Returns each step that ran (summary, checks, fields, files), and the step held or failed with those not run.",
     group: 'agent',
     rung: 'api',
     input: Input,
@@ -189,7 +193,8 @@ export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
     effect: {
       class: 'reversible',
       gate: 'log',
-      repeat: 'Each step keeps its own contract: a repeated step with the same request_id is done once.',
+      repeat:
+        "Each step keeps its own contract: a repeated step with the same request_id is done once. A repeat of the whole chain with the chain's own request_id returns the first result.",
     },
     timeout: { deadlineMs: 600_000 },
     example: {

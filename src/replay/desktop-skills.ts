@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../contract/context.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
+import { RequestIdSchema } from '../contract/request-id.js';
 import { LIFT_VERSION } from '../contract/version.js';
 import { NamedTargetSchema } from '../rungs/desktop/actions.js';
 import { desktopSession } from '../rungs/desktop/context.js';
@@ -118,7 +119,7 @@ export const learnSkill = defineTool({
   name: 'learn_skill',
   title: 'Learn a desktop task as a skill',
   description:
-    'Compiles the desktop run just done (the actions of the last act_window call, or of the last "calls" calls, all of which held) into a skill: controls named by locators, the values you give turned into typed placeholders, and a final read of the control that shows the answer. The skill becomes a tool of its own that replays in milliseconds with no model, only while the window looks as it did. Example intent: "calculate {a} + {b}" with values {"a": 12, "b": 30}.',
+    'Compiles the desktop run just done (the actions of the last act_window call, or of the last "calls" calls, all of which held) into a skill: controls named by locators, the values you give turned into typed placeholders, and a final read of the control that shows the answer. The skill becomes a tool of its own that replays in milliseconds with no model, only while the window looks as it did. Example intent: "calculate {a} + {b}" with values {"a": 12, "b": 30}. Returns the new tool\'s name, revision and inputs.',
   group: 'desktop',
   rung: 'script',
   input: z.strictObject({
@@ -144,6 +145,7 @@ export const learnSkill = defineTool({
       .max(20)
       .default(1)
       .describe('How many of the last act_window calls make the run.'),
+    request_id: RequestIdSchema.optional(),
   }),
   output: z.object({
     tool: z.string().describe('The new tool, now listed.'),
@@ -158,7 +160,8 @@ export const learnSkill = defineTool({
   },
   effect: {
     class: 'reversible',
-    repeat: 'Learning the same run again stores the same revision and registers it again.',
+    repeat:
+      'Learning the same run again stores the same revision and registers it again. Learning uses up the run: a retry with the same request_id returns the first result.',
   },
   timeout: { deadlineMs: 10_000 },
   example: { name: 'calculate_sum', intent: 'calculate {a} + {b}', values: { a: 12, b: 30 } },
