@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/lint/rules.js';
+import { LIFT } from './support.js';
+
+/** An empty working folder: `lift serve` there lists Lift's own tools and keeps its state in `.lift/`. */
+const cwd = mkdtempSync(join(tmpdir(), 'lift-lint-own-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+/** Runs the built `lift lint --mcp` against the built `lift serve --stdio`, as a user would. */
+function lintOwnServer(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const server = `"${process.execPath}" "${LIFT}" serve --stdio`;
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('LIFT_')) env[key] = value;
+  }
+  env.LIFT_HOME = join(cwd, '.lift');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LIFT, 'lint', '--mcp', server, '--json'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`lift lint --mcp did not finish in 90 s\n${stderr}`));
+    }, 90_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe("lift lint --mcp on Lift's own server", () => {
+  it('finds nothing to fix: exit 0, no fix-first or should-fix finding, every description says what comes back', async () => {
+    const ran = await lintOwnServer();
+    const findings = JSON.parse(ran.stdout) as Finding[];
+    const toFix = findings.filter((finding) => finding.severity !== 'consider');
+    expect(toFix.map(({ tool, rule, argument }) => ({ tool, rule, argument }))).toEqual([]);
+    expect(findings.filter((finding) => finding.rule === 'description-missing-result')).toEqual([]);
+    expect(ran.code, ran.stderr).toBe(0);
+  }, 120_000);
+});
