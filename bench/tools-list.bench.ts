@@ -13,9 +13,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { z } from 'zod';
+import { builtinTools } from '../src/builtin.js';
+import { Runtime } from '../src/runtime/runtime.js';
+import { createLiftServer } from '../src/serve/mcp-server.js';
 import { connectPlaywrightMcp } from './playwright-mcp.js';
 
 // bench/short.ts (LIFT_BENCH_SHORT) is not on this branch yet: the same switch, read directly.
@@ -108,6 +112,26 @@ async function measureLift(
   }
 }
 
+/**
+ * The same server in this process over the SDK's in-memory transport, every built-in tool
+ * listed: what answering costs the server once the pipe and the JSON text are taken away.
+ */
+async function measureInProcess(): Promise<number> {
+  const runtime = new Runtime({ home: join(folder, 'in-process'), tools: await builtinTools() });
+  const lift = createLiftServer(runtime);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await lift.server.connect(serverSide);
+  const client = new Client({ name: 'lift-bench', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    return (await measure(client)).warmMs;
+  } finally {
+    await client.close();
+    lift.dispose();
+    await runtime.close();
+  }
+}
+
 /** Settings and passwords that configure every family Lift ships (nothing is reached: only listed). */
 const EVERY_FAMILY = {
   settings: {
@@ -148,11 +172,15 @@ async function main(): Promise<void> {
   }
   const all = await measureLift('every-family', EVERY_FAMILY, EVERY_PASSWORD);
   const none = await measureLift('no-family', undefined);
+  const inProcess = await measureInProcess();
   console.log(
     `playwright-mcp (baseline): ${baseline.tools} tools, ${baseline.bytes} bytes (${kb(baseline.bytes)}), ${baseline.tokens} o200k tokens; warm median of ${TIMED} ${ms(baseline.warmMs)}`,
   );
   report('lift, every family configured', all, baseline);
   report('lift, no family configured', none, baseline);
+  console.log(
+    `lift server side, every built-in tool over the in-memory transport (no pipe, no JSON text): warm median of ${TIMED} ${ms(inProcess)}`,
+  );
   console.log(
     `goal every family configured under 40 KB: ${met(all.bytes < GOAL.bytesAll)} (${kb(all.bytes)}); under 10,000 tokens: ${met(all.tokens < GOAL.tokensAll)} (${all.tokens})`,
   );
