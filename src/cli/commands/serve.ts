@@ -108,7 +108,7 @@ async function serveOverHttp(
 
 export const spec = defineCommand({
   name: 'serve',
-  summary: 'every tool over MCP, on stdio or Streamable HTTP',
+  summary: 'the tools of every configured family over MCP, on stdio or Streamable HTTP',
   options: {
     stdio: { type: 'boolean', default: false, description: 'speak MCP on standard input and output' },
     http: {
