@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ChatSettingsSchema } from './apps/chat/settings.js';
 import { EmailSettingsSchema } from './apps/email/settings.js';
 import { parseServiceSettings } from './apps/services/settings.js';
@@ -42,6 +41,15 @@ function settingNamed(setup: Setup, family: string, key: string, example: string
   return undefined;
 }
 
+/** A settings block's mistakes, one `at path: message` each (the `.` layer imports no zod of its own). */
+function problems(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): string {
+  return issues
+    .map((issue) =>
+      issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message,
+    )
+    .join('; ');
+}
+
 /** An account family (email, chat): valid settings, and the password secret they name stored. */
 function account(
   family: string,
@@ -58,7 +66,7 @@ function account(
       };
     const parsed = schema.safeParse(given);
     if (!parsed.success)
-      return { reason: `settings.${family} is not valid: ${z.prettifyError(parsed.error)}`, enable };
+      return { reason: `settings.${family} is not valid: ${problems(parsed.error.issues)}`, enable };
     const secret = parsed.data.account.passwordSecret;
     if (!setup.hasSecret(secret))
       return {
