@@ -9,9 +9,10 @@ export default defineConfig({
     // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
     // test:real-apps), the packed package's install (test:package), the console (test:console),
     // the job queue's workers (test:queue), the end-to-end runs of the command (test:e2e), the
-    // load test on worker hosts in network namespaces (test:load), and discovery, replay and the
-    // UI rung in Chromium (test:browser: about 900 of the 1,400 seconds the files took together,
-    // which kept npm test over its ten minutes on two cores).
+    // load test on worker hosts in network namespaces (test:load), discovery, replay and the UI
+    // rung in Chromium (test:browser: about 900 of the 1,400 seconds the files took together,
+    // which kept npm test over its ten minutes on two cores), and every benchmark once in its
+    // short mode (test:bench).
     exclude: [
       ...configDefaults.exclude,
       ...BROWSER_SUITE,
@@ -21,6 +22,7 @@ export default defineConfig({
       'test/queue/**',
       'test/e2e/**',
       'test/load/**',
+      'test/bench/**',
     ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
