@@ -7,7 +7,7 @@
  * warm (1 KB = 1,000 bytes). LIFT_BENCH_SHORT=1 times 5 requests after 1.
  * Run: npm run bench -- tools-list
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,11 +21,10 @@ import { builtinTools } from '../src/builtin.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { createLiftServer } from '../src/serve/mcp-server.js';
 import { connectPlaywrightMcp } from './playwright-mcp.js';
+import { iterations, SHORT } from './short.js';
 
-// bench/short.ts (LIFT_BENCH_SHORT) is not on this branch yet: the same switch, read directly.
-const SHORT = process.env.LIFT_BENCH_SHORT === '1';
-const WARMUP = SHORT ? 1 : 5;
-const TIMED = SHORT ? 5 : 50;
+const WARMUP = iterations(5, 1);
+const TIMED = iterations(50, 5);
 const GOAL = { bytesAll: 40_000, tokensAll: 10_000, bytesNone: 20_000, warmMs: 20 };
 
 const LIFT = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
@@ -157,12 +156,13 @@ function report(name: string, lift: Measured, baseline: Measured): void {
     `${name}: ${lift.tools} tools, ${lift.bytes} bytes (${kb(lift.bytes)}), ${lift.tokens} o200k tokens; first answer ${ms(lift.firstMs)} (tools loading), warm median of ${TIMED} ${ms(lift.warmMs)}`,
   );
   console.log(
-    `  vs playwright-mcp: bytes ratio ${(lift.bytes / baseline.bytes).toFixed(2)}, tokens ratio ${(lift.tokens / baseline.tokens).toFixed(2)}, warm time ratio ${(lift.warmMs / baseline.warmMs).toFixed(2)}`,
+    `${name} vs playwright-mcp: bytes ratio ${(lift.bytes / baseline.bytes).toFixed(2)}, tokens ratio ${(lift.tokens / baseline.tokens).toFixed(2)}, warm time ratio ${(lift.warmMs / baseline.warmMs).toFixed(2)}`,
   );
   console.log(`  largest: ${lift.largest.map((tool) => `${tool.name} ${tool.bytes}`).join(', ')}`);
 }
 
 async function main(): Promise<void> {
+  if (!existsSync(LIFT)) throw new Error('Build first: npm run build');
   const playwright = await connectPlaywrightMcp({ dir: folder });
   let baseline: Measured;
   try {
