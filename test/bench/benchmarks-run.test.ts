@@ -65,6 +65,7 @@ const RATIO_LINES: Record<string, string[]> = {
     'lift serve --stdio initialize',
     'lift serve --stdio tools/list',
   ],
+  'tools-list': ['every family configured vs playwright-mcp', 'no family configured vs playwright-mcp'],
   ui: ['observation lookup (tokens)', 'act+verify median (ms)', 'session start (ms)'],
 };
 
