@@ -1,14 +1,31 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/lint/rules.js';
 import { LIFT } from './support.js';
 
-/** An empty working folder: `lift serve` there lists Lift's own tools and keeps its state in `.lift/`. */
+/**
+ * A working folder where every family is configured, so `lift serve` lists all of Lift's own
+ * tools (an unconfigured family is hidden, and lint would never read it); state in `.lift/`.
+ */
 const cwd = mkdtempSync(join(tmpdir(), 'lift-lint-own-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+mkdirSync(join(cwd, 'books'));
+writeFileSync(join(cwd, 'books', 'main.journal'), '');
+writeFileSync(
+  join(cwd, 'lift.config.json'),
+  JSON.stringify({
+    settings: {
+      email: { account: { address: 'me@example.org' } },
+      chat: { account: { jid: 'lift@example.org' } },
+      hledger: { journal: 'books/main.journal' },
+      payroll: { root: 'payroll' },
+      services: { services: ['demo-worker'] },
+    },
+  }),
+);
 
 /** Runs the built `lift lint --mcp` against the built `lift serve --stdio`, as a user would. */
 function lintOwnServer(): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -18,6 +35,9 @@ function lintOwnServer(): Promise<{ code: number | null; stdout: string; stderr:
     if (value !== undefined && !key.startsWith('LIFT_')) env[key] = value;
   }
   env.LIFT_HOME = join(cwd, '.lift');
+  env.LIFT_SECRET_EMAIL_PASSWORD = 'mail-password';
+  env.LIFT_SECRET_CHAT_PASSWORD = 'chat-password';
+  env.LIFT_SECRET_POSTGRES_PASSWORD = 'postgres-password';
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [LIFT, 'lint', '--mcp', server, '--json'], {
       cwd,
