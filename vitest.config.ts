@@ -1,7 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The folders npm run test:browser runs (test/browser.vitest.config.ts), left out of npm test. */
-export const BROWSER_SUITE = ['test/discover/**', 'test/replay/**', 'test/rungs/ui/**'];
+export const BROWSER_SUITE = [
+  'test/discover/**',
+  'test/replay/**',
+  'test/rungs/ui/**',
+  // Discovery and replay under the request guard and the capability gate, in Chromium too.
+  'test/security/request-guard.test.ts',
+  'test/security/capability-gate.test.ts',
+  'test/capability/fingerprint.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -9,7 +9,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     ...root.test,
-    include: BROWSER_SUITE.map((folder) => `${folder.replace(/\*\*$/, '')}**/*.test.ts`),
+    include: BROWSER_SUITE.map((entry) => (entry.endsWith('/**') ? `${entry}/*.test.ts` : entry)),
     exclude: [],
   },
 });
