@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { FailedAttempts } from '../store/failed-attempts.js';
+import { deferPriming } from './deferred-priming.js';
 import { BoundedEventStore } from './event-store.js';
 import { FileResources } from './file-resources.js';
 import { createLiftServer, type LiftServer, type LiftServerOptions } from './mcp-server.js';
@@ -132,14 +133,17 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
 
   const openSession = async (request: IncomingMessage, response: ServerResponse, body: unknown) => {
     const lift = createLiftServer(runtime, { ...options, resources });
+    const events = new BoundedEventStore();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore: new BoundedEventStore(),
+      eventStore: events,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, lift, lastSeen: Date.now() });
       },
       ...(allowedHosts ? { enableDnsRebindingProtection: true, allowedHosts } : {}),
     });
+    // The store keeps what a long call's broken stream needs; an ordinary call pays nothing for it.
+    deferPriming(transport, events);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       lift.dispose();
