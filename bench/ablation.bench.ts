@@ -7,6 +7,7 @@
  * The workload is 002's three-program sentence in small: write a note, count its words, write a summary,
  * post it to #team (held at the gate, approved). Tokens are counted from the request bodies actually sent
  * (about four characters a token); the scripted model's own usage numbers are not used.
+ * LIFT_BENCH_SHORT=1 (bench/short.ts) changes nothing here: each variant runs the workload once already.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

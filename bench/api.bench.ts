@@ -4,7 +4,7 @@
  * same URL on the back-office fixture; importing the 51-operation description against only
  * parsing it; and one ladder walk of ticket_get with its live probe.
  *
- *   node --import tsx bench/api.bench.ts
+ *   node --import tsx bench/api.bench.ts   (LIFT_BENCH_SHORT=1: one or two of each, bench/short.ts)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,10 +16,11 @@ import { importOpenApi } from '../src/rungs/api/import.js';
 import { toolsFromApiFile } from '../src/rungs/api/loader.js';
 import { readSpec } from '../src/rungs/api/openapi.js';
 import { Runtime } from '../src/runtime/runtime.js';
+import { iterations } from './short.js';
 
-const CALLS = 300;
-const IMPORTS = 20;
-const WALKS = 20;
+const CALLS = iterations(300, 2);
+const IMPORTS = iterations(20, 1);
+const WALKS = iterations(20, 1);
 const ROOT = join(import.meta.dirname, '..');
 const FIXTURE_SPEC = join(ROOT, 'src', 'fixtures', 'backoffice', 'openapi.json');
 const LARGE_SPEC = join(ROOT, 'test', 'fixtures', 'openapi', 'petstore-large.yaml');

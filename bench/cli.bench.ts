@@ -11,6 +11,7 @@
  *       plain node (the TypeScript is transpiled first), so no loader memory is counted.
  *
  *   node --import tsx bench/cli.bench.ts [--runs 9] [--mb 1024]
+ *   (LIFT_BENCH_SHORT=1: --runs 1 --mb 16 unless given, bench/short.ts)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,11 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runWrapped } from '../src/rungs/cli/run-wrapped.js';
 import { transpileClosure } from '../test/fixtures/cli/transpile.js';
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
+import { option } from './short.js';
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -149,8 +146,8 @@ function peakMemory(bytes: number): { lift: number; baseline: number } {
   }
 }
 
-const runs = option('runs', 9);
-const megabytes = option('mb', 1024);
+const runs = option('runs', 9, 1);
+const megabytes = option('mb', 1024, 16);
 const prompt = await promptToAnswer(runs);
 line('prompt-to-answer median', prompt.lift, prompt.baseline, 'ms');
 const overhead = await overheadOnTrue(runs * 3);

@@ -2,7 +2,8 @@
 // figures of the post this work follows (its ledger rows; they are not re-measured here):
 // drafting 4.4 s / 17 checks, 3D 33.8 s / 15 checks, IFC 4.6 s / 3 checks, PSD 2.9 s / 2 checks
 // (its PSD and IFC rows include two model calls, ours are the tool alone).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// LIFT_BENCH_SHORT=1 (bench/short.ts) changes nothing here: each tool is called once already.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -10,18 +11,29 @@ import { tools as ifcTools } from '../src/apps/ifc/tools.js';
 import { tools as imageTools } from '../src/apps/image/tools.js';
 import { tools as planTools } from '../src/apps/plan/tools.js';
 import { tools as renderTools } from '../src/apps/render3d/tools.js';
-import type { Envelope } from '../src/contract/envelope.js';
+import { type Envelope, isError } from '../src/contract/envelope.js';
 import { Runtime } from '../src/runtime/runtime.js';
 
 const POST = { drafting: [4.4, 17], '3D': [33.8, 15], IFC: [4.6, 3], PSD: [2.9, 2] } as const;
 
-const home = mkdtempSync(join(tmpdir(), 'lift-design-bench-'));
-const runtime = new Runtime({ home, tools: [...planTools, ...renderTools, ...ifcTools, ...imageTools] });
+// The tools refuse every path in Lift's home: the picture a layer is made from lies in `inputs`,
+// the root the runtime is given (as `--root` does).
+const folder = mkdtempSync(join(tmpdir(), 'lift-design-bench-'));
+const inputs = join(folder, 'inputs');
+mkdirSync(inputs);
+const runtime = new Runtime({
+  home: join(folder, 'home'),
+  tools: [...planTools, ...renderTools, ...ifcTools, ...imageTools],
+  defaultRoots: [inputs],
+});
 
 async function timed(label: keyof typeof POST, tool: string, input: unknown): Promise<Envelope> {
   const started = performance.now();
   const envelope = await runtime.invoke(tool, input);
   const seconds = (performance.now() - started) / 1000;
+  // A refused call would print 0/0 checks and a ratio of nothing: it ends the bench (failed
+  // checks are figures, and are printed).
+  if (isError(envelope)) throw new Error(`${tool} failed: ${JSON.stringify(envelope).slice(0, 600)}`);
   const checks = 'checks' in envelope ? envelope.checks : [];
   const passed = checks.filter((check) => check.passed).length;
   const [postSeconds, postChecks] = POST[label];
@@ -36,7 +48,7 @@ try {
   if (!('files' in drawn)) throw new Error(JSON.stringify(drawn));
   await timed('3D', 'render_plan_3d', { plan_file: drawn.files.plan });
   await timed('IFC', 'export_building_model', { plan_file: drawn.files.plan });
-  const back = join(home, 'shop.png');
+  const back = join(inputs, 'shop.png');
   const canvas = createCanvas(1600, 1000);
   const context = canvas.getContext('2d');
   context.fillStyle = '#ff9800';
@@ -53,5 +65,5 @@ try {
   });
 } finally {
   await runtime.close();
-  rmSync(home, { recursive: true, force: true });
+  rmSync(folder, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@
  *   2. observe_window on GNOME Calculator and GNOME Character Map.
  *
  *   node --import tsx bench/desktop.bench.ts        or        npm run bench -- desktop
+ *   (LIFT_BENCH_SHORT=1: one warm-up and one measured round of each, bench/short.ts)
  *
  * Goals (issue 24): replay within 1.25x of the script and under 100 ms at the median;
  * observe_window 50-100 ms (002's figures: replay 56-64 ms, tree read 50-100 ms).
@@ -21,9 +22,13 @@ import { DESKTOP_SERVICE, type DesktopSession } from '../src/rungs/desktop/sessi
 import { tools } from '../src/rungs/desktop/tools.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { Breakdown } from './desktop-timing.js';
+import { iterations } from './short.js';
 
-const ROUNDS = 25;
-const OBSERVES = 15;
+const ROUNDS = iterations(25, 1);
+/** Replays before ROUNDS that are not counted: the first ones pay for caches both sides fill. */
+const WARM_ROUNDS = iterations(3, 1);
+const OBSERVES = iterations(15, 1);
+const WARM_OBSERVES = iterations(2, 1);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -118,21 +123,22 @@ async function main(): Promise<void> {
     const lift: number[] = [];
     const script: number[] = [];
     const replayTime = new Breakdown();
-    for (let round = 0; round < ROUNDS + 3; round++) {
+    for (let round = 0; round < ROUNDS + WARM_ROUNDS; round++) {
       const [a, b] = [100 + round * 7, 3 + round];
-      bridge.onTiming = round >= 3 ? replayTime.listen : undefined;
+      const counted = round >= WARM_ROUNDS;
+      bridge.onTiming = counted ? replayTime.listen : undefined;
       replayTime.begin();
       const started = performance.now();
       const fields = ok(await runtime.invoke('calculate_sum', { a, b }));
       const liftMs = performance.now() - started;
-      if (round >= 3) replayTime.end(liftMs);
+      if (counted) replayTime.end(liftMs);
       const base = await baseline.run(b, a);
       if (fields.result !== String(a + b) || base.result !== String(a + b)) {
         throw new Error(
           `round ${round}: skill read ${fields.result}, script read ${base.result}, expected ${a + b}`,
         );
       }
-      if (round >= 3) {
+      if (counted) {
         lift.push(liftMs);
         script.push(base.ms);
       }
@@ -148,12 +154,13 @@ async function main(): Promise<void> {
       const read: number[] = [];
       const observeTime = new Breakdown();
       let elements = 0;
-      for (let run = 0; run < OBSERVES + 2; run++) {
-        bridge.onTiming = run >= 2 ? observeTime.listen : undefined;
+      for (let run = 0; run < OBSERVES + WARM_OBSERVES; run++) {
+        const counted = run >= WARM_OBSERVES;
+        bridge.onTiming = counted ? observeTime.listen : undefined;
         observeTime.begin();
         const started = performance.now();
         const fields = ok(await runtime.invoke('observe_window', { program }));
-        if (run >= 2) {
+        if (counted) {
           total.push(performance.now() - started);
           observeTime.end(performance.now() - started);
           read.push(fields.read_ms as number);

@@ -5,6 +5,7 @@
  *
  *   node --import tsx bench/file.bench.ts              # 100 MB export
  *   node --import tsx bench/file.bench.ts --mb 1024    # the 1 GB export (takes minutes on 2 cores)
+ *   LIFT_BENCH_SHORT=1 ...                             # a 2 MB export, one pass each (bench/short.ts)
  *
  * Rates use CPU time (user + system) of the pass, because a shared 2-core machine makes wall
  * time depend on other work; wall time is printed too. Each side runs twice, alternating, and
@@ -16,11 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readExport } from '../src/rungs/file/index.js';
 import { BIG_EXPORT, plainParse } from './file-export-reader.js';
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
+import { iterations, option } from './short.js';
 
 /** Writes an export of about `bytes` bytes quickly: one block of varied rows, repeated with a changing batch. */
 function generate(path: string, bytes: number): number {
@@ -57,7 +54,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; cpu: number
   return { value, cpu: cpuMs() - cpu0, wall: performance.now() - wall0 };
 }
 
-const mb = option('mb', 100);
+const mb = option('mb', 100, 2);
 const dir = mkdtempSync(join(tmpdir(), 'lift-file-bench-'));
 try {
   const path = join(dir, 'hours-20261130T120000000Z.csv');
@@ -71,7 +68,7 @@ try {
   let baseWall = 0;
   let liftWall = 0;
   let matched = 0;
-  const rounds = mb > 200 ? 1 : 2;
+  const rounds = mb > 200 ? 1 : iterations(2, 1);
   for (let round = 0; round < rounds; round++) {
     const plain = await timed(() => plainParse(path));
     if (plain.value !== rows) throw new Error(`plain parse saw ${plain.value} rows, expected ${rows}`);

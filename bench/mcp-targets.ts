@@ -12,8 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isolatedAbortFetch } from '../test/support/isolated-abort-fetch.js';
 
-/** Random per run: lift serve --http refuses a token under 128 bits, as it should. */
-export const TOKEN = randomBytes(24).toString('base64url');
+/** 256 random bits: `lift serve --http` refuses a serve token under 128. */
+export const TOKEN = randomBytes(32).toString('hex');
 const url = (specifier: string) => import.meta.resolve(specifier);
 
 /** Writes both servers' code and Lift's config into `folder`. */
@@ -132,6 +132,11 @@ export function httpTarget(
     let stderr = '';
     let connecting = false;
     const timer = setTimeout(() => reject(new Error(`no address in 60 s: ${stderr}`)), 60_000);
+    // A server that refuses to start says why on stderr and exits: no need to wait out the timer.
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!connecting) reject(new Error(`${args.join(' ')} exited ${code} before its address: ${stderr}`));
+    });
     child.stderr?.on('data', async (chunk: Buffer) => {
       stderr += chunk.toString();
       const address = /(http:\/\/\S+\/mcp)/.exec(stderr)?.[1];

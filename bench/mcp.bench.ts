@@ -4,7 +4,7 @@
  * run (targets: Lift at least 0.9x, p99 at most 1.5x). Memory: the heap after collection
  * in-process, and each server's RSS over a long run of HTTP calls (flat over 100,000 calls;
  * BENCH_MCP_LONG_CALLS changes the length). Needs the build: npm run build && node --import
- * tsx bench/mcp.bench.ts
+ * tsx bench/mcp.bench.ts   (LIFT_BENCH_SHORT=1: tens of calls in place of thousands, bench/short.ts)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,17 +29,22 @@ import {
   TOKEN,
   writeServers,
 } from './mcp-targets.js';
+import { iterations, setting } from './short.js';
 
 const LIFT = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
-const WARMUP = 300;
-const MEASURED = 1_000;
+const WARMUP = iterations(300, 10);
+const MEASURED = iterations(1_000, 20);
 /**
  * Interleaved rounds per side. These machines are shared: a round can lose half its speed
  * to a neighbour, so each side's best of seven says more than its best of three.
  */
-const ROUNDS = 7;
-const MEMORY_CALLS = 10_000;
-const LONG_CALLS = Number(process.env.BENCH_MCP_LONG_CALLS ?? 100_000);
+const ROUNDS = iterations(7, 2);
+const MEMORY_CALLS = iterations(10_000, 100);
+const LONG_CALLS = setting('BENCH_MCP_LONG_CALLS', 100_000, 300);
+/** The fewest calls between two RSS samples of the long run. */
+const LONG_STEP = iterations(1_000, 100);
+/** Calls before the first heap reading, past warm-up. */
+const HEAP_FIRST = iterations(1_000, 20);
 
 const folder = mkdtempSync(join(tmpdir(), 'lift-bench-mcp-'));
 writeServers(folder);
@@ -80,7 +85,7 @@ async function compare(transport: string, lift: Target, bare: Target): Promise<v
  */
 async function longRun(lift: Target, bare: Target): Promise<void> {
   const samples: Record<'lift' | 'bare', number[]> = { lift: [rssMb(lift.pid)], bare: [rssMb(bare.pid)] };
-  const step = Math.max(1_000, Math.floor((LONG_CALLS - MEMORY_CALLS) / 9));
+  const step = Math.max(LONG_STEP, Math.floor((LONG_CALLS - MEMORY_CALLS) / 9));
   for (let done = MEMORY_CALLS; done < LONG_CALLS; ) {
     const next = Math.min(LONG_CALLS, done + step);
     await measure(lift.client, next - done);
@@ -141,10 +146,10 @@ async function heapGrowth(): Promise<void> {
     await server.connect(serverSide);
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(clientSide);
-    await measure(client, 1_000);
+    await measure(client, HEAP_FIRST);
     gc();
     const first = process.memoryUsage().heapUsed;
-    await measure(client, MEMORY_CALLS - 1_000);
+    await measure(client, MEMORY_CALLS - HEAP_FIRST);
     gc();
     heap[name] = [first / 1e6, process.memoryUsage().heapUsed / 1e6];
     await client.close();
@@ -153,7 +158,7 @@ async function heapGrowth(): Promise<void> {
   const [liftFirst = 0, liftLast = 0] = heap.lift ?? [];
   const [bareFirst = 0, bareLast = 0] = heap.baseline ?? [];
   line(
-    `mcp heap growth MB from 1000 to ${MEMORY_CALLS} calls (in-process, after gc)`,
+    `mcp heap growth MB from ${HEAP_FIRST} to ${MEMORY_CALLS} calls (in-process, after gc)`,
     liftLast - liftFirst,
     bareLast - bareFirst,
     2,

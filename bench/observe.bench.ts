@@ -4,6 +4,7 @@
  * in o200k tokens. Pages: the real-app bed (WordPress, MediaWiki, phpMyAdmin, Roundcube) and
  * the back-office fixture. Goal (issue 18): median ratio <= 0.25, no Lift page over 2,000.
  * Run: npm run bench -- observe   (needs the bed's Debian packages: scripts/setup.sh)
+ * LIFT_BENCH_SHORT=1 observes the first page of each app only (bench/short.ts).
  * OBSERVE_DUMP=DIR also writes both sides' text of every page to DIR, to read side by side.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { type Apps, startApp } from '../test/real-apps/bed.js';
 import { signIn } from '../test/real-apps/sign-in.js';
 import { type BenchPage, backofficePages, bedPages } from './observe-pages.js';
 import { startPlaywrightMcp } from './playwright-mcp.js';
+import { SHORT } from './short.js';
 
 const CAP = 2_000;
 const DUMP = process.env.OBSERVE_DUMP;
@@ -69,6 +71,17 @@ async function liftObservation(browser: Browser, storageState: string, page: Ben
   } finally {
     await context.close();
   }
+}
+
+/** One page of each app: every app's sign-in and both sides' reading of it, in a short run. */
+function firstOfEachOrigin(pages: BenchPage[]): BenchPage[] {
+  const seen = new Set<string>();
+  return pages.filter((page) => {
+    const { origin } = new URL(page.url);
+    if (seen.has(origin)) return false;
+    seen.add(origin);
+    return true;
+  });
 }
 
 function print(rows: Row[]): void {
@@ -122,7 +135,8 @@ try {
   const mcp = await startPlaywrightMcp({ dir, storageState });
   started.push({ stop: () => mcp.close() });
   const rows: Row[] = [];
-  for (const page of [...bedPages(apps), ...backofficePages(backoffice.origin)]) {
+  const pages = [...bedPages(apps), ...backofficePages(backoffice.origin)];
+  for (const page of SHORT ? firstOfEachOrigin(pages) : pages) {
     const lift = await liftObservation(browser, storageState, page, dir);
     const snapshot = await mcp.snapshot(page.url);
     if (DUMP) {

@@ -1,6 +1,7 @@
 /**
  * @playwright/mcp as a model would use it: its own server process over MCP stdio, Debian's
- * Chromium with the no-network flags, never a downloaded browser. Used by observe.bench.ts.
+ * Chromium with the no-network flags, never a downloaded browser. Used by observe.bench.ts and
+ * tools-list.bench.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,11 +24,11 @@ function textOf(result: unknown): string {
     .join('\n');
 }
 
-/** Starts the server with a browser already signed in: `storageState` holds the cookies. */
-export async function startPlaywrightMcp(options: {
-  dir: string;
-  storageState: string;
-}): Promise<PlaywrightMcp> {
+/**
+ * The server as a model's client reaches it, its config written into `dir`: Debian's Chromium,
+ * and the cookies in `storageState` when given. Nothing launches until a browser tool is called.
+ */
+export async function connectPlaywrightMcp(options: { dir: string; storageState?: string }): Promise<Client> {
   // The package exports no cli.js; its bin sits beside package.json.
   const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
   const config = join(options.dir, 'playwright-mcp.json');
@@ -44,7 +45,10 @@ export async function startPlaywrightMcp(options: {
           args: CHROMIUM_ARGS,
         },
         // Playwright's default viewport, as Lift's pages have.
-        contextOptions: { storageState: options.storageState, viewport: { width: 1280, height: 720 } },
+        contextOptions: {
+          ...(options.storageState ? { storageState: options.storageState } : {}),
+          viewport: { width: 1280, height: 720 },
+        },
       },
       outputDir: join(options.dir, 'playwright-mcp-output'),
     }),
@@ -55,8 +59,17 @@ export async function startPlaywrightMcp(options: {
     env: { ...(process.env as Record<string, string>), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'lift-observe-bench', version: '1.0.0' });
+  const client = new Client({ name: 'lift-bench', version: '1.0.0' });
   await client.connect(transport);
+  return client;
+}
+
+/** Starts the server with a browser already signed in: `storageState` holds the cookies. */
+export async function startPlaywrightMcp(options: {
+  dir: string;
+  storageState: string;
+}): Promise<PlaywrightMcp> {
+  const client = await connectPlaywrightMcp(options);
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
     if (result.isError) throw new Error(`${name} failed: ${textOf(result).slice(0, 500)}`);

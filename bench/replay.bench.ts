@@ -8,6 +8,7 @@
  *             to the fixture's smallest page plus the first locator query in it (Playwright
  *             sets up its injected script once per document); the lookup loads four
  * node --import tsx bench/replay.bench.ts   (BENCH_REPLAYS=N to change N, default 50)
+ * LIFT_BENCH_SHORT=1: two warm replays, one cold start and one throughput round (bench/short.ts)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,10 +30,16 @@ import { CHROMIUM_ARGS } from '../src/rungs/ui/browser.js';
 import { parsePolicy } from '../src/rungs/ui/policy.js';
 import { passwordFormSignIn } from '../src/rungs/ui/sign-in.js';
 import { openStore } from '../src/store/store.js';
+import { iterations, setting } from './short.js';
 
-const N = Number(process.env.BENCH_REPLAYS ?? 50);
+const N = setting('BENCH_REPLAYS', 50, 2);
 /** Cold starts of each path: each is a browser start, a sign-in and one lookup (about 3 s). */
-const COLD_ROUNDS = 3;
+const COLD_ROUNDS = iterations(3, 1);
+/** Navigations timed for the document floor. */
+const FLOORS = iterations(15, 1);
+/** Rounds of the 4-context throughput run, each path in turn, and the fewest lookups per context in a round. */
+const THROUGHPUT_ROUNDS = iterations(2, 1);
+const THROUGHPUT_MIN_PER = iterations(2, 1);
 const IDS = ['M-1002', 'M-1004', 'M-1005', 'M-1001', 'M-1003', 'M-1006'];
 const PASSWORD = 'backoffice-demo';
 
@@ -146,7 +153,7 @@ async function main(): Promise<void> {
       'ms',
     );
     const floors: number[] = [];
-    for (let index = 0; index < 15; index++) {
+    for (let index = 0; index < FLOORS; index++) {
       const t0 = performance.now();
       await page.goto(`${fixture.url}/login?${index}`, { waitUntil: 'load' });
       await page.getByLabel('User').count();
@@ -185,7 +192,7 @@ async function main(): Promise<void> {
     // its documents' first scripts whichever path runs it. Then the paths take turns, two rounds
     // each, so neither always meets a machine the other just warmed or tired.
     const pages = await Promise.all([0, 1, 2, 3].map(() => signedIn(browser, fixture)));
-    const per = Math.max(2, Math.ceil(N / 8));
+    const per = Math.max(THROUGHPUT_MIN_PER, Math.ceil(N / 8));
     // A replay that fails under load is counted, not fatal: the rate is of answers given.
     const failures: string[] = [];
     const liftRound = () =>
@@ -215,7 +222,7 @@ async function main(): Promise<void> {
     );
     let liftMs = 0;
     let scriptMs = 0;
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       let t0 = performance.now();
       await liftRound();
       liftMs += performance.now() - t0;
@@ -223,10 +230,11 @@ async function main(): Promise<void> {
       await scriptRound();
       scriptMs += performance.now() - t0;
     }
-    const liftRate = (2 * 4 * per - failures.length) / (liftMs / 1000);
-    const baseRate = (2 * 4 * per) / (scriptMs / 1000);
+    const lookups = THROUGHPUT_ROUNDS * 4 * per;
+    const liftRate = (lookups - failures.length) / (liftMs / 1000);
+    const baseRate = lookups / (scriptMs / 1000);
     if (failures.length > 0)
-      console.log(`replay throughput: ${failures.length} of ${2 * 4 * per} failed (${failures.join(', ')})`);
+      console.log(`replay throughput: ${failures.length} of ${lookups} failed (${failures.join(', ')})`);
     line('replay throughput, 4 contexts (replays/s)', liftRate, baseRate, '/s');
   } finally {
     await browser.close();

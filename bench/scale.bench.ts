@@ -6,7 +6,7 @@
  * does; every process runs 2 at a time. Throughput counts from the burst's start to its
  * last result; a job's latency is from its send to its result (pg-boss's own timestamps for
  * the workers, the clock around invoke for the baseline).
- * npm run build && npm run bench -- scale   (BENCH_SCALE_JOBS=N, default 60)
+ * npm run build && npm run bench -- scale   (BENCH_SCALE_JOBS=N, default 60; 6 with LIFT_BENCH_SHORT=1)
  */
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -18,8 +18,9 @@ import { postWrite } from '../test/queue/queue-tools.js';
 import { startWorker, stopWorkers } from '../test/queue/worker-process.js';
 import { startSharedPostgres } from '../test/support/postgres-server.js';
 import { tempDir } from '../test/support/temp.js';
+import { setting } from './short.js';
 
-const JOBS = Number(process.env.BENCH_SCALE_JOBS ?? 60);
+const JOBS = setting('BENCH_SCALE_JOBS', 60, 6);
 const HOLD_MS = Number(process.env.BENCH_SCALE_HOLD_MS ?? 200);
 const CONCURRENCY = 2;
 

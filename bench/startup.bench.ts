@@ -8,18 +8,19 @@
  *
  * Each figure is the median of interleaved rounds (the machine is shared: a neighbour's burst
  * lands on every side alike). Goals: import('lift') under 0.5 s, serve within 1.5x the bare server.
- * Needs the build: npm run bench -- startup   (node --import tsx bench/startup.bench.ts [--runs 9])
+ * Needs the build: npm run bench -- startup   (node --import tsx bench/startup.bench.ts [--runs 9];
+ * one round with LIFT_BENCH_SHORT=1, bench/short.ts)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { option } from './short.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const LIFT = join(ROOT, 'dist', 'cli', 'main.js');
 const INDEX = new URL('../dist/index.js', import.meta.url).href;
-const runsIndex = process.argv.indexOf('--runs');
-const RUNS = runsIndex >= 0 ? Number(process.argv[runsIndex + 1]) : 9;
+const RUNS = option('runs', 9, 1);
 
 const folder = mkdtempSync(join(tmpdir(), 'lift-bench-startup-'));
 const home = join(folder, 'home');

@@ -6,16 +6,19 @@
  *   - act + verify latency (fill + click, judged by reading state back) against the same
  *     Playwright calls with no verification;
  *   - a session start from the warm pool against a cold browser start.
- * Run: node --import tsx bench/ui.bench.ts
+ * Run: node --import tsx bench/ui.bench.ts   (LIFT_BENCH_SHORT=1: one page, one act, one start; bench/short.ts)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBackoffice } from '../src/fixtures/backoffice/index.js';
 import { BrowserPool, launchBrowser, parsePolicy, UiSession } from '../src/rungs/ui/index.js';
+import { iterations, SHORT } from './short.js';
 
 const PASSWORD = 'bench-password-1';
 const WORKSPACE = ['Workspace'];
+const ACTS = iterations(6, 1);
+const STARTS = iterations(2, 1);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -51,7 +54,7 @@ try {
   if ((await session.state()) === 'auth_required') await session.signIn();
 
   // 1. Observation size per page.
-  const pages: Array<[string, string]> = [
+  const allPages: Array<[string, string]> = [
     ['lookup', '/app/members?scenario=normal'],
     ['member', '/app/members/M-1001'],
     ['member (reversed)', '/app/members/M-1002?layout=reversed'],
@@ -61,6 +64,7 @@ try {
     ['tickets (500 rows)', '/app/tickets?scenario=long_table'],
     ['not found', '/app/members/lookup?id=M-0000&scenario=normal'],
   ];
+  const pages = SHORT ? allPages.slice(0, 1) : allPages;
   const sizes: number[] = [];
   for (const [name, path] of pages) {
     await session.act([{ op: 'navigate', url: path, frame: WORKSPACE }]);
@@ -73,7 +77,7 @@ try {
 
   // 2. Act + verify latency: fill the member ID and click Look up, then go back.
   const liftTimes: number[] = [];
-  for (let run = 0; run < 6; run++) {
+  for (let run = 0; run < ACTS; run++) {
     const started = Date.now();
     await session.act([
       {
@@ -94,7 +98,7 @@ try {
   }
   const frame = session.page.frameLocator('iframe[title="Workspace"]');
   const plainTimes: number[] = [];
-  for (let run = 0; run < 6; run++) {
+  for (let run = 0; run < ACTS; run++) {
     let started = Date.now();
     await frame.getByRole('textbox', { name: 'Member ID', exact: true }).fill('M-1003');
     plainTimes.push(Date.now() - started);
@@ -111,7 +115,7 @@ try {
   // 3. Warm pool context against a cold browser start, each to the first page shown.
   const warmTimes: number[] = [];
   const coldTimes: number[] = [];
-  for (let run = 0; run < 2; run++) {
+  for (let run = 0; run < STARTS; run++) {
     let started = Date.now();
     const warm = await open();
     warmTimes.push(Date.now() - started);

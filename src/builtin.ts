@@ -19,7 +19,20 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./replay/desktop-skills.js'),
 ];
 
+/** The instances builtinTools returned: a tool of the same name from a tools module is not one of them. */
+const shipped = new WeakSet<AnyTool>();
+
 export async function builtinTools(): Promise<AnyTool[]> {
   const modules = await Promise.all(AREAS.map((load) => load()));
-  return modules.flatMap((module) => module.tools);
+  const tools = modules.flatMap((module) => module.tools);
+  for (const tool of tools) shipped.add(tool);
+  return tools;
+}
+
+/**
+ * Whether this is one of the instances Lift ships with their default settings (which read
+ * lift.config `settings.<family>`), not one an operator's tools module built with its own.
+ */
+export function isBuiltIn(tool: AnyTool): boolean {
+  return shipped.has(tool);
 }

@@ -4,6 +4,7 @@ import type { Check, Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { isError, isPending } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
+import { RequestIdSchema } from '../contract/request-id.js';
 import { checkCounts } from './envelope-text.js';
 import { type Reference, referencesIn, resolveReferences } from './references.js';
 
@@ -20,34 +21,48 @@ const Step = z.strictObject({
     .describe('Its arguments; "$ID.fields.NAME" or "$ID.files.KIND" take a value from an earlier step'),
 });
 
-const Input = z.strictObject({ steps: z.array(Step).min(1).max(20) });
+const Input = z.strictObject({
+  steps: z.array(Step).min(1).max(20).describe('Run in order.'),
+  request_id: RequestIdSchema.optional(),
+});
+
+const StepId = z.string().describe("The step's id.");
+const StepTool = z.string().describe('The tool it called.');
 
 const StepReport = z.object({
-  id: z.string(),
-  tool: z.string(),
-  ok: z.boolean(),
-  summary: z.string(),
-  checks_passed: z.number(),
-  checks_total: z.number(),
-  files: z.record(z.string(), z.string()),
-  fields: z.record(z.string(), z.unknown()),
-  duration_ms: z.number(),
+  id: StepId,
+  tool: StepTool,
+  ok: z.boolean().describe('False when a check failed.'),
+  summary: z.string().describe("The tool's summary."),
+  checks_passed: z.number().describe('Checks that passed.'),
+  checks_total: z.number().describe('Checks run.'),
+  files: z.record(z.string(), z.string()).describe('Files it wrote, by kind: {"pdf": "/abs/path.pdf"}.'),
+  fields: z.record(z.string(), z.unknown()).describe("The tool's fields."),
+  duration_ms: z.number().describe('Milliseconds it took.'),
 });
 
 const Output = z.object({
-  steps: z.array(StepReport),
+  steps: z.array(StepReport).describe('Steps that ran, in order.'),
   held: z
     .object({
-      id: z.string(),
-      tool: z.string(),
-      approval_id: z.string(),
-      gate: z.enum(['review', 'signature']),
-      preview: z.string(),
-      confirmation_phrase: z.string().optional(),
+      id: StepId,
+      tool: StepTool,
+      approval_id: z.string().describe('For approval_status.'),
+      gate: z.enum(['review', 'signature']).describe('signature: the person also types a phrase.'),
+      preview: z.string().describe('What the person is shown.'),
+      confirmation_phrase: z.string().optional().describe('The phrase a signature needs.'),
     })
-    .optional(),
-  failed: z.object({ id: z.string(), tool: z.string(), reason: z.string() }).optional(),
-  not_run: z.array(z.string()),
+    .optional()
+    .describe("The step waiting for a person's yes; the rest did not run."),
+  failed: z
+    .object({
+      id: StepId,
+      tool: StepTool,
+      reason: z.string().describe('Error code and message, or the failed check.'),
+    })
+    .optional()
+    .describe('The step that stopped the chain.'),
+  not_run: z.array(z.string()).describe('Ids of the steps that did not run.'),
 });
 export type ChainFields = z.infer<typeof Output>;
 type ChainStep = z.infer<typeof Step>;
@@ -161,7 +176,7 @@ export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
     description:
       'Run several tool calls in order, in one go. steps: [{"id", "tool", "args"}]. An argument written "$ID.fields.NAME" ' +
       'or "$ID.files.KIND" is replaced by that value from an earlier step. The chain is checked before anything runs, ' +
-      "stops at the first failed check (naming the step), and holds a step that needs a person's yes, reporting what already ran.",
+      "stops at the first failed check (naming the step), and holds a step that needs a person's yes. Returns each step that ran (summary, checks, fields, files), and the step held or failed with those not run.",
     group: 'agent',
     rung: 'api',
     input: Input,
@@ -178,7 +193,8 @@ export function createRunChain(lookup?: (name: string) => AnyTool | undefined) {
     effect: {
       class: 'reversible',
       gate: 'log',
-      repeat: 'Each step keeps its own contract: a repeated step with the same request_id is done once.',
+      repeat:
+        "Each step keeps its own contract: a repeated step with the same request_id is done once. A repeat of the whole chain with the chain's own request_id returns the first result.",
     },
     timeout: { deadlineMs: 600_000 },
     example: {

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { builtinTools } from '../builtin.js';
 import { type LiftConfig, loadConfig, loadConfiguredTools } from '../config/load.js';
+import type { AnyTool } from '../contract/define-tool.js';
 import type { JobQueue } from '../queue/queue.js';
 import { addDesktopSkillTools } from '../replay/desktop-skills.js';
 import { addCapabilityTools } from '../replay/load.js';
@@ -105,7 +106,12 @@ async function registerTools(
   const apiTools = config.apis.flatMap((file) =>
     loadApiTools(isAbsolute(file) ? file : resolve(config.root, file)),
   );
-  const tools = [...(await builtinTools()), ...(await loadConfiguredTools(config)), ...apiTools];
+  const tools = [
+    ...(await builtinTools()),
+    ...(await servicesFromSettings(config)),
+    ...(await loadConfiguredTools(config)),
+    ...apiTools,
+  ];
   debug(
     `${tools.length} tools: built-in, ${config.tools.length} configured module(s), ${apiTools.length} from API files`,
   );
@@ -117,6 +123,20 @@ async function registerTools(
   }
   addDesktopSkillTools(await addCapabilityTools(runtime, { attended: options.attended ?? false }));
   debug(`store open; ${runtime.registry.list().length} tools with capabilities and skills`);
+}
+
+/**
+ * service_status and service_restart over the services lift.config `settings.services` names,
+ * in place of the built-in ones (which know only the fixture's demo-worker and are not served).
+ * Settings that do not parse register nothing: lift tools list says why the family is hidden.
+ */
+async function servicesFromSettings(config: LiftConfig): Promise<AnyTool[]> {
+  if (config.settings.services === undefined) return [];
+  const { parseServiceSettings } = await import('../apps/services/settings.js');
+  const parsed = parseServiceSettings(config.settings.services);
+  if (!parsed.success) return [];
+  const { serviceTools } = await import('../apps/services/tools.js');
+  return serviceTools(parsed.data);
 }
 
 /**

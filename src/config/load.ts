@@ -46,6 +46,20 @@ export const ConfigSchema = z.strictObject({
   elicitation: z
     .strictObject({ signature: z.array(z.string().min(1).max(200)).max(1_000).default([]) })
     .default({ signature: [] }),
+  /**
+   * What `lift serve` offers. `caps`: the tool families it lists, as `--caps` names them
+   * (`["office", "ui", "desktop"]`); absent, every family that is configured or needs no
+   * configuration. `--caps` on the command line replaces it.
+   */
+  serve: z
+    .strictObject({
+      caps: z
+        .array(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a tool family name such as office'))
+        .min(1)
+        .max(100)
+        .optional(),
+    })
+    .default({}),
   /** Gate overrides by tool name, decided by the operator, never by the model. */
   gates: z.record(z.string(), z.enum(['none', 'log', 'review', 'signature'])).default({}),
 });

@@ -74,7 +74,11 @@ export async function rehearse(
       // show again and nothing else can: that is all the proof such a write has. One that goes
       // on to where the record lives must read it back there.
       // A checkpoint that read the page and found another value is no answer gone: it is wrong.
-      const checkpointFailed = isLiftError(error) && error.details?.replayCode === 'CHECK_FAILED';
+      // One whose target a fresh visit does not show (the moved page's link) is the answer gone.
+      const checkpointFailed =
+        isLiftError(error) &&
+        error.details?.replayCode === 'CHECK_FAILED' &&
+        error.details.checkpointTarget !== 'absent';
       if (!isLiftError(error) || checkpointFailed || leavesTheAnswerPage(plan)) throw error;
       runs.push(ANSWER_RUN);
     }
@@ -144,7 +148,10 @@ async function runOn(
     if (error instanceof WouldWrite || !isLiftError(error)) throw error;
     if (error.cause instanceof WouldWrite) throw error;
     const hint = what === READ_BACK && error.code !== 'AUTH_REQUIRED' ? READ_BACK_HINT : hintFor(error);
-    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hint, error.code);
+    throw refusal(`${what} ended in ${error.code}: ${withoutValues(error.message)}`, hint, {
+      replayCode: error.code,
+      ...(error.details?.checkpointTarget === 'absent' ? { checkpointTarget: 'absent' } : {}),
+    });
   } finally {
     await page.close().catch(() => undefined);
   }
@@ -292,11 +299,11 @@ function withoutValues(message: string): string {
   return message.replace(/'[^']*'/g, '…').replace(/"[^"]*"/g, '…');
 }
 
-function refusal(why: string, hint: string, replayCode?: string): LiftError {
+function refusal(why: string, hint: string, details?: Record<string, unknown>): LiftError {
   return new LiftError(
     'CHECK_FAILED',
-    `The capability was compiled but its rehearsal failed: ${why}. Nothing was written.`,
-    { hint, ...(replayCode ? { details: { replayCode } } : {}) },
+    `The capability was compiled but its rehearsal failed: ${why.replace(/\.+$/, '')}. Nothing was written.`,
+    { hint, ...(details ? { details } : {}) },
   );
 }
 

@@ -34,7 +34,13 @@ export async function loadMcpTargets(
   if (!command) throw new Error('--mcp needs a command line, e.g. --mcp "node server.js"');
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const transport = new StdioClientTransport({ command, args, cwd, stderr: 'ignore' });
+  // The server runs as the person's own command would from their shell: with their environment
+  // (the SDK's default keeps only HOME, PATH and a few more, so a server read another home and
+  // none of the settings or secrets that decide which tools it lists).
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'ignore' });
   const client = new Client({ name: 'lift-lint', version: '1' });
   const timer = setTimeout(() => void transport.close(), timeoutMs);
   try {

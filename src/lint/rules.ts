@@ -33,6 +33,12 @@ const ERRORS = /\b(error|errors|fails|failure|not found|refuse|refuses|rejected)
 const ERROR_CODE = /\b[A-Z]{3,}(_[A-Z]+)+\b/;
 const PATH_NAMES = /(^|_)(path|paths|file|filename|dir|directory|folder|image)$/i;
 const TIMEOUT = /\b(timeout|time out|times out|deadline|within \d+|\d+\s?(s|ms|seconds|minutes))\b/i;
+/**
+ * A description that says the call waits for a person before it acts ("held until a person
+ * approves it", "after a person signs off"): the one place a tool list can say so.
+ */
+const HELD_FOR_PERSON =
+  /\b(held|holds|waits?)\b[^.]{0,60}\b(a person|a human|someone|approval)\b|\bafter (a person|a human|someone) (approves|signs off|confirms)\b/i;
 
 function properties(schema: JsonSchema): Array<[string, JsonSchema]> {
   return Object.entries(schema.properties ?? {});
@@ -190,7 +196,8 @@ export function lintTool(target: LintTarget): Finding[] {
       fix: "Add a required 'request_id' string; a repeat with the same id returns the first result.",
     });
   }
-  const heldByGate = target.lift?.holdsForPerson === true;
+  // A Lift contract declares its gate; a tool list can only say it in the description.
+  const heldByGate = target.lift ? target.lift.holdsForPerson : HELD_FOR_PERSON.test(target.description);
   // A pass-through can run anything, the irreversible included.
   if (
     (looksIrreversible(target) || passThrough) &&

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../contract/context.js';
 import { type AnyTool, defineTool } from '../contract/define-tool.js';
 import { LiftError } from '../contract/errors.js';
+import { RequestIdSchema } from '../contract/request-id.js';
 import { LIFT_VERSION } from '../contract/version.js';
 import { NamedTargetSchema } from '../rungs/desktop/actions.js';
 import { desktopSession } from '../rungs/desktop/context.js';
@@ -118,26 +119,39 @@ export const learnSkill = defineTool({
   name: 'learn_skill',
   title: 'Learn a desktop task as a skill',
   description:
-    'Compiles the desktop run just done (the actions of the last act_window call, or of the last "calls" calls, all of which held) into a skill: controls named by locators, the values you give turned into typed placeholders, and a final read of the control that shows the answer. The skill becomes a tool of its own that replays in milliseconds with no model, only while the window looks as it did. Example intent: "calculate {a} + {b}" with values {"a": 12, "b": 30}.',
+    'Compiles the desktop run just done (the actions of the last act_window call, or of the last "calls" calls, all of which held) into a skill: controls named by locators, the values you give turned into typed placeholders, and a final read of the control that shows the answer. The skill becomes a tool of its own that replays in milliseconds with no model, only while the window looks as it did. Example intent: "calculate {a} + {b}" with values {"a": 12, "b": 30}. Returns the new tool\'s name, revision and inputs.',
   group: 'desktop',
   rung: 'script',
   input: z.strictObject({
-    name: z.string().regex(/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/, 'snake_case, verb_object'),
-    intent: z.string().min(1).max(300),
-    values: z.record(
-      z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/),
-      z.union([z.number(), z.string().min(1).max(200)]),
-    ),
-    /** The control that shows the answer; default: the control the run's last check read. */
-    read: NamedTargetSchema.extend({ role: z.string().min(1).max(40) }).optional(),
-    /** How many of the last act_window calls are the run (default 1: the last call alone). */
-    calls: z.number().int().min(1).max(20).default(1),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/, 'snake_case, verb_object')
+      .describe('Name of the new tool, verb_object: calculate_sum.'),
+    intent: z
+      .string()
+      .min(1)
+      .max(300)
+      .describe('What it does, {placeholders} included: "calculate {a} + {b}".'),
+    values: z
+      .record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/), z.union([z.number(), z.string().min(1).max(200)]))
+      .describe('The value each placeholder had in the run: {"a": 12, "b": 30}.'),
+    read: NamedTargetSchema.extend({ role: z.string().min(1).max(40).describe('As shown: "label".') })
+      .optional()
+      .describe("The control that shows the answer (default: the one the run's last check read)."),
+    calls: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(1)
+      .describe('How many of the last act_window calls make the run.'),
+    request_id: RequestIdSchema.optional(),
   }),
   output: z.object({
-    tool: z.string(),
-    revision: z.string(),
-    steps: z.number().int(),
-    inputs: z.array(z.string()),
+    tool: z.string().describe('The new tool, now listed.'),
+    revision: z.string().describe('SHA-256 of the stored skill.'),
+    steps: z.number().int().describe('Steps it replays.'),
+    inputs: z.array(z.string()).describe('Its inputs with their types: "a: number".'),
   }),
   verifiedBy: 'the compiled skill validates against its schema and is stored under its SHA-256 revision',
   errors: {
@@ -146,7 +160,8 @@ export const learnSkill = defineTool({
   },
   effect: {
     class: 'reversible',
-    repeat: 'Learning the same run again stores the same revision and registers it again.',
+    repeat:
+      'Learning the same run again stores the same revision and registers it again. Learning uses up the run: a retry with the same request_id returns the first result.',
   },
   timeout: { deadlineMs: 10_000 },
   example: { name: 'calculate_sum', intent: 'calculate {a} + {b}', values: { a: 12, b: 30 } },

@@ -194,7 +194,9 @@ export function checkpointFailure(comparison: Comparison): LiftError {
     return new LiftError(
       'CHECK_FAILED',
       `The resulting page shows no ${comparison.target}, where the requested '${comparison.expected}' was expected.`,
-      { hint, outcome: 'unknown' },
+      // A target gone from the page is told apart from one that shows another value: the
+      // rehearsal of a write that never leaves its answer page keeps the first, never the second.
+      { hint, outcome: 'unknown', details: { checkpointTarget: 'absent' } },
     );
   const how = comparison.normalised ? ` (compared ${comparison.normalised})` : '';
   return new LiftError(

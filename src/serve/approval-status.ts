@@ -28,17 +28,16 @@ const NEXT: Record<Approval['state'], string> = {
 };
 
 export const ApprovalStatusSchema = z.strictObject({
-  approval_id: z.string(),
-  state: z.enum(['pending', 'approved', 'executed', 'denied']),
-  tool: z.string(),
-  gate: z.enum(['review', 'signature']),
-  preview: z.string(),
-  held_at: z.string(),
-  decided_at: z.string().optional(),
-  decided_by: z.string().optional(),
-  next: z.string(),
-  /** The envelope of the approved call, once it ran. */
-  result: z.record(z.string(), z.unknown()).optional(),
+  approval_id: z.string().describe('The id asked about.'),
+  state: z.enum(['pending', 'approved', 'executed', 'denied']).describe('approved: running now.'),
+  tool: z.string().describe('The tool held.'),
+  gate: z.enum(['review', 'signature']).describe('signature: the person also typed a phrase.'),
+  preview: z.string().describe('What the person was shown.'),
+  held_at: z.string().describe('ISO 8601 time it was held.'),
+  decided_at: z.string().optional().describe('ISO 8601 time of the decision.'),
+  decided_by: z.string().optional().describe('Who decided.'),
+  next: z.string().describe('What to do now.'),
+  result: z.record(z.string(), z.unknown()).optional().describe('The envelope of the run, once executed.'),
 });
 export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
 

@@ -26,7 +26,7 @@ import { ClientRoots, LIST_ROOTS_MS } from './client-roots.js';
 import { envelopeResource, readEnvelopeResource } from './envelope-resource.js';
 import { FileResources } from './file-resources.js';
 import { ProtocolError } from './protocol-error.js';
-import { toMcpTool } from './to-mcp-tools.js';
+import { type McpTool, toMcpTool } from './to-mcp-tools.js';
 import { toCallToolResult } from './tool-result.js';
 
 export interface LiftServer {
@@ -57,6 +57,18 @@ export interface LiftServerOptions {
    * signature: that needs the console or lift approve.
    */
   elicitSignatures?: readonly string[];
+  /**
+   * Why a registered tool is not served (its family is not configured, or not among the
+   * operator's caps), with what enables it; undefined for a tool the server lists. A hidden
+   * tool is neither listed nor callable here (lift call still names it). Default: none hidden.
+   */
+  hidden?: (tool: AnyTool) => HiddenTool | undefined;
+}
+
+/** Why a tool is not served, and what the operator does to serve it. */
+export interface HiddenTool {
+  reason: string;
+  enable: string;
 }
 
 /** Tools the server adds to the registry's: what a client needs to follow its own calls. */
@@ -90,14 +102,25 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
       instructions: INSTRUCTIONS,
     },
   );
+  const hidden = options.hidden ?? (() => undefined);
   const toolNamed = (name: string) => own.get(name) ?? runtime.registry.get(name);
   const clientRoots = new ClientRoots(server, runtime.paths.userHome);
   const toolsLoaded = options.toolsLoaded ?? Promise.resolve();
 
+  // The list is built once per change of the registry and answered from memory after that.
+  let listed: { tools: McpTool[] } | undefined;
+  const forgetList = runtime.registry.onChange(() => {
+    listed = undefined;
+  });
+  const servedTools = (): AnyTool[] => [
+    ...runtime.registry.list().filter((tool) => !own.has(tool.name) && !hidden(tool)),
+    ...own.values(),
+  ];
+
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await toolsLoaded;
-    const tools = [...runtime.registry.list().filter((tool) => !own.has(tool.name)), ...own.values()];
-    return { tools: tools.sort(byToolName).map(toMcpTool) };
+    listed ??= { tools: servedTools().sort(byToolName).map(toMcpTool) };
+    return listed;
   });
 
   server.setRequestHandler(SetLevelRequestSchema, (request) => {
@@ -109,8 +132,15 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
     const { name, arguments: input = {} } = request.params;
     await toolsLoaded;
     const tool = toolNamed(name);
+    const why = tool && !own.has(name) ? hidden(tool) : undefined;
+    if (why) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Tool '${name}' is not served here: ${why.reason}. The operator can serve it: ${why.enable}.`,
+      );
+    }
     if (!tool) {
-      const names = [...runtime.registry.list().map((known) => known.name), ...own.keys()];
+      const names = servedTools().map((known) => known.name);
       throw new ProtocolError(
         ErrorCode.InvalidParams,
         `Unknown tool '${name}'. Available tools: ${names.join(', ') || '(none)'}.`,
@@ -193,5 +223,11 @@ export function createLiftServer(runtime: Runtime, options: LiftServerOptions = 
   };
   if (options.toolsLoaded) options.toolsLoaded.then(follow, () => {});
   else follow();
-  return { server, dispose: () => stopFollowing() };
+  return {
+    server,
+    dispose: () => {
+      stopFollowing();
+      forgetList();
+    },
+  };
 }

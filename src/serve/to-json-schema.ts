@@ -55,14 +55,15 @@ export function toolEnvelopeSchema(tool: AnyTool): JsonSchema & { type: 'object'
   const { $defs, ...fields } = toolFieldsSchema(tool);
   return {
     type: 'object',
-    description: `Lift's envelope (${ENVELOPE_SCHEMA_URI}): ok is true with this tool's fields, or false with error (or pending, for a call held for a person).`,
+    description: `Lift's envelope (${ENVELOPE_SCHEMA_URI}).`,
     properties: {
-      ok: { type: 'boolean' },
-      fields: {
-        type: 'object',
-        description: "This tool's fields ($defs.fields); a cut of them when truncated is true.",
+      ok: { type: 'boolean', description: 'If false, error says why (pending: held for a person).' },
+      fields: { type: 'object', description: "This tool's fields ($defs.fields)." },
+      truncated: {
+        type: 'boolean',
+        const: true,
+        description: 'Fields were cut: arrays halved, strings shortened.',
       },
-      truncated: { type: 'boolean', const: true },
     },
     required: ['ok'],
     if: { required: ['truncated'] },

@@ -49,7 +49,7 @@ const RULES: Record<string, Rule> = {
     packages: ['playwright-core', 'zod', NODE],
   },
   model: { folders: ['contract', 'store'], packages: ['ai', '@ai-sdk/*', NODE] },
-  // Replay never reaches the model side: no model folder, no model SDK (test/replay/import-graph).
+  // Replay never reaches the model side: no model folder, no model SDK (test/architecture/replay-import-graph).
   replay: {
     folders: ['contract', 'store', 'runtime', 'rungs/ui', 'rungs/desktop', 'capability'],
     packages: ['playwright-core', 'zod', NODE],

@@ -351,6 +351,35 @@ describe('a write is rehearsed by reading its result back, never by writing agai
     expect(tracker.posts.filter((title) => title === bound.title)).toHaveLength(1);
   }, 180_000);
 
+  it('keeps it so too when its checkpoint names an element a fresh visit does not show (a moved page’s link)', async () => {
+    const bound = { title: 'Scanner offline', status: 'Open' };
+    const named = { frame: [], locator: { by: 'role', role: 'cell', name: '{{input.title}}' } };
+    const status = { frame: [], locator: { by: 'role', role: 'cell', name: '{{input.status}}' } };
+    // Read from the menu every page shows, so that only the checkpoint's targets are gone.
+    const menu = { frame: [], locator: { by: 'role', role: 'link', name: 'Issues' } };
+    const { result, complete } = await discover(
+      tracker,
+      { ...issueCreate, outputs: [{ name: 'status', type: 'string' }], bound },
+      [
+        fillAndCreate,
+        { tool: 'act', args: { actions: [{ op: 'read', target: menu, as: 'status' }] } },
+        {
+          tool: 'complete',
+          args: {
+            outputs: ['status'],
+            checkpoint: { target: named, input: 'title', values: [{ target: status, input: 'status' }] },
+          },
+        },
+      ],
+    );
+    // The fresh visit ends in CHECK_FAILED with the target absent: the answer is gone, not wrong.
+    expect(result.status.outcome, JSON.stringify(complete)).toBe('completed');
+    expect(result.capability?.rehearsal?.runs).toEqual([
+      { kind: 'answer', inputs: 'discovery', outcome: 'found', ms: 0 },
+    ]);
+    expect(tracker.posts.filter((title) => title === bound.title)).toHaveLength(1);
+  }, 180_000);
+
   it('compiles once it reads the record back where it lives, answers a duplicate as rejected, and creates each once', async () => {
     const bound = { title: 'Badge reader offline', status: 'New' };
     const { result, complete } = await discover(tracker, { ...issueCreate, bound }, [

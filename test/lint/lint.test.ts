@@ -81,6 +81,28 @@ describe('rules on common bad tools', () => {
     expect(found).not.toContain('write-without-request-id');
   });
 
+  it("takes a tool list's word that an irreversible call waits for a person, as the preview it would need", () => {
+    const listed = (description: string) =>
+      fromJsonToolList({
+        tools: [
+          {
+            name: 'account_delete',
+            description,
+            inputSchema: { type: 'object', properties: { request_id: { type: 'string', maxLength: 64 } } },
+            annotations: { readOnlyHint: false, destructiveHint: true },
+          },
+        ],
+      });
+    const plain = 'Deletes one account for good. Returns the date. Errors: NOT_FOUND. Times out after 20 s.';
+    expect(rules(lintTools(listed(plain)))).toContain('irreversible-without-preview');
+    for (const held of [
+      'Deletes one account for good, held until a person approves it. Returns the date.',
+      'Deletes one account for good after a person signs off. Returns the date.',
+    ]) {
+      expect(rules(lintTools(listed(held))), held).not.toContain('irreversible-without-preview');
+    }
+  });
+
   it('trusts a Lift contract for effects, gates, hints and deadlines', () => {
     const tool = defineTool({
       name: 'account_close',

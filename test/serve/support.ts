@@ -26,10 +26,27 @@ export async function registeredTools(): Promise<AnyTool[]> {
   return [...(await builtinTools()), ...fixtureTools].sort(byToolName);
 }
 
-/** Every tool `lift serve` lists in a workspace: the registered ones and the server's own (approval_status). */
+/**
+ * The groups of the built-in tools that need settings or a password a workspace does not give
+ * (email, chat, hledger, payroll, services, postgres): lift serve hides them there.
+ */
+export const UNCONFIGURED_GROUPS: ReadonlySet<string> = new Set([
+  'accounting',
+  'chat',
+  'email',
+  'payroll',
+  'postgres',
+  'services',
+]);
+
+/**
+ * Every tool `lift serve` lists in a workspace: the registered ones whose family is configured
+ * or needs no configuration, and the server's own (approval_status).
+ */
 export async function servedTools(): Promise<AnyTool[]> {
   const own = approvalStatusTool(() => undefined);
-  return [...(await registeredTools()), own].sort(byToolName);
+  const shown = (await registeredTools()).filter((tool) => !UNCONFIGURED_GROUPS.has(tool.group ?? ''));
+  return [...shown, own].sort(byToolName);
 }
 
 /** A temporary working folder whose lift.config.json names the fixture tools, with its own Lift home. */

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import type { ArchivedMessage } from './archive.js';
-import { ChatTarget } from './post.js';
+import { ChatAddress, ChatKind, ChatTarget } from './post.js';
 import { chatSettings, type ResolvedChatSettings } from './settings.js';
 
 const Input = z.strictObject({
   to: ChatTarget,
-  limit: z.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(100).default(20).describe('The last this many messages.'),
   message_id: z
     .string()
     .min(1)
@@ -16,18 +16,22 @@ const Input = z.strictObject({
 });
 
 const Message = z.object({
-  id: z.string(),
-  from: z.string(),
-  at: z.string(),
-  body: z.string().optional(),
-  url: z.string().optional(),
-  client_id: z.string().optional(),
-  retracted: z.boolean(),
-  replaces: z.string().optional(),
-  retracts: z.string().optional(),
+  id: z.string().describe("The archive's id: chat_post's message_id."),
+  from: z.string().describe('Sender address.'),
+  at: z.string().describe('ISO 8601 time.'),
+  body: z.string().optional().describe('Text.'),
+  url: z.string().optional().describe('A shared file.'),
+  client_id: z.string().optional().describe("The sender's id: chat_post's request_id."),
+  retracted: z.boolean().describe('True when taken back.'),
+  replaces: z.string().optional().describe('The id of the message it corrects.'),
+  retracts: z.string().optional().describe('The id of the message it takes back.'),
 });
 
-const Output = z.object({ to: z.string(), kind: z.enum(['room', 'person']), messages: z.array(Message) });
+const Output = z.object({
+  to: ChatAddress,
+  kind: ChatKind,
+  messages: z.array(Message).describe('Oldest first.'),
+});
 
 /** How far back a search by id looks when the server cannot filter by id itself. */
 const SEARCH_DEPTH = 200;

@@ -17,21 +17,30 @@ export const ChatTarget = z
 
 const Input = z.strictObject({
   to: ChatTarget,
-  message: z.string().min(1).max(10_000),
+  message: z.string().min(1).max(10_000).describe('Plain text; new lines allowed.'),
   file: z.string().min(1).max(4_096).optional().describe('A file to share with the message (uploaded first)'),
   request_id: RequestIdSchema,
 });
 
 export type ChatPostInput = z.infer<typeof Input>;
 
+export const ChatAddress = z.string().describe('The room or person, as a full address.');
+export const ChatKind = z.enum(['room', 'person']).describe('A room or a person.');
+
 const Output = z.object({
-  to: z.string(),
-  kind: z.enum(['room', 'person']),
+  to: ChatAddress,
+  kind: ChatKind,
   message_id: z.string().describe('The id the server gave the message in its archive'),
-  client_id: z.string(),
+  client_id: z.string().describe('The id Lift sent it with: the request_id.'),
   file: z
-    .object({ name: z.string(), size: z.number().int(), sha256: z.string(), url: z.string() })
-    .optional(),
+    .object({
+      name: z.string().describe('File name.'),
+      size: z.number().int().describe('Bytes.'),
+      sha256: z.string().describe('SHA-256 of the bytes, hex.'),
+      url: z.string().describe('Where the room can download it.'),
+    })
+    .optional()
+    .describe('The file shared, checked at its URL.'),
   undo: z.string().describe('Pass to chat_undo to take the post back'),
 });
 

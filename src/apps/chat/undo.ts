@@ -3,23 +3,24 @@ import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { parseHandle, UndoHandleSchema } from './handle.js';
+import { ChatAddress } from './post.js';
 import { chatSettings, type ResolvedChatSettings } from './settings.js';
 
 const Input = z.strictObject({
   undo: UndoHandleSchema.describe('The undo handle chat_post returned'),
-  reason: z.string().min(1).max(500).default('Posted in error'),
+  reason: z.string().min(1).max(500).default('Posted in error').describe('Shown in a correction.'),
   request_id: RequestIdSchema,
 });
 
 export type ChatUndoInput = z.infer<typeof Input>;
 
 const Output = z.object({
-  to: z.string(),
-  message_id: z.string(),
-  method: z.enum(['retracted', 'corrected']),
-  how: z.string(),
+  to: ChatAddress,
+  message_id: z.string().describe('The post taken back.'),
+  method: z.enum(['retracted', 'corrected']).describe('corrected: its text was replaced.'),
+  how: z.string().describe('The protocol used, e.g. XEP-0424 retraction.'),
   notice_id: z.string().optional().describe('The archive id of the correction or retraction notice'),
-  file_note: z.string().optional(),
+  file_note: z.string().optional().describe('Where a shared file stays until the server expires it.'),
 });
 
 /** chat_undo: takes a post back, by retraction where the service supports it, else by a correction. */

@@ -2,17 +2,18 @@ import { z } from 'zod';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { attachmentScope, readAttachments } from './attachments.js';
-import { Address, AttachmentSummary, DraftId, SimpleHtml } from './schemas.js';
+import { Address, DraftId, MessageHeads, SimpleHtml } from './schemas.js';
 import { deadlineOf, emailSettings, loginOf, type ResolvedEmailSettings } from './settings.js';
 
 const Input = z.strictObject({
-  to: z.array(Address).min(1).max(50),
-  cc: z.array(Address).max(50).default([]),
+  to: z.array(Address).min(1).max(50).describe('Recipients.'),
+  cc: z.array(Address).max(50).default([]).describe('Copy recipients.'),
   subject: z
     .string()
     .min(1)
     .max(900)
-    .regex(/^[^\r\n]*$/, 'one line'),
+    .regex(/^[^\r\n]*$/, 'one line')
+    .describe('One line.'),
   body: z.string().max(200_000).describe('The message as plain text'),
   html: SimpleHtml.optional().describe('The same message as simple HTML, if wanted'),
   attachments: z
@@ -27,19 +28,14 @@ const Input = z.strictObject({
 export type DraftSaveInput = z.infer<typeof Input>;
 
 const Output = z.object({
-  draft_id: z.string(),
-  folder: z.string(),
-  uid: z.number().int(),
-  uidvalidity: z.string(),
-  message_id: z.string(),
-  from: z.string(),
-  to: z.array(z.string()),
-  cc: z.array(z.string()),
-  subject: z.string(),
-  body_sha256: z.string(),
-  has_html: z.boolean(),
-  attachments: z.array(AttachmentSummary),
-  replaced_uids: z.array(z.number().int()),
+  draft_id: z.string().describe('Pass to email_draft_send, or back here to edit: d-0123456789ab.'),
+  folder: z.string().describe('IMAP folder holding it.'),
+  uid: z.number().int().describe('Its IMAP UID there.'),
+  uidvalidity: z.string().describe("The folder's UIDVALIDITY."),
+  ...MessageHeads,
+  body_sha256: z.string().describe('SHA-256 of the plain-text body as read back.'),
+  has_html: z.boolean().describe('True when it carries an HTML part.'),
+  replaced_uids: z.array(z.number().int()).describe("UIDs of the draft's earlier versions, deleted."),
 });
 
 export type SavedDraft = z.infer<typeof Output>;

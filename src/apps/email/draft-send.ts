@@ -7,7 +7,7 @@ import { RequestIdSchema } from '../../contract/request-id.js';
 import type { Delivery } from './delivery.js';
 import type { StoredMessage } from './drafts.js';
 import { specialFolder, uidsWithHeader, withImap } from './imap.js';
-import { AttachmentSummary, DraftId } from './schemas.js';
+import { DraftId, MessageHeads } from './schemas.js';
 import { deadlineOf, emailSettings, loginOf, type ResolvedEmailSettings } from './settings.js';
 import type { Submitted } from './smtp.js';
 
@@ -17,31 +17,28 @@ const Input = z.strictObject({
 });
 
 const DeliverySchema = z.object({
-  address: z.string(),
-  by: z.enum(['mailbox', 'server_acceptance']),
-  found: z.boolean(),
-  folder: z.string().optional(),
-  uid: z.number().int().optional(),
-  detail: z.string().optional(),
+  address: z.string().describe('Recipient.'),
+  by: z
+    .enum(['mailbox', 'server_acceptance'])
+    .describe('How it was confirmed: found in a local mailbox, or accepted by the server.'),
+  found: z.boolean().describe('True when confirmed.'),
+  folder: z.string().optional().describe('Mailbox folder it arrived in.'),
+  uid: z.number().int().optional().describe('Its IMAP UID there.'),
+  detail: z.string().optional().describe('Why it was not found.'),
 });
 
 const Output = z.object({
-  draft_id: z.string(),
-  message_id: z.string(),
-  from: z.string(),
-  to: z.array(z.string()),
-  cc: z.array(z.string()),
-  subject: z.string(),
-  attachments: z.array(AttachmentSummary),
-  accepted: z.array(z.string()),
-  rejected: z.array(z.string()),
-  smtp_response: z.string(),
-  queue_id: z.string().optional(),
-  sent_folder: z.string(),
-  sent_uid: z.number().int().optional(),
-  deliveries: z.array(DeliverySchema),
-  approval_id: z.string(),
-  approved_by: z.string(),
+  draft_id: z.string().describe('The draft sent.'),
+  ...MessageHeads,
+  accepted: z.array(z.string()).describe('Addresses the SMTP server accepted.'),
+  rejected: z.array(z.string()).describe('Addresses it refused.'),
+  smtp_response: z.string().describe("The server's final reply, e.g. 250 2.0.0 Ok: queued."),
+  queue_id: z.string().optional().describe("The server's queue id, when it gave one."),
+  sent_folder: z.string().describe('IMAP folder the sent copy went to.'),
+  sent_uid: z.number().int().optional().describe('Its UID there.'),
+  deliveries: z.array(DeliverySchema).describe('Per recipient, whether delivery was confirmed.'),
+  approval_id: z.string().describe('The approval that let it go.'),
+  approved_by: z.string().describe('Who approved it.'),
 });
 
 const loginFor = (settings: ResolvedEmailSettings) => ({

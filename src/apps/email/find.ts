@@ -21,26 +21,26 @@ const Input = z.strictObject({
   since: Day.optional().describe('Arrived on or after this day'),
   before: Day.optional().describe('Arrived before this day'),
   message_id: MessageId.optional().describe('Exactly this Message-ID'),
-  limit: z.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(100).default(20).describe('Most messages to return, newest first.'),
 });
 
 const Found = z.object({
-  uid: z.number().int(),
-  message_id: z.string(),
-  date: z.string(),
-  from: z.string(),
-  to: z.array(z.string()),
-  subject: z.string(),
-  size: z.number().int(),
-  flags: z.array(z.string()),
-  attachments: z.array(z.string()),
+  uid: z.number().int().describe('IMAP UID in the folder.'),
+  message_id: z.string().describe('Message-ID header, with its <>.'),
+  date: z.string().describe('ISO 8601.'),
+  from: z.string().describe('Sender address.'),
+  to: z.array(z.string()).describe('Recipient addresses.'),
+  subject: z.string().describe('Subject line.'),
+  size: z.number().int().describe('Bytes.'),
+  flags: z.array(z.string()).describe('IMAP flags: \\Seen, \\Draft, ...'),
+  attachments: z.array(z.string()).describe('Attachment file names.'),
 });
 type Found = z.infer<typeof Found>;
 
 const Output = z.object({
-  folder: z.string(),
-  total: z.number().int(),
-  messages: z.array(Found),
+  folder: z.string().describe('The folder searched.'),
+  total: z.number().int().describe('Messages that match, listed or not.'),
+  messages: z.array(Found).describe('The newest matches, at most limit.'),
 });
 
 /** Matches beyond this many are not read at all; the envelope says so. */

@@ -51,7 +51,8 @@ const RepoPath = z
   .refine(
     (path) => isAbsolute(path) && normalize(path) === path.replace(/\/$/, '') && !path.includes('..'),
     'an absolute, normalised path',
-  );
+  )
+  .describe('Absolute path of the repository folder, e.g. /srv/repos/inventory; no .. or trailing /.');
 
 const repoScope = (settings: GitSettings) => ({
   family: 'git',
@@ -109,13 +110,20 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
     rung: 'cli',
     input: z.strictObject({
       repo_path: Repo,
-      max_count: z.number().int().min(1).max(200).default(20),
-      ref: Ref.optional(),
+      max_count: z.number().int().min(1).max(200).default(20).describe('How many commits to list.'),
+      ref: Ref.optional().describe('Branch, tag or remote branch to read (default: the checked-out branch).'),
     }),
     output: z.object({
-      commits: z.array(
-        z.object({ sha: z.string(), author: z.string(), date: z.string(), subject: z.string() }),
-      ),
+      commits: z
+        .array(
+          z.object({
+            sha: z.string().describe('Full 40-character commit id.'),
+            author: z.string().describe('Author name.'),
+            date: z.string().describe('Author date, ISO 8601 with offset.'),
+            subject: z.string().describe('First line of the message.'),
+          }),
+        )
+        .describe('Newest first.'),
     }),
     cap: { chars: 32_000, rows: 200, narrow: 'Lower max_count.' },
     errors: { NOT_FOUND: { retry: 'no', hint: 'Check repo_path: it must be a git repository.' } },
@@ -153,11 +161,16 @@ export function gitTools(settings: GitSettings = {}): AnyTool[] {
     rung: 'cli',
     input: z.strictObject({
       repo_path: Repo,
-      remote: Ref.default('origin'),
-      branch: Ref,
+      remote: Ref.default('origin').describe('Remote name as in git remote.'),
+      branch: Ref.describe('Local branch, pushed to the same name on the remote.'),
       request_id: RequestIdSchema,
     }),
-    output: z.object({ remote: z.string(), branch: z.string(), sha: z.string(), remote_sha: z.string() }),
+    output: z.object({
+      remote: z.string().describe('Remote pushed to.'),
+      branch: z.string().describe('Branch pushed.'),
+      sha: z.string().describe('Local commit id that was pushed.'),
+      remote_sha: z.string().describe("Remote branch's commit id, read back after the push."),
+    }),
     errors: {
       CONFLICT: {
         retry: 'no',

@@ -6,7 +6,13 @@ import { defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { removeDeadTemps, withLock, writeFileAtomic } from '../../rungs/file/index.js';
-import { formatTransaction, imbalances, type NewTransaction, PostingSchema } from './journal.js';
+import {
+  AccountBalanceOut,
+  formatTransaction,
+  imbalances,
+  type NewTransaction,
+  PostingSchema,
+} from './journal.js';
 import { balances, transactionsWithRequestId } from './read.js';
 import { type HledgerSettings, hledgerSettings, journalLock } from './settings.js';
 
@@ -20,18 +26,23 @@ const InputSchema = z.strictObject({
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD')
-    .refine(isCalendarDate, 'a real calendar date'),
+    .refine(isCalendarDate, 'a real calendar date')
+    .describe('Transaction date, YYYY-MM-DD.'),
   description: z
     .string()
     .min(1)
     .max(200)
-    .regex(/^[^\s;|][^\n\r;|]*[^\s;|]$|^[^\s;|]$/, 'one line without ; or | and without surrounding spaces'),
-  postings: z.array(PostingSchema).min(2).max(20),
+    .regex(/^[^\s;|][^\n\r;|]*[^\s;|]$|^[^\s;|]$/, 'one line without ; or | and without surrounding spaces')
+    .describe('Payee or purpose, one line, e.g. "Office chairs".'),
+  postings: z
+    .array(PostingSchema)
+    .min(2)
+    .max(20)
+    .describe('Account amounts; each commodity must sum to zero.'),
 });
 type Input = z.infer<typeof InputSchema>;
 
-const AmountOut = z.object({ commodity: z.string(), quantity: z.string() });
-const BalanceOut = z.array(z.object({ account: z.string(), amounts: z.array(AmountOut) }));
+const BalanceOut = z.array(AccountBalanceOut);
 
 async function* journalWith(path: string, entry: string): AsyncGenerator<string | Uint8Array> {
   let last = 10;
@@ -182,11 +193,11 @@ export function ledgerAddTransaction(settings?: HledgerSettings) {
     },
     input: InputSchema,
     output: z.object({
-      request_id: z.string(),
-      journal: z.string(),
-      posted: z.number().int(),
-      balances_before: BalanceOut,
-      balances_after: BalanceOut,
+      request_id: z.string().describe('The request id the entry is tagged with.'),
+      journal: z.string().describe('Path of the journal written.'),
+      posted: z.number().int().describe('Entries tagged with the request id; 1 when all is well.'),
+      balances_before: BalanceOut.describe("Balances of the postings' accounts before."),
+      balances_after: BalanceOut.describe('The same balances read back after.'),
     }),
     cap: { chars: 8_000 },
     errors: {

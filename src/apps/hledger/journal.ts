@@ -8,15 +8,32 @@ export const AccountSchema = z
   .regex(
     /^[A-Za-z][A-Za-z0-9_-]*( [A-Za-z0-9_-]+)*(:[A-Za-z0-9_-]+( [A-Za-z0-9_-]+)*)*$/,
     'colon-separated words, single spaces only (assets:checking)',
-  );
+  )
+  .describe('Colon-separated account name, e.g. expenses:office.');
 
-export const AmountSchema = z.string().regex(/^-?\d{1,12}(\.\d{1,4})?$/, 'a decimal such as 42.50 or -42.50');
-export const CommoditySchema = z.string().regex(/^[A-Z]{3}$/, 'a three-letter currency code such as USD');
+export const AmountSchema = z
+  .string()
+  .regex(/^-?\d{1,12}(\.\d{1,4})?$/, 'a decimal such as 42.50 or -42.50')
+  .describe('Decimal as text, negative for a credit: "42.50", "-42.50".');
+export const CommoditySchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'a three-letter currency code such as USD')
+  .describe('Three-letter currency code, e.g. USD.');
 
 export const PostingSchema = z.strictObject({
   account: AccountSchema,
   amount: AmountSchema,
   commodity: CommoditySchema,
+});
+
+/** An amount as hledger reports it, and an account's balance: the read tools' and the write's output. */
+export const AmountOut = z.object({
+  commodity: z.string().describe('Commodity, e.g. USD.'),
+  quantity: z.string().describe('Decimal as text, e.g. "-42.50".'),
+});
+export const AccountBalanceOut = z.object({
+  account: z.string().describe('Account name.'),
+  amounts: z.array(AmountOut).describe('One amount per commodity.'),
 });
 export type Posting = z.infer<typeof PostingSchema>;
 

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
-import { AccountSchema } from './journal.js';
+import { AccountBalanceOut, AccountSchema, AmountOut } from './journal.js';
 import { balances, transactionsWithRequestId } from './read.js';
 import { type HledgerSettings, hledgerSettings } from './settings.js';
-
-const AmountOut = z.object({ commodity: z.string(), quantity: z.string() });
 
 export function ledgerBalanceRead(settings?: HledgerSettings) {
   return defineTool({
@@ -16,13 +14,23 @@ export function ledgerBalanceRead(settings?: HledgerSettings) {
     group: 'accounting',
     rung: 'cli',
     input: z.strictObject({
-      accounts: z.array(AccountSchema).max(20).default([]),
-      depth: z.number().int().min(1).max(9).optional(),
+      accounts: z
+        .array(AccountSchema)
+        .max(20)
+        .default([])
+        .describe('Accounts to read, subaccounts included; none for all.'),
+      depth: z
+        .number()
+        .int()
+        .min(1)
+        .max(9)
+        .optional()
+        .describe('Levels of account names to show; 1 is top level only.'),
     }),
     output: z.object({
-      journal: z.string(),
-      accounts: z.array(z.object({ account: z.string(), amounts: z.array(AmountOut) })),
-      total: z.array(AmountOut),
+      journal: z.string().describe('Path of the journal read.'),
+      accounts: z.array(AccountBalanceOut).describe('Each account with its balance.'),
+      total: z.array(AmountOut).describe('Sum of the accounts shown, per commodity.'),
     }),
     cap: { chars: 8_000, rows: 200, narrow: 'Name fewer accounts, or set depth.' },
     errors: { NOT_CONFIGURED: { hint: 'The operator must configure the journal.' } },
@@ -56,14 +64,16 @@ export function ledgerTransactionFind(settings?: HledgerSettings) {
     rung: 'cli',
     input: z.strictObject({ request_id: RequestIdSchema }),
     output: z.object({
-      found: z.boolean(),
-      transactions: z.array(
-        z.object({
-          date: z.string(),
-          description: z.string(),
-          postings: z.array(z.object({ account: z.string(), amounts: z.array(AmountOut) })),
-        }),
-      ),
+      found: z.boolean().describe('True when the journal holds it.'),
+      transactions: z
+        .array(
+          z.object({
+            date: z.string().describe('YYYY-MM-DD.'),
+            description: z.string().describe('Description line.'),
+            postings: z.array(AccountBalanceOut).describe('Account and amounts of each posting.'),
+          }),
+        )
+        .describe('Transactions tagged with the request id; more than one is a duplicate.'),
     }),
     cap: { chars: 6_000 },
     errors: { NOT_CONFIGURED: { hint: 'The operator must configure the journal.' } },

@@ -85,15 +85,25 @@ export const composeLayeredImage = defineTool({
   group: 'image',
   rung: 'file',
   input: z.strictObject({
-    size: z.tuple([z.number().int().min(16).max(8000), z.number().int().min(16).max(8000)]),
-    layers: z.array(LayerSchema).min(1).max(30),
-    name: z.string().min(1).max(80).default('poster'),
+    size: z
+      .tuple([z.number().int().min(16).max(8000), z.number().int().min(16).max(8000)])
+      .describe('[width, height] in pixels.'),
+    layers: z.array(LayerSchema).min(1).max(30).describe('Bottom layer first.'),
+    name: z.string().min(1).max(80).default('poster').describe('Names the .psd and .png (as a slug).'),
     request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
-    psd: z.string(),
-    preview: z.string(),
-    layers: z.array(z.strictObject({ name: z.string(), kind: z.string(), box: z.string() })),
+    psd: z.string().describe('Absolute path of the PSD.'),
+    preview: z.string().describe('Absolute path of the PNG preview.'),
+    layers: z
+      .array(
+        z.strictObject({
+          name: z.string().describe('Layer name.'),
+          kind: z.string().describe('image, text or color.'),
+          box: z.string().describe('WIDTHxHEIGHT+LEFT+TOP in pixels, e.g. 400x120+340+80.'),
+        }),
+      )
+      .describe('Each layer placed, bottom first.'),
   }),
   errors: {
     NOT_FOUND: {

@@ -45,9 +45,10 @@ const Colour = z
   .refine(
     (value) => value.startsWith('#') || value in COLOURS,
     `a colour name (${Object.keys(COLOURS).join(', ')}) or #rrggbb`,
-  );
+  )
+  .describe('A name (white, yellow, navy...) or #rrggbb.');
 
-const Name = z.string().min(1).max(60);
+const Name = z.string().min(1).max(60).describe('Layer name, as the editor shows it.');
 const At = z
   .enum(PLACEMENTS)
   .describe(
@@ -58,7 +59,7 @@ export const LayerSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({
       name: Name,
-      kind: z.literal('image'),
+      kind: z.literal('image').describe('A picture from a file or a URL.'),
       file: z
         .string()
         .min(1)
@@ -86,13 +87,17 @@ export const LayerSchema = z.discriminatedUnion('kind', [
     }),
   z.strictObject({
     name: Name,
-    kind: z.literal('text'),
-    text: z.string().min(1).max(200),
+    kind: z.literal('text').describe('One line of text, editable in the PSD.'),
+    text: z.string().min(1).max(200).describe('The words.'),
     at: At.optional(),
     color: Colour.default('white'),
     size: z.number().int().min(6).max(1000).optional().describe('letter height in pixels'),
   }),
-  z.strictObject({ name: Name, kind: z.literal('color'), color: Colour }),
+  z.strictObject({
+    name: Name,
+    kind: z.literal('color').describe('A solid colour over the whole canvas.'),
+    color: Colour,
+  }),
 ]);
 export type LayerSpec = z.infer<typeof LayerSchema>;
 

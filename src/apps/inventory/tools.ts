@@ -16,15 +16,18 @@ import {
 } from './program.js';
 
 const Item = z.object({
-  id: z.string(),
-  sku: z.string(),
-  name: z.string(),
-  qty: z.number().int(),
-  location: z.string(),
-  reference: z.string(),
+  id: z.string().describe("The program's item id."),
+  sku: z.string().describe('Stock-keeping unit, e.g. A-100.'),
+  name: z.string().describe('Item name.'),
+  qty: z.number().int().describe('Units in stock.'),
+  location: z.string().describe('Where it is stored, e.g. Shelf 3.'),
+  reference: z.string().describe('The request_id it was created with; empty if made by hand.'),
 });
 
-const Sku = z.string().regex(/^[A-Z]-\d{3,5}$/, 'an SKU like A-100');
+const Sku = z
+  .string()
+  .regex(/^[A-Z]-\d{3,5}$/, 'an SKU like A-100')
+  .describe('Stock-keeping unit: a capital letter, a dash, 3 to 5 digits (A-100).');
 const Text = (max: number) =>
   z
     .string()
@@ -120,7 +123,10 @@ export function inventoryTools(settings: InventorySettings = {}): AnyTool[] {
       sku: Sku.optional(),
       reference: RequestIdSchema.optional().describe('the request_id an item was created with'),
     }),
-    output: z.object({ items: z.array(Item), count: z.number().int() }),
+    output: z.object({
+      items: z.array(Item).describe('The items that match.'),
+      count: z.number().int().describe('How many items match.'),
+    }),
     cap: { rows: 50, narrow: 'Filter by sku or reference.' },
     errors: {},
     effect: { class: 'read' },
@@ -154,9 +160,9 @@ export function inventoryTools(settings: InventorySettings = {}): AnyTool[] {
     },
     input: z.strictObject({
       sku: Sku,
-      name: Text(60),
-      qty: z.number().int().min(0).max(1_000_000),
-      location: Text(40),
+      name: Text(60).describe('Item name, e.g. Blue widget.'),
+      qty: z.number().int().min(0).max(1_000_000).describe('Units in stock at the start.'),
+      location: Text(40).describe('Where it is stored, e.g. Shelf 3.'),
       request_id: RequestIdSchema,
     }),
     output: Item,

@@ -19,20 +19,21 @@ const ROUNDS = 4;
 const SLACK_PT = 2;
 
 const SlideSchema = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  bullets: z.array(z.string().min(1).max(600)).max(30).default([]),
+  title: z.string().trim().min(1).max(200).describe('Slide title.'),
+  bullets: z.array(z.string().min(1).max(600)).max(30).default([]).describe('Body points, one line each.'),
   image: z.string().min(1).max(1000).optional().describe('Path of a local .png, .jpg or .gif'),
-  notes: z.string().max(4000).optional(),
+  notes: z.string().max(4000).optional().describe('Speaker notes.'),
 });
 
 const imageScope = (index: number) => ({ family: 'office', what: `slide ${index + 1} image` });
 
 const OutlineSchema = z.strictObject({
-  title: z.string().min(1).max(200),
+  title: z.string().min(1).max(200).describe('Deck title; the file is named after it by default.'),
   file_name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,59}$/)
-    .optional(),
+    .optional()
+    .describe('Lower-case slug; default from the title'),
   body_pt: z.number().int().min(MIN_BODY_PT).max(40).default(20).describe('Body text size in points'),
   auto_fit: z
     .enum(['none', 'shrink', 'split'])
@@ -40,7 +41,7 @@ const OutlineSchema = z.strictObject({
     .describe(
       'What to do with text that runs out of its box: report it, shrink its font (down to 12 pt, then split), or split the slide',
     ),
-  slides: z.array(SlideSchema).min(1).max(60),
+  slides: z.array(SlideSchema).min(1).max(60).describe('Slides in order.'),
 });
 
 interface Box {
@@ -145,14 +146,20 @@ export const buildDeck = defineTool({
 outline: {title, slides: [{title, bullets?, image?, notes?}], body_pt?, auto_fit?: "none" | "shrink" | "split"}. Overflow is reported like "slide 6: Body text needs 212 pt, the box has 180 pt"; with auto_fit the tool shrinks the body font or splits the slide and checks again. Returns the paths of the .pptx and .pdf.`,
   group: 'office',
   rung: 'file',
-  input: z.strictObject({ outline: OutlineSchema, request_id: RequestIdSchema.optional() }),
+  input: z.strictObject({
+    outline: OutlineSchema.describe('The whole deck.'),
+    request_id: RequestIdSchema.optional(),
+  }),
   output: z.strictObject({
-    pptx: z.string(),
-    pdf: z.string(),
-    slides: z.number().int(),
-    pdf_pages: z.number().int(),
-    overflowing: z.array(z.string()).max(60),
-    auto_fit: z.array(z.string()).max(120),
+    pptx: z.string().describe('Absolute path of the .pptx.'),
+    pdf: z.string().describe('Absolute path of the PDF LibreOffice rendered.'),
+    slides: z.number().int().describe('Slides in the deck.'),
+    pdf_pages: z.number().int().describe('Pages of the PDF.'),
+    overflowing: z
+      .array(z.string())
+      .max(60)
+      .describe('Text boxes still too full, e.g. "slide 6: Body text needs 212 pt, the box has 180 pt".'),
+    auto_fit: z.array(z.string()).max(120).describe('What auto_fit changed, slide by slide.'),
   }),
   errors: {
     PROGRAM_FAILED: {

@@ -10,12 +10,19 @@ import { slug } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
 
 const SectionSchema = z.strictObject({
-  heading: z.string().trim().min(1).max(200),
-  level: z.union([z.literal(1), z.literal(2)]).default(1),
-  paragraphs: z.array(z.string().min(1).max(6000)).max(60).default([]),
+  heading: z.string().trim().min(1).max(200).describe('Section heading, listed in the contents.'),
+  level: z
+    .union([z.literal(1), z.literal(2)])
+    .default(1)
+    .describe('1 for a chapter, 2 for a subsection.'),
+  paragraphs: z
+    .array(z.string().min(1).max(6000))
+    .max(60)
+    .default([])
+    .describe('Plain text, one paragraph each.'),
   table: z
     .strictObject({
-      columns: z.array(z.string().max(100)).min(1).max(10),
+      columns: z.array(z.string().max(100)).min(1).max(10).describe('Column headers.'),
       // A model writes 120 as often as '120': a number becomes its text, as it would be printed.
       rows: z
         .array(
@@ -23,28 +30,31 @@ const SectionSchema = z.strictObject({
             .array(z.union([z.string().max(500), z.number().finite()]).transform((cell) => String(cell)))
             .max(10),
         )
-        .max(300),
+        .max(300)
+        .describe('Cells in column order.'),
     })
-    .optional(),
-  page_break_before: z.boolean().default(false),
+    .optional()
+    .describe('A table after the paragraphs.'),
+  page_break_before: z.boolean().default(false).describe('Start the section on a new page.'),
 });
 
 const ReportSchema = z.strictObject({
-  title: z.string().trim().min(1).max(200),
-  subtitle: z.string().max(300).optional(),
+  title: z.string().trim().min(1).max(200).describe('Title on the first page.'),
+  subtitle: z.string().max(300).optional().describe('Line under the title.'),
   file_name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,59}$/)
-    .optional(),
+    .optional()
+    .describe('Lower-case slug; default from the title'),
   contents: z.boolean().default(true).describe('A contents page after the title, with page numbers'),
   pages: z
     .strictObject({
-      min: z.number().int().min(1).max(500).optional(),
-      max: z.number().int().min(1).max(500).optional(),
+      min: z.number().int().min(1).max(500).optional().describe('Fewest pages.'),
+      max: z.number().int().min(1).max(500).optional().describe('Most pages.'),
     })
     .optional()
     .describe('How many pages the PDF should have; checked'),
-  sections: z.array(SectionSchema).min(1).max(80),
+  sections: z.array(SectionSchema).min(1).max(80).describe('Sections in order.'),
 });
 
 export const buildReport = defineTool({
@@ -54,13 +64,16 @@ export const buildReport = defineTool({
 report: {title, subtitle?, contents?: true, pages?: {min?, max?}, sections: [{heading, level?: 1 | 2, paragraphs, table?: {columns, rows}, page_break_before?}]}. Returns the paths of the .docx and .pdf.`,
   group: 'office',
   rung: 'file',
-  input: z.strictObject({ report: ReportSchema, request_id: RequestIdSchema.optional() }),
+  input: z.strictObject({
+    report: ReportSchema.describe('The whole report.'),
+    request_id: RequestIdSchema.optional(),
+  }),
   output: z.strictObject({
-    docx: z.string(),
-    pdf: z.string(),
-    pages: z.number().int(),
-    headings: z.number().int(),
-    tables: z.number().int(),
+    docx: z.string().describe('Absolute path of the .docx.'),
+    pdf: z.string().describe('Absolute path of the PDF LibreOffice rendered.'),
+    pages: z.number().int().describe('Pages of the PDF.'),
+    headings: z.number().int().describe('Headings written.'),
+    tables: z.number().int().describe('Tables in the document.'),
   }),
   errors: {
     PROGRAM_FAILED: {

@@ -26,16 +26,16 @@ export const buildWorkbook = defineTool({
       'The workbook is written as its native file; LibreOffice computes it through its scripting interface (UNO).',
   },
   input: z.strictObject({
-    plan: WorkbookPlanSchema,
+    plan: WorkbookPlanSchema.describe('The whole workbook; no cell addresses.'),
     request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
-    xlsx: z.string(),
-    pdf: z.string(),
-    sheets: z.number().int(),
-    computed_cells: z.number().int(),
-    charts: z.number().int(),
-    pdf_pages: z.number().int(),
+    xlsx: z.string().describe('Absolute path of the .xlsx.'),
+    pdf: z.string().describe('Absolute path of the PDF LibreOffice exported.'),
+    sheets: z.number().int().describe('Sheets written.'),
+    computed_cells: z.number().int().describe('Formula cells checked against the independent engine.'),
+    charts: z.number().int().describe('Charts written.'),
+    pdf_pages: z.number().int().describe('Pages of the PDF.'),
   }),
   errors: {
     BAD_INPUT: { hint: FORMULA_HINT },

@@ -55,7 +55,7 @@ export const convertDocument = defineTool({
       .min(1)
       .max(1000)
       .describe('Path of the document to convert, inside the working folder (or the roots the operator set)'),
-    to: z.enum(FORMATS),
+    to: z.enum(FORMATS).describe('Format to write, by its extension.'),
     file_name: z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{0,79}$/i)
@@ -64,11 +64,11 @@ export const convertDocument = defineTool({
     request_id: RequestIdSchema.optional(),
   }),
   output: z.strictObject({
-    path: z.string(),
-    format: z.string(),
-    kind: z.string(),
-    bytes: z.number().int(),
-    pages: z.number().int().optional(),
+    path: z.string().describe('Absolute path of the converted file.'),
+    format: z.string().describe('Its format, e.g. pdf.'),
+    kind: z.string().describe('How LibreOffice read the source: writer, calc, impress or draw.'),
+    bytes: z.number().int().describe('Size of the converted file.'),
+    pages: z.number().int().optional().describe('Pages, for a PDF.'),
   }),
   errors: {
     NOT_FOUND: { hint: 'No readable file at that path. Give the absolute path of an existing document.' },

@@ -23,7 +23,7 @@ export type Aggregate = (typeof AGGREGATES)[number];
 export const ColumnSchema = z.union([
   Name,
   z.strictObject({
-    name: Name,
+    name: Name.describe('Header; formulas name it as [Name].'),
     type: z
       .enum(COLUMN_TYPES)
       .optional()
@@ -35,9 +35,13 @@ export const ColumnSchema = z.union([
 const Cell = z.union([z.string().max(500), z.number().finite(), z.boolean(), z.null()]);
 
 export const TableSheetSchema = z.strictObject({
-  name: SheetName,
-  kind: z.literal('table'),
-  columns: z.array(ColumnSchema).min(1).max(40),
+  name: SheetName.describe('Sheet tab name.'),
+  kind: z.literal('table').describe('A table: typed columns, data rows, an optional total row.'),
+  columns: z
+    .array(ColumnSchema)
+    .min(1)
+    .max(40)
+    .describe('Headers in order: a name, or {name, type?, formula?} for a typed or computed column.'),
   rows: z
     .array(z.array(Cell).max(40))
     .min(1)
@@ -47,17 +51,17 @@ export const TableSheetSchema = z.strictObject({
     .record(Name, z.enum(AGGREGATES))
     .optional()
     .describe("A row under the data: { Maths: 'average', Total: 'sum' }"),
-  total_label: z.string().max(60).optional(),
+  total_label: z.string().max(60).optional().describe('Label of the total row (default "Total").'),
 });
 
 export const MetricSchema = z
   .strictObject({
-    label: z.string().min(1).max(80),
+    label: z.string().min(1).max(80).describe('Shown beside the value.'),
     formula: Formula.optional().describe("'MAX([Marks!Total])', 'COUNTIF([Marks!Grade], \"F\")'"),
-    aggregate: z.enum(AGGREGATES).optional(),
-    column: Name.optional(),
-    sheet: SheetName.optional(),
-    type: z.enum(COLUMN_TYPES).optional(),
+    aggregate: z.enum(AGGREGATES).optional().describe('Applied to column; instead of formula.'),
+    column: Name.optional().describe('A column of a table sheet, for aggregate.'),
+    sheet: SheetName.optional().describe('The table sheet of column, when there are several.'),
+    type: z.enum(COLUMN_TYPES).optional().describe('How the value is shown.'),
   })
   .refine(
     (metric) =>
@@ -68,22 +72,30 @@ export const MetricSchema = z
   );
 
 export const GroupSchema = z.strictObject({
-  title: z.string().min(1).max(80),
+  title: z.string().min(1).max(80).describe('Heading of the group and its chart.'),
   from: SheetName.optional().describe('The table sheet (default: the only one)'),
-  label_column: Name,
-  value_columns: z.array(Name).min(1).max(6),
-  chart: z.enum(['column', 'bar', 'line', 'pie', 'none']).default('column'),
+  label_column: Name.describe('Column whose values label the rows (and the chart axis).'),
+  value_columns: z.array(Name).min(1).max(6).describe('Columns copied beside the labels and charted.'),
+  chart: z.enum(['column', 'bar', 'line', 'pie', 'none']).default('column').describe('Chart type.'),
 });
 
 export const SummarySheetSchema = z.strictObject({
-  name: SheetName,
-  kind: z.literal('summary'),
-  metrics: z.array(MetricSchema).max(60).default([]),
-  groups: z.array(GroupSchema).max(6).default([]),
+  name: SheetName.describe('Sheet tab name.'),
+  kind: z.literal('summary').describe('A summary: single values and charted groups from table sheets.'),
+  metrics: z
+    .array(MetricSchema)
+    .max(60)
+    .default([])
+    .describe('Labelled values: a formula, or an aggregate of a column.'),
+  groups: z
+    .array(GroupSchema)
+    .max(6)
+    .default([])
+    .describe('Label and value columns copied from a table, charted.'),
 });
 
 export const WorkbookPlanSchema = z.strictObject({
-  title: z.string().min(1).max(120),
+  title: z.string().min(1).max(120).describe('Workbook title.'),
   file_name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,59}$/)
@@ -92,7 +104,8 @@ export const WorkbookPlanSchema = z.strictObject({
   sheets: z
     .array(z.discriminatedUnion('kind', [TableSheetSchema, SummarySheetSchema]))
     .min(1)
-    .max(12),
+    .max(12)
+    .describe('Sheets in tab order.'),
 });
 
 export type WorkbookPlan = z.infer<typeof WorkbookPlanSchema>;

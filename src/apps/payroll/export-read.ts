@@ -4,10 +4,10 @@ import { FilterSchema, narrowHint, readExport } from '../../rungs/file/index.js'
 import { hoursExport, type PayrollSettings, payrollSettings } from './settings.js';
 
 const RowSchema = z.object({
-  employee_id: z.string().nullable(),
-  work_date: z.string().nullable(),
-  hours: z.number().nullable(),
-  batch: z.string().nullable(),
+  employee_id: z.string().nullable().describe('E followed by 4 digits, e.g. E0042.'),
+  work_date: z.string().nullable().describe('YYYY-MM-DD.'),
+  hours: z.number().nullable().describe('Hours worked that day.'),
+  batch: z.string().nullable().describe('The request_id of the import that brought the row.'),
 });
 
 export function payrollExportRead(settings?: PayrollSettings) {
@@ -24,21 +24,29 @@ export function payrollExportRead(settings?: PayrollSettings) {
       climb: 'the vendor ships a query API or command',
     },
     input: z.strictObject({
-      filters: z.array(FilterSchema).max(8).default([]),
-      limit: z.number().int().min(1).max(200).default(50),
+      filters: z.array(FilterSchema).max(8).default([]).describe('Conditions a row must all meet.'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(200)
+        .default(50)
+        .describe('Most rows to return; all matches are counted.'),
     }),
     output: z.object({
-      file: z.string(),
-      as_of: z.string(),
-      as_of_source: z.enum(['export', 'file_mtime']),
-      age_seconds: z.number(),
-      max_age_seconds: z.number(),
-      stale: z.boolean(),
-      columns: z.array(z.string()),
-      rows: z.array(RowSchema),
-      matched: z.number().int(),
-      scanned: z.number().int(),
-      truncated: z.boolean(),
+      file: z.string().describe('Path of the export read.'),
+      as_of: z.string().describe('ISO 8601 time the export was made.'),
+      as_of_source: z
+        .enum(['export', 'file_mtime'])
+        .describe("Where as_of comes from: the export's name, or its file time."),
+      age_seconds: z.number().describe('Age of the export.'),
+      max_age_seconds: z.number().describe('Age the schedule promises not to exceed.'),
+      stale: z.boolean().describe('True when older than max_age_seconds.'),
+      columns: z.array(z.string()).describe('Column headers of the export.'),
+      rows: z.array(RowSchema).describe('Matching rows, at most limit.'),
+      matched: z.number().int().describe('Rows that matched, returned or not.'),
+      scanned: z.number().int().describe('Rows read from the file.'),
+      truncated: z.boolean().describe('True when more rows matched than were returned.'),
     }),
     cap: { chars: 20_000, narrow: 'Add filters on employee_id, work_date, hours or batch.' },
     errors: {

@@ -25,9 +25,16 @@ function isCalendarDate(text: string): boolean {
 }
 
 const EntrySchema = z.strictObject({
-  employee_id: z.string().regex(/^E\d{4}$/, 'an employee id such as E0042'),
-  date: z.string().regex(DATE, 'a date YYYY-MM-DD').refine(isCalendarDate, 'a real calendar date'),
-  hours: z.number().gt(0).max(24).multipleOf(0.25),
+  employee_id: z
+    .string()
+    .regex(/^E\d{4}$/, 'an employee id such as E0042')
+    .describe('E and 4 digits, e.g. E0042.'),
+  date: z
+    .string()
+    .regex(DATE, 'a date YYYY-MM-DD')
+    .refine(isCalendarDate, 'a real calendar date')
+    .describe('Day worked, YYYY-MM-DD.'),
+  hours: z.number().gt(0).max(24).multipleOf(0.25).describe('Hours worked, in quarter hours: 7.5.'),
 });
 
 const RejectedSchema = z.object({
@@ -229,17 +236,17 @@ export function payrollImportHours(settings?: PayrollSettings) {
     },
     input: z.strictObject({
       request_id: RequestIdSchema,
-      entries: z.array(EntrySchema).min(1).max(5_000),
+      entries: z.array(EntrySchema).min(1).max(5_000).describe('Hours per employee and day.'),
     }),
     output: z.object({
-      request_id: z.string(),
-      file: z.string(),
-      imported: z.number().int(),
-      records_before: z.number().int(),
-      records_after: z.number().int(),
-      batch_rows_before: z.number().int(),
-      batch_rows_after: z.number().int(),
-      export_as_of: z.string(),
+      request_id: z.string().describe('The batch name the rows carry in the export.'),
+      file: z.string().describe('Path of the import file, in the done folder.'),
+      imported: z.number().int().describe('Rows of this batch in the export.'),
+      records_before: z.number().int().describe('Rows in the export before.'),
+      records_after: z.number().int().describe('Rows in the export after.'),
+      batch_rows_before: z.number().int().describe('Rows of this batch before; above 0 on a repeat.'),
+      batch_rows_after: z.number().int().describe('Rows of this batch after.'),
+      export_as_of: z.string().describe('ISO 8601 time of the export read after.'),
     }),
     errors: {
       PARTIAL_IMPORT: {

@@ -17,16 +17,28 @@ function seedOf(text: string): number {
 }
 
 export const PlanOutput = z.strictObject({
-  plan_file: z.string(),
-  dxf: z.string(),
-  pdf: z.string(),
-  png: z.string(),
-  revision: z.number().int(),
-  plot: z.strictObject({ width_ft: z.number(), depth_ft: z.number(), marla: z.number() }),
-  sheet: z.string(),
-  rooms: z.array(z.string()),
-  notes: z.array(z.string()),
-  search: z.strictObject({ candidates: z.number().int(), seconds: z.number(), score: z.number() }),
+  plan_file: z.string().describe('Absolute path of the .plan.json the other plan tools take.'),
+  dxf: z.string().describe('Absolute path of the DXF, in inches.'),
+  pdf: z.string().describe('Absolute path of the PDF printed at scale.'),
+  png: z.string().describe('Absolute path of the PNG picture.'),
+  revision: z.number().int().describe('Version: 0 when drawn, one more per change.'),
+  plot: z
+    .strictObject({
+      width_ft: z.number().describe('Along the road.'),
+      depth_ft: z.number().describe('Back from the road.'),
+      marla: z.number().describe('Area in marla (225 sq ft each).'),
+    })
+    .describe('The plot in feet.'),
+  sheet: z.string().describe('Scale and paper, e.g. "1:100 on A3".'),
+  rooms: z.array(z.string()).describe('Room names, ground floor first.'),
+  notes: z.array(z.string()).describe('Advice on the plan, e.g. a room with no outside wall.'),
+  search: z
+    .strictObject({
+      candidates: z.number().int().describe('Layouts tried.'),
+      seconds: z.number().describe('Time searched.'),
+      score: z.number().describe('Penalty of the plan kept; lower is better, 0 is perfect.'),
+    })
+    .describe('The layout search.'),
 });
 
 export const drawHousePlan = defineTool({
@@ -47,8 +59,8 @@ export const drawHousePlan = defineTool({
       .min(3)
       .max(60)
       .describe('the plot as people say it: "10 marla", "1 kanal", "35 x 65 ft"'),
-    bedrooms: z.number().int().min(1).max(8),
-    storeys: z.number().int().min(1).max(3).default(1),
+    bedrooms: z.number().int().min(1).max(8).describe('Bedrooms, each with an attached bath.'),
+    storeys: z.number().int().min(1).max(3).default(1).describe('Floors, ground floor included.'),
     paper: PaperSchema.default('A3'),
     scale: ScaleSchema.optional().describe(
       'a fixed scale; by default the most detailed one that fits the paper',

@@ -18,7 +18,7 @@ export const PlanFileInput = z
   .min(1)
   .max(1000)
   .regex(/\.plan\.json$/)
-  .describe('path of a plan file (files.plan of draw_house_plan, resize_room or set_sheet)');
+  .describe('Absolute path of a .plan.json: files.plan of draw_house_plan, resize_room or set_sheet.');
 
 export const RequestId = RequestIdSchema.optional();
 

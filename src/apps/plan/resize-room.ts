@@ -26,7 +26,13 @@ export const resizeRoom = defineTool({
     request_id: RequestId,
   }),
   output: PlanOutput.extend({
-    changed: z.strictObject({ room: z.string(), from: z.string(), to: z.string() }),
+    changed: z
+      .strictObject({
+        room: z.string().describe('Room name.'),
+        from: z.string().describe('Width x depth before: 12\'-0" x 14\'-6".'),
+        to: z.string().describe('Size after, the same way.'),
+      })
+      .describe('The room resized.'),
   }),
   errors: {
     NOT_FOUND: { hint: PLAN_FILE_HINT },

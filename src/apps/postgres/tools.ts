@@ -34,12 +34,14 @@ export function postgresTools(settings: PostgresSettings): AnyTool[] {
         // No program receives a NUL byte in an argument, and PostgreSQL text cannot hold one.
         .refine((sql) => !sql.includes('\0'), 'The SQL holds a NUL byte; remove it.')
         .describe('one SELECT (or WITH ... SELECT) statement'),
-      max_rows: z.number().int().min(1).max(1_000).default(100),
+      max_rows: z.number().int().min(1).max(1_000).default(100).describe('Most rows to return.'),
     }),
     output: z.object({
-      columns: z.array(z.string()),
-      rows: z.array(z.record(z.string(), z.string())),
-      row_count: z.number().int(),
+      columns: z.array(z.string()).describe('Column names, in order.'),
+      rows: z
+        .array(z.record(z.string(), z.string()))
+        .describe('Each row as column name -> text; NULL is "".'),
+      row_count: z.number().int().describe('Rows the query returned, including any not listed.'),
     }),
     cap: { chars: 16_000, narrow: 'Select fewer columns, add a WHERE clause or lower max_rows.' },
     errors: {

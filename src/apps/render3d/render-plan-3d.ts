@@ -69,12 +69,12 @@ export const renderPlan3d = defineTool({
     request_id: RequestId,
   }),
   output: z.strictObject({
-    plan3d: z.string(),
-    front: z.string(),
-    blend: z.string(),
-    objects: z.number().int(),
-    blender: z.string(),
-    seconds: z.number(),
+    plan3d: z.string().describe('Absolute path of the PNG seen from above, roof off.'),
+    front: z.string().describe('Absolute path of the PNG seen from the road.'),
+    blend: z.string().describe('Absolute path of the Blender model.'),
+    objects: z.number().int().describe('Objects in the scene.'),
+    blender: z.string().describe('Blender version.'),
+    seconds: z.number().describe('Time Blender took.'),
   }),
   errors: {
     NOT_FOUND: { hint: PLAN_FILE_HINT },

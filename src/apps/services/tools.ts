@@ -7,13 +7,18 @@ import { readStatus, SERVICECTL, type ServiceSettings, type ServiceStatus } from
 
 export type { ServiceSettings } from './status.js';
 
+const State = z.string().describe("supervisord's state: RUNNING, STOPPED, BACKOFF, FATAL, ...");
+const Pid = z.number().int().nullable().describe('Process id; null when not running.');
+const StartedAt = z.string().nullable().describe('ISO 8601 start time; null when not running.');
+const Healthy = z.boolean().describe('True when the state is RUNNING.');
+
 const StatusOutput = z.object({
-  service: z.string(),
-  state: z.string(),
-  pid: z.number().int().nullable(),
-  uptime_seconds: z.number().int().nullable(),
-  started_at: z.string().nullable(),
-  healthy: z.boolean(),
+  service: z.string().describe('The service read.'),
+  state: State,
+  pid: Pid,
+  uptime_seconds: z.number().int().nullable().describe('Seconds since it started; null when not running.'),
+  started_at: StartedAt,
+  healthy: Healthy,
 });
 
 /** States from which supervisord will not move on its own: stop polling (BACKOFF still retries). */
@@ -22,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** service_status and service_restart over supervisord, for the allow-listed services. */
 export function serviceTools(settings: ServiceSettings): AnyTool[] {
-  const Service = z.enum(settings.services);
+  const Service = z.enum(settings.services).describe('A supervised service the operator allow-listed.');
 
   const statusTool = defineTool({
     name: 'service_status',
@@ -61,16 +66,16 @@ export function serviceTools(settings: ServiceSettings): AnyTool[] {
     },
     input: z.strictObject({
       service: Service,
-      reason: z.string().min(3).max(200),
+      reason: z.string().min(3).max(200).describe('Why it needs a restart; shown to the approver.'),
       request_id: RequestIdSchema,
     }),
     output: z.object({
-      service: z.string(),
-      state_after: z.string(),
-      healthy: z.boolean(),
-      pid_before: z.number().int().nullable(),
-      pid_after: z.number().int().nullable(),
-      started_at: z.string().nullable(),
+      service: z.string().describe('The service restarted.'),
+      state_after: State,
+      healthy: Healthy,
+      pid_before: Pid,
+      pid_after: Pid,
+      started_at: StartedAt,
     }),
     cap: { chars: 800 },
     errors: {

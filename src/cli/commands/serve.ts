@@ -1,3 +1,4 @@
+import type { AnyTool } from '../../contract/define-tool.js';
 import { LIFT_VERSION } from '../../contract/version.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { describeEvent } from '../../serve/call-notices.js';
@@ -11,10 +12,11 @@ import { jobQueue, openRuntimeThenTools } from '../open-runtime.js';
 import { queuedInvoke } from '../queued-invoke.js';
 import { ROOT_OPTION } from '../root-flags.js';
 import { GENERATE_HINT, TOKEN_SECRET, weakTokenProblem } from '../serve-token.js';
+import { CAPS_OPTION, capsOf, ServedTools } from '../served-tools.js';
 import { defineCommand } from '../spec.js';
 
 const USAGE =
-  'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]... [--queue] [--root DIR]...';
+  'Usage: lift serve --stdio | --http PORT [--host 127.0.0.1] [--allow-origin ORIGIN]... [--queue] [--root DIR]... [--caps FAMILY,...]';
 
 /** Aborts on the first SIGINT or SIGTERM. */
 function stopSignal(): AbortSignal {
@@ -53,7 +55,7 @@ function isLoopback(host: string): boolean {
 
 async function serveOverHttp(
   runtime: Runtime,
-  calls: Pick<LiftServerOptions, 'invoke' | 'elicitSignatures'>,
+  calls: Pick<LiftServerOptions, 'invoke' | 'elicitSignatures' | 'hidden'>,
   io: CliIo,
   port: number,
   host: string,
@@ -91,8 +93,11 @@ async function serveOverHttp(
   });
   if (!isLoopback(host))
     io.err(`Listening on ${host}: reachable from other machines; every request still needs the token.`);
+  const registered = runtime.registry.list();
+  const served = registered.filter((tool) => !calls.hidden?.(tool)).length;
+  const hidden = registered.length - served;
   io.err(
-    `Lift serves ${runtime.registry.list().length} tools at ${serving.url} (Authorization: Bearer <the ${TOKEN_SECRET} secret>).`,
+    `Lift serves ${served} tools at ${serving.url} (Authorization: Bearer <the ${TOKEN_SECRET} secret>).${hidden > 0 ? ` ${hidden} more are hidden: lift tools list says why.` : ''}`,
   );
   io.err(`The console is at ${serving.url.replace(/\/mcp$/, '/console/')} (sign in with the same token).`);
   await untilAborted(stop);
@@ -103,7 +108,7 @@ async function serveOverHttp(
 
 export const spec = defineCommand({
   name: 'serve',
-  summary: 'every tool over MCP, on stdio or Streamable HTTP',
+  summary: 'the tools of every configured family over MCP, on stdio or Streamable HTTP',
   options: {
     stdio: { type: 'boolean', default: false, description: 'speak MCP on standard input and output' },
     http: {
@@ -126,13 +131,15 @@ export const spec = defineCommand({
       description: 'a web origin allowed to call (repeatable); other origins get 403',
     },
     root: ROOT_OPTION,
+    caps: CAPS_OPTION,
   },
   examples: [
     'lift serve --stdio --root /path/to/project',
+    'lift serve --stdio --caps office,ui,desktop',
     'lift serve --http 8765 --allow-origin http://localhost:5173',
     'lift serve --stdio --queue',
   ],
-  notes: `HTTP clients send Authorization: Bearer <token>; store one first: lift secrets generate ${TOKEN_SECRET} --out FILE (at least 128 bits).`,
+  notes: `HTTP clients send Authorization: Bearer <token>; store one first: lift secrets generate ${TOKEN_SECRET} --out FILE (at least 128 bits).\nA family of tools is served when it is configured or needs no configuration, and is among the caps when --caps (or lift.config serve.caps) names some; lift tools list shows what is hidden and why.`,
 });
 
 /** lift serve --stdio | --http PORT [--host H]: Lift's tools as an MCP server. */
@@ -146,9 +153,20 @@ export const run: Command = async (args, io) => {
   });
   const stop = stopSignal();
   try {
+    const served = new ServedTools(runtime, config, capsOf(values.caps, config));
+    // A family only a tools module could name is checked once the tools are there, before serving.
+    if (served.needsToolsToCheck()) {
+      await loadTools();
+      served.checkCaps(runtime.registry.list());
+    }
+    const loadThenWarn = async () => {
+      await loadTools();
+      for (const line of served.warnings(runtime.registry.list())) io.err(line);
+    };
     const calls = {
       ...(await callsOf(runtime, values.queue)),
       elicitSignatures: config.elicitation.signature,
+      hidden: (tool: AnyTool) => served.hiddenBecause(tool),
     };
     if (values.stdio) {
       const { serveStdio } = await import('../../serve/stdio.js');
@@ -156,7 +174,7 @@ export const run: Command = async (args, io) => {
       await serveStdio(runtime, {
         version: LIFT_VERSION,
         stop,
-        loadTools,
+        loadTools: loadThenWarn,
         ...debugEvents(runtime, io),
         ...calls,
       });
@@ -170,7 +188,7 @@ export const run: Command = async (args, io) => {
     const invalid = origins.find((origin) => !originOf(origin));
     if (invalid)
       throw new UsageError(`--allow-origin needs an origin such as http://localhost:5173, not '${invalid}'.`);
-    await loadTools();
+    await loadThenWarn();
     return await serveOverHttp(runtime, calls, io, port, values.host, origins, stop);
   } finally {
     await runtime.close();

@@ -19,11 +19,10 @@ export async function desktopSession(ctx: ToolContext): Promise<DesktopSession> 
 
 /** Which window a call means: a program Lift started, and optionally part of a window title. */
 export const WindowSelectorShape = {
-  /** The program, as start_program named it (gnome-calculator, gucharmap, ...). */
   program: z
     .string()
     .regex(/^[a-z][a-z0-9-]{0,40}$/)
-    .optional(),
-  /** Part of the window's title, when the program has several windows (a dialog). */
-  title: z.string().min(1).max(200).optional(),
+    .optional()
+    .describe('As start_program named it: gnome-calculator, gucharmap, ...'),
+  title: z.string().min(1).max(200).optional().describe('Part of the window title, to pick a dialog.'),
 };

@@ -12,22 +12,32 @@ export const observeWindow = defineTool({
   rung: 'ui',
   input: z.strictObject({
     ...WindowSelectorShape,
-    /** Only controls whose role, name or id contains this text. */
-    filter: z.string().min(1).max(100).optional(),
-    max_tokens: z.number().int().min(200).max(8000).default(1500),
+    filter: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Only controls whose role, name or id contains it.'),
+    max_tokens: z
+      .number()
+      .int()
+      .min(200)
+      .max(8000)
+      .default(1500)
+      .describe('Longest text to return, in tokens.'),
   }),
   output: z.object({
-    text: z.string(),
-    program: z.string(),
-    title: z.string(),
-    pid: z.number().int(),
-    interactable: z.number().int(),
-    elements: z.number().int(),
-    rich: z.boolean(),
-    shown: z.number().int(),
-    truncated: z.boolean(),
-    fingerprint: z.string(),
-    read_ms: z.number(),
+    text: z.string().describe('The controls, one a line, as the description says.'),
+    program: z.string().describe('The program read.'),
+    title: z.string().describe('Its window title.'),
+    pid: z.number().int().describe('Its process id.'),
+    interactable: z.number().int().describe('Controls that can be acted on.'),
+    elements: z.number().int().describe('Elements in the tree.'),
+    rich: z.boolean().describe('False when the tree is too thin to act on.'),
+    shown: z.number().int().describe('Controls in text.'),
+    truncated: z.boolean().describe('True when max_tokens or filter left controls out.'),
+    fingerprint: z.string().describe("SHA-256 of the window's structure; changes when its controls do."),
+    read_ms: z.number().describe('Milliseconds the read took.'),
   }),
   verifiedBy: 'the read itself: one walk of the window on the accessibility bus',
   cap: { chars: 40_000, narrow: 'Pass "filter" or a smaller "max_tokens".' },

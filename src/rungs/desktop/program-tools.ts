@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
+import { RequestIdSchema } from '../../contract/request-id.js';
 import { runWrapped } from '../cli/run-wrapped.js';
 import { desktopSession } from './context.js';
 
@@ -11,9 +12,18 @@ export const startProgram = defineTool({
   group: 'desktop',
   rung: 'ui',
   input: z.strictObject({
-    program: z.string().regex(/^[a-z][a-z0-9-]{0,40}$/),
+    program: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{0,40}$/)
+      .describe('Its command name: gnome-calculator, gucharmap, or one the operator configured.'),
+    request_id: RequestIdSchema.optional(),
   }),
-  output: z.object({ program: z.string(), title: z.string(), pid: z.number().int(), started: z.boolean() }),
+  output: z.object({
+    program: z.string().describe('The program.'),
+    title: z.string().describe('Its window title.'),
+    pid: z.number().int().describe('Its process id.'),
+    started: z.boolean().describe('False when it was already running.'),
+  }),
   verifiedBy: 'the window appears on the accessibility bus',
   errors: {
     NOT_FOUND: { hint: 'Lift knows no program of that name; the hint lists the known ones.' },
@@ -21,7 +31,11 @@ export const startProgram = defineTool({
       hint: 'The program or the display could not start; the hint carries its error output.',
     },
   },
-  effect: { class: 'reversible', repeat: 'A second call finds the program running and starts nothing.' },
+  effect: {
+    class: 'reversible',
+    repeat:
+      'A second call finds the program running and starts nothing; with the same request_id it returns the first result.',
+  },
   timeout: { deadlineMs: 60_000, settle: 'observe_window with the same program' },
   example: { program: 'gnome-calculator' },
   run: async (input, ctx) => {
@@ -44,11 +58,14 @@ export const readClipboard = defineTool({
   name: 'read_clipboard',
   title: "Read the desktop session's clipboard",
   description:
-    "Reads the text on the clipboard of Lift's desktop display (what a program copied), through Debian's xclip on the same display. Use it to check that a copy worked.",
+    "Reads the text on the clipboard of Lift's desktop display (what a program copied), through Debian's xclip on the same display. Use it to check that a copy worked. Returns the text and its length.",
   group: 'desktop',
   rung: 'ui',
   input: z.strictObject({}),
-  output: z.object({ text: z.string(), chars: z.number().int() }),
+  output: z.object({
+    text: z.string().describe('The clipboard text.'),
+    chars: z.number().int().describe('Its length in characters.'),
+  }),
   verifiedBy: 'xclip -o -selection clipboard on the session display',
   errors: { PROGRAM_FAILED: { hint: 'xclip failed (is the clipboard empty?); copy something first.' } },
   effect: { class: 'read' },

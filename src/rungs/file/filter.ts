@@ -6,17 +6,19 @@ export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'pr
 
 /** One condition on a named column, applied on disk while the export streams by. */
 export const FilterSchema = z.strictObject({
-  column: z.string().min(1).max(64),
-  op: z.enum(FILTER_OPS),
-  value: z.union([
-    z.string().max(200),
-    z.number().finite(),
-    z.boolean(),
-    z
-      .array(z.union([z.string().max(200), z.number().finite()]))
-      .min(1)
-      .max(50),
-  ]),
+  column: z.string().min(1).max(64).describe('A column of the export, by its header.'),
+  op: z.enum(FILTER_OPS).describe('contains and prefix compare text; in takes an array.'),
+  value: z
+    .union([
+      z.string().max(200),
+      z.number().finite(),
+      z.boolean(),
+      z
+        .array(z.union([z.string().max(200), z.number().finite()]))
+        .min(1)
+        .max(50),
+    ])
+    .describe('Compared in the column\'s type: "2026-11-30" for a date.'),
 });
 export type Filter = z.infer<typeof FilterSchema>;
 

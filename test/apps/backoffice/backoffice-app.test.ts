@@ -26,7 +26,8 @@ function closedPort(): Promise<number> {
   });
 }
 
-const names = (stdout: string) => (JSON.parse(stdout) as Listed[]).map((tool) => tool.name);
+const listedIn = (stdout: string) => (JSON.parse(stdout) as { tools: Listed[] }).tools;
+const names = (stdout: string) => listedIn(stdout).map((tool) => tool.name);
 
 // Each step spawns the built lift command, as a person would type it; generous bounds for busy machines.
 describe('the back-office app, enabled by settings.backoffice in lift.config', () => {
@@ -60,7 +61,7 @@ describe('the back-office app, enabled by settings.backoffice in lift.config', (
 
     const listed = await lift(['tools', 'list', '--json'], { cwd: enabled, env: env(enabled) });
     expect(listed.code, listed.stderr).toBe(0);
-    const tools = JSON.parse(listed.stdout) as Listed[];
+    const tools = listedIn(listed.stdout);
     expect(tools.find((tool) => tool.name === 'ticket_get')).toMatchObject({ rung: 'api', effect: 'read' });
     expect(tools.find((tool) => tool.name === 'ticket_close_with_note')).toMatchObject({
       rung: 'script',
