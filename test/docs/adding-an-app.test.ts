@@ -162,15 +162,6 @@ describe('docs/adding-an-app.md, followed by a newcomer', { timeout: 120_000 }, 
     expect(GUIDE).toContain('(style.md)');
   });
 
-  it('type-checks, passes Biome, and keeps the layer, event and public-API tests green', async () => {
-    const [tsc, biome, vitest] = await doneChecks;
-    expect(tsc?.out).toBe('');
-    expect(tsc?.code).toBe(0);
-    expect(biome?.code, biome?.out).toBe(0);
-    expect(vitest?.code, vitest?.out).toBe(0);
-    expect(vitest?.out).toMatch(/Test Files {2}3 passed/);
-  });
-
   it('lift lint finds both tools with nothing to fix, and lift tools show prints the contract', async () => {
     const cwd = folder('lint');
     const lint = await lift(['lint', join(copy, 'src', 'apps', 'notes', 'tools.ts')], cwd, join(cwd, 'home'));
@@ -222,5 +213,15 @@ describe('docs/adding-an-app.md, followed by a newcomer', { timeout: 120_000 }, 
     expect(existsSync(database)).toBe(true);
     const again = envelope(await lift(['call', 'notes_add', '--input', input], cwd, join(cwd, 'home-2')));
     expect(again).toMatchObject({ ok: true, effect: 'existing', fields: { text: 'Count the shelves' } });
+  });
+
+  // Last: the checks have run in the background meanwhile (started in beforeAll).
+  it('type-checks, passes Biome, and keeps the layer, event and public-API tests green', async () => {
+    const [tsc, biome, vitest] = await doneChecks;
+    expect(tsc?.out).toBe('');
+    expect(tsc?.code).toBe(0);
+    expect(biome?.code, biome?.out).toBe(0);
+    expect(vitest?.code, vitest?.out).toBe(0);
+    expect(vitest?.out).toMatch(/Test Files {2}3 passed/);
   });
 });
