@@ -9,6 +9,7 @@ DEBIAN_PACKAGES=(
   chromium            # the UI rung's browser, driven by playwright-core
   postgresql          # the command-line rung's psql tool and its test server
   hledger             # the file rung's accounting program
+  sqlite3             # the worked family of docs/adding-an-app.md (test/docs/adding-an-app.test.ts)
   libreoffice-calc libreoffice-impress libreoffice-writer python3-uno  # the office tools
   poppler-utils       # pdftotext and pdftoppm for checks
   supervisor          # the service_restart tool's service manager
