@@ -51,9 +51,10 @@ export interface UiDriver {
   /**
    * The target a checkpoint stores for an element named by a ref or a semantic target: the one
    * that names it alone on the live page (its `nth` kept, as an action's is), a cell's with its
-   * table recorded; undefined when the page does not show it alone.
+   * table recorded; none when the page does not show it alone, and `absent` when a semantic
+   * target matches nothing on the page at all.
    */
-  checkTarget(target: ActionTarget): Promise<Target | undefined>;
+  checkTarget(target: ActionTarget): Promise<CheckedTarget>;
   /** Dialog messages accepted by `dialog` actions, in order. */
   acceptedDialogs(): string[];
   /** What the last act noted of each action (page structure, writes, URL after), by batch index. */
@@ -110,3 +111,6 @@ export interface SessionStatus {
   revision?: string;
   reason?: string;
 }
+
+/** A checkpoint's target as the live page shows it: alone (the target to store), absent, or neither (several alike, a stale ref). */
+export type CheckedTarget = { target: Target; absent?: undefined } | { target?: undefined; absent?: true };

@@ -25,6 +25,7 @@ import { passwordFrame } from '../rungs/ui/sign-in-form.js';
 import { type ActionTrace, ActionTraces } from './action-traces.js';
 import { type RehearsalPlan, rehearse } from './rehearsal.js';
 import type { UiDriver } from './session.js';
+import type { CheckedTarget } from './types.js';
 
 /** How a discovery session signs in: the recipe, and where its secrets are read from. */
 export interface DiscoverySignIn {
@@ -242,15 +243,15 @@ export class PageDriver implements UiDriver {
     return this.#harness.policy.showReads ? this.#harness.redactor.text(raw) : undefined;
   }
 
-  async checkTarget(target: ActionTarget): Promise<Target | undefined> {
+  async checkTarget(target: ActionTarget): Promise<CheckedTarget> {
     const { page } = this.#harness;
     if (isRef(target)) {
       const record = this.#refs.get(target.ref);
-      if (!record) return undefined;
+      if (!record) return {};
       if (record.targetOnly || record.nameFromContent) {
         const found = await resolveElement(page, { ref: target.ref, record });
-        if (!found.ok || found.element.notUnique) return undefined;
-        return withTableRecorded(page, found.element.target, found.element.locator);
+        if (!found.ok || found.element.notUnique) return {};
+        return { target: await withTableRecorded(page, found.element.target, found.element.locator) };
       }
       // A look at an element since the observation (a read) resets the page's aria refs; the
       // ref is given the time a loaded machine takes, where an action gives it half a second.
@@ -259,10 +260,10 @@ export class PageDriver implements UiDriver {
         .locator(`aria-ref=${record.ariaRef}`)
         .elementHandle({ timeout: REF_LOOKUP_MS })
         .catch(() => null);
-      if (!handle) return undefined;
+      if (!handle) return {};
       try {
         const unique = await uniqueTarget(page, record.target, handle);
-        return unique && withTableRecorded(page, unique, await resolveTarget(page, unique));
+        return unique ? { target: await withTableRecorded(page, unique, await resolveTarget(page, unique)) } : {};
       } finally {
         await handle.dispose().catch(() => undefined);
       }
@@ -271,10 +272,11 @@ export class PageDriver implements UiDriver {
     // what is kept is the target as written, with what the page told about it added.
     const bound = this.#bindTargets({ op: 'wait_for', target }) as { target: Target };
     const found = await resolveElement(page, { target: bound.target });
-    if (!found.ok || found.element.notUnique) return undefined;
+    if (!found.ok) return found.count === 0 ? { absent: true } : {};
+    if (found.element.notUnique) return {};
     const seen = await withTableRecorded(page, found.element.target, found.element.locator);
     const { locator } = target;
-    return {
+    const checked: Target = {
       ...target,
       ...(seen.nth !== undefined ? { nth: seen.nth } : {}),
       locator:
@@ -286,6 +288,7 @@ export class PageDriver implements UiDriver {
             }
           : locator,
     };
+    return { target: checked };
   }
 
   refs(): Map<string, ElementRecord> {

@@ -63,7 +63,7 @@ async function discover(
       unknown
     >;
     if (process.env.LIFT_TEST_REPLIES) console.log(JSON.stringify(explorer.replies, null, 1).slice(0, 6000));
-    return { result, complete };
+    return { result, complete, replies: explorer.replies };
   } finally {
     await context.close();
   }
@@ -146,6 +146,39 @@ describe('a lookup is rehearsed whole before it exists', () => {
     const missing = await replay(capability, { number: 77 });
     expect(missing.error).toBeUndefined();
     expect(missing.result?.outcome).toBe('not_found');
+  }, 180_000);
+
+  it('refuses a checkpoint whose target matches nothing on the page, saying a role name is whole, and takes the part-name form', async () => {
+    const read = {
+      tool: 'act' as const,
+      args: {
+        actions: [{ op: 'read', target: { frame: [], locator: { by: 'pair', label: 'Title' } }, as: 'title' }],
+      },
+    };
+    // The heading is "Issue 2": a name of the number alone matches it only in part.
+    const checkpoint = (exact?: boolean) => ({
+      target: {
+        frame: [],
+        locator: { by: 'role', role: 'heading', name: '{{input.number}}', ...(exact === false ? { exact } : {}) },
+      },
+      input: 'number',
+      match: 'contains',
+    });
+    const { result, replies } = await discover(tracker, issueLookup, [
+      { tool: 'act', args: { actions: [{ op: 'navigate', url: '/issue?id={{input.number}}' }] } },
+      read,
+      { tool: 'complete', args: { outputs: ['title'], checkpoint: checkpoint() } },
+      { tool: 'complete', args: { outputs: ['title'], checkpoint: checkpoint(false) } },
+    ]);
+    const completes = replies.filter((reply) => reply.tool === 'complete').map((reply) => reply.reply);
+    expect(completes[0]).toMatchObject({
+      ok: false,
+      error: 'BAD_INPUT',
+      message: expect.stringContaining('matches nothing on the page'),
+      hint: expect.stringContaining('"exact": false'),
+    });
+    expect(result.status.outcome, JSON.stringify(completes[1])).toBe('completed');
+    expect(result.capability?.checkpoint.target.locator).toMatchObject({ name: '{{input.number}}', exact: false });
   }, 180_000);
 
   it('answers a search that finds nothing as not_found, from a list built as discovery saw it, with no example', async () => {

@@ -86,8 +86,15 @@ export type CompleteArgs = z.infer<typeof CompleteArgsSchema>;
  */
 async function checkpointTarget(context: ExplorerContext, check: CheckArgs): Promise<Target> {
   const { target } = check;
-  const unique = await context.ui.checkTarget(target);
-  if (unique) return unique;
+  const checked = await context.ui.checkTarget(target);
+  if (checked.target) return checked.target;
+  if (checked.absent && !('ref' in target)) {
+    // Stored as it is, it could only fail every replay: the rehearsal would say so later, and
+    // less plainly than the page can now.
+    throw context.refuse('BAD_INPUT', 'The checkpoint’s target matches nothing on the page now.', {
+      hint: absentTargetHint(target.locator),
+    });
+  }
   if (!('ref' in target)) return target;
   const resolved = context.ui.refs().get(target.ref)?.target;
   if (!resolved) {
@@ -96,6 +103,17 @@ async function checkpointTarget(context: ExplorerContext, check: CheckArgs): Pro
     });
   }
   return resolved;
+}
+
+/** What to try when a checkpoint's semantic target matches nothing on the page discovery is on. */
+function absentTargetHint(locator: Target['locator']): string {
+  const whole =
+    locator.by === 'role' && locator.exact !== false
+      ? ' A role target matches the whole accessible name, as observe prints it after the role (a heading "Bug #⟦input:id⟧" is not named "#{{input.id}}"): write the whole name with {{input.X}} where the input stands, or add "exact": false to match a part of it.'
+      : locator.by === 'text' && locator.text !== undefined
+        ? ' A text target matches an element\'s whole text: for a value inside a line ("Note ⟦input:id⟧ by Jane Doe, updated …") give a "pattern" with one capture group instead of "text" ({"by":"text","pattern":"Note (\\d+) by"}); the group is what is compared.'
+        : '';
+  return `Observe the page and name the element that shows the bound input as observe prints it, or give its [ref].${whole}`;
 }
 
 /**
