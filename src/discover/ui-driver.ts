@@ -263,7 +263,9 @@ export class PageDriver implements UiDriver {
       if (!handle) return {};
       try {
         const unique = await uniqueTarget(page, record.target, handle);
-        return unique ? { target: await withTableRecorded(page, unique, await resolveTarget(page, unique)) } : {};
+        return unique
+          ? { target: await withTableRecorded(page, unique, await resolveTarget(page, unique)) }
+          : {};
       } finally {
         await handle.dispose().catch(() => undefined);
       }

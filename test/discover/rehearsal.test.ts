@@ -152,14 +152,21 @@ describe('a lookup is rehearsed whole before it exists', () => {
     const read = {
       tool: 'act' as const,
       args: {
-        actions: [{ op: 'read', target: { frame: [], locator: { by: 'pair', label: 'Title' } }, as: 'title' }],
+        actions: [
+          { op: 'read', target: { frame: [], locator: { by: 'pair', label: 'Title' } }, as: 'title' },
+        ],
       },
     };
     // The heading is "Issue 2": a name of the number alone matches it only in part.
     const checkpoint = (exact?: boolean) => ({
       target: {
         frame: [],
-        locator: { by: 'role', role: 'heading', name: '{{input.number}}', ...(exact === false ? { exact } : {}) },
+        locator: {
+          by: 'role',
+          role: 'heading',
+          name: '{{input.number}}',
+          ...(exact === false ? { exact } : {}),
+        },
       },
       input: 'number',
       match: 'contains',
@@ -178,7 +185,10 @@ describe('a lookup is rehearsed whole before it exists', () => {
       hint: expect.stringContaining('"exact": false'),
     });
     expect(result.status.outcome, JSON.stringify(completes[1])).toBe('completed');
-    expect(result.capability?.checkpoint.target.locator).toMatchObject({ name: '{{input.number}}', exact: false });
+    expect(result.capability?.checkpoint.target.locator).toMatchObject({
+      name: '{{input.number}}',
+      exact: false,
+    });
   }, 180_000);
 
   it('answers a search that finds nothing as not_found, from a list built as discovery saw it, with no example', async () => {
