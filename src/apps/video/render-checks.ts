@@ -65,8 +65,8 @@ async function countFrames(out: string, limits: Limits, programs: VideoPrograms)
 }
 
 /**
- * The frames where ffmpeg's scene-change measure (select's `scene`) reaches SCENE_THRESHOLD, by
- * the render's own timestamps: frame 0 is always printed, so its time is the origin.
+ * The frames where ffmpeg's scene-change measure (select's `scene`, on the pictures as RGB) reaches
+ * SCENE_THRESHOLD, by the render's own timestamps: frame 0 is always printed, so its time is the origin.
  */
 async function sceneChanges(out: string, timeline: Timeline, limits: Limits, programs: VideoPrograms) {
   const result = await runVideoProgram(
@@ -78,13 +78,14 @@ async function sceneChanges(out: string, timeline: Timeline, limits: Limits, pro
       out,
       '-an',
       '-vf',
-      `select='eq(n\\,0)+gte(scene\\,${SCENE_THRESHOLD})',metadata=print`,
+      // In RGB the measure sees a change of colour as well as of brightness (in YUV a red shot
+      // cut to a green one of the same brightness scored 0.001); 320 pixels across are plenty.
+      `scale=320:-2,format=rgb24,select='eq(n\\,0)+gte(scene\\,${SCENE_THRESHOLD})',metadata=print`,
       '-f',
       'null',
       '-',
     ],
     limits,
-    4 * 1024 * 1024,
   );
   const times = [...result.stderr.text.matchAll(/pts_time:(-?[\d.]+)/g)].map((match) => Number(match[1]));
   const origin = times[0] ?? 0;

@@ -12,7 +12,7 @@ export function makeClip(path: string, colour: string, seconds: number, fps = 25
     '-f',
     'lavfi',
     '-i',
-    `testsrc2=s=320x180:r=${fps}:d=${seconds},drawbox=x=0:y=0:w=iw:h=ih:color=${colour}@0.7:t=fill`,
+    `testsrc2=s=320x180:r=${fps}:d=${seconds},drawbox=x=0:y=0:w=iw:h=ih:color=${colour}@0.85:t=fill`,
     '-pix_fmt',
     'yuv420p',
     '-c:v',
