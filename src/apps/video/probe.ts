@@ -1,6 +1,7 @@
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import { runVideoProgram, type VideoPrograms } from './programs.js';
+import { parseRate, type Rate } from './rate.js';
 
 /** What ffprobe says of a media file: how long it lasts, and whether it has pictures and sound. */
 export interface Media {
@@ -8,10 +9,12 @@ export interface Media {
   seconds: number;
   video: boolean;
   audio: boolean;
+  /** The pictures' own rate (ffprobe's r_frame_rate), when there are pictures. */
+  rate: Rate | undefined;
 }
 
 interface ProbeJson {
-  streams?: Array<{ codec_type?: string; duration?: string }>;
+  streams?: Array<{ codec_type?: string; duration?: string; r_frame_rate?: string }>;
   format?: { duration?: string };
 }
 
@@ -26,7 +29,15 @@ export async function probeMedia(
   try {
     const result = await runVideoProgram(
       programs.ffprobe,
-      ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,duration', '-of', 'json', path],
+      [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration:stream=codec_type,duration,r_frame_rate',
+        '-of',
+        'json',
+        path,
+      ],
       ctx,
     );
     parsed = JSON.parse(result.stdout.text) as ProbeJson;
@@ -46,5 +57,6 @@ export async function probeMedia(
     seconds: Number.isFinite(seconds) ? seconds : 0,
     video: video !== undefined,
     audio: streams.some((stream) => stream.codec_type === 'audio'),
+    rate: video?.r_frame_rate === undefined ? undefined : parseRate(video.r_frame_rate),
   };
 }

@@ -36,6 +36,8 @@ export interface PlacedClip {
   end: number;
   /** Whole frames in the file at the timeline's rate. */
   mediaFrames: number;
+  /** The file's own rate and whole frames at it, where it has pictures at a rate probed. */
+  native: { rate: Rate; frames: number } | undefined;
   video: boolean;
   audio: boolean;
 }
@@ -118,7 +120,7 @@ export function placeClips(
     clip: ClipRequest,
     media: Media,
     field: string,
-  ): { in: number; out: number; mediaFrames: number } => {
+  ): { in: number; out: number; mediaFrames: number; native: PlacedClip['native'] } => {
     const mediaFrames = framesWithin(media.seconds, rate);
     if (clip.out !== undefined && clip.out > media.seconds + 1e-3)
       refuseTime(
@@ -134,7 +136,8 @@ export function placeClips(
         `from ${clip.in ?? 0} s to ${clip.out ?? media.seconds} s of ${basename(clip.file)} holds no whole frame at ${rateLabel(rate)} fps.`,
         `Give an in before the out by at least one frame (${toSeconds(1, rate).toFixed(4)} s), inside the file's ${media.seconds} s.`,
       );
-    return { in: first, out: last, mediaFrames };
+    const native = media.rate && { rate: media.rate, frames: framesWithin(media.seconds, media.rate) };
+    return { in: first, out: last, mediaFrames, native };
   };
 
   const clips: PlacedClip[] = [];

@@ -15,6 +15,7 @@ function rateXml(rate: Rate, indent: string): string {
 
 function clipItem(clip: PlacedClip, id: string, fileId: string, kind: 'video' | 'audio', rate: Rate): string {
   const i = '        ';
+  const own = clip.native && timebase(clip.native.rate) ? clip.native : undefined;
   const media = [
     clip.video ? '<video/>' : '',
     clip.audio ? '<audio><channelcount>2</channelcount></audio>' : '',
@@ -32,8 +33,9 @@ function clipItem(clip: PlacedClip, id: string, fileId: string, kind: 'video' | 
     `${i}  <file id="${fileId}">`,
     `${i}    <name>${escapeXml(clip.name)}</name>`,
     `${i}    <pathurl>${escapeXml(urlOfPath(clip.path, 'localhost'))}</pathurl>`,
-    rateXml(rate, `${i}    `),
-    `${i}    <duration>${clip.mediaFrames}</duration>`,
+    // The file as it is: its own rate and length where Premiere's rate element can say it.
+    rateXml(own ? own.rate : rate, `${i}    `),
+    `${i}    <duration>${own ? own.frames : clip.mediaFrames}</duration>`,
     `${i}    <media>${media}</media>`,
     `${i}  </file>`,
     ...(kind === 'audio'

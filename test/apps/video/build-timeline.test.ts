@@ -101,6 +101,10 @@ describe('build_timeline', () => {
     const xmeml = readFileSync(envelope.files.xmeml!, 'utf8');
     expect(xmeml).toContain('<timebase>30</timebase><ntsc>TRUE</ntsc>');
     expect(xmeml).toMatch(/<start>66<\/start>\s*<end>125<\/end>\s*<in>30<\/in>\s*<out>89<\/out>/);
+    // Each file element describes the file as it is: 25 fps, 75 frames.
+    expect(xmeml).toMatch(
+      /<pathurl>[^<]*\/blue\.mp4<\/pathurl>\s*<rate><timebase>25<\/timebase><ntsc>FALSE<\/ntsc><\/rate>\s*<duration>75<\/duration>/,
+    );
     const otio = JSON.parse(readFileSync(envelope.files.otio!, 'utf8'));
     const red = otio.tracks.children[0].children[0].source_range;
     expect(red.start_time).toEqual({ OTIO_SCHEMA: 'RationalTime.1', rate: 30000 / 1001, value: 9 });
@@ -158,6 +162,7 @@ describe('build_timeline', () => {
       start,
       end: start + 25,
       mediaFrames: 75,
+      native: { rate: { num: 25, den: 1 }, frames: 75 },
       video: true,
       audio: false,
     });

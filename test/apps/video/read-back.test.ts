@@ -18,6 +18,7 @@ const clip = (name: string, start: number, end: number, from: number): PlacedCli
   start,
   end,
   mediaFrames: 500,
+  native: { rate: { num: 25, den: 1 }, frames: 521 },
   video: true,
   audio: false,
 });
@@ -29,7 +30,7 @@ const timeline: Timeline = {
   width: 1920,
   height: 1080,
   clips: [clip('a.mov', 0, 48, 12), clip('b.mov', 48, 100, 0), clip('c.mov', 100, 172, 240)],
-  music: { ...clip('song.wav', 0, 172, 24), video: false, audio: true },
+  music: { ...clip('song.wav', 0, 172, 24), native: undefined, video: false, audio: true },
   frames: 172,
 };
 
