@@ -20,6 +20,7 @@ DEBIAN_PACKAGES=(
   imagemagick fonts-dejavu-core  # compose_layered_image: reads the PSD back; the poster font
   librecad            # draw_house_plan: dxf2pdf prints the DXF at true scale
   blender             # render_plan_3d: background-mode build and render
+  melt ffmpeg         # build_timeline: melt renders the MLT timeline, ffprobe and ffmpeg measure media and render
   libifcplusplus-dev libboost-dev g++  # export_building_model: the IFC++ reader is compiled on first use
   dovecot-imapd dovecot-lmtpd  # IMAP and local delivery for the email tools' tests (test/support/mail/)
   postfix             # SMTP submission for the email tools' tests (started per test, never as a service)

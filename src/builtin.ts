@@ -13,6 +13,7 @@ const AREAS: Array<() => Promise<{ tools: AnyTool[] }>> = [
   () => import('./apps/plan/tools.js'),
   () => import('./apps/render3d/tools.js'),
   () => import('./apps/ifc/tools.js'),
+  () => import('./apps/video/tools.js'),
   () => import('./apps/cli-tools.js'),
   () => import('./apps/messaging-tools.js'),
   () => import('./rungs/desktop/tools.js'),

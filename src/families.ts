@@ -142,6 +142,9 @@ const FAMILIES: readonly Family[] = [
         : { reason: `settings.services is not valid: ${parsed.error}`, enable };
     },
   },
+  // Timelines written as the editors' files and rendered by melt: media paths stay inside the
+  // working folder (or settings.video.roots), so like office and image it needs no configuration.
+  { name: 'video' },
   // Capabilities discovered from web UIs (lift discover), replayed in Chromium.
   { name: 'ui', groups: ['capabilities'] },
 ];

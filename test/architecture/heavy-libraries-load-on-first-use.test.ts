@@ -31,6 +31,7 @@ const HEAVY = [
   'ai',
   '@xmpp/client',
   'csv-parse',
+  'saxes',
 ];
 
 /** Lift's own implementation modules (under dist/) that only a call needs, by the area that owns them. */
@@ -50,6 +51,7 @@ const IMPLEMENTATIONS = [
   'apps/chat/session.js',
   'apps/chat/post-message.js',
   'apps/chat/withdraw.js',
+  'apps/video/timeline-build.js',
 ];
 
 /** What `lift`'s main entry leaves to the entry points of src/on-first-use.ts. */

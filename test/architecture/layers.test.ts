@@ -97,6 +97,7 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'rungs', 'apps/plan'],
     packages: ['@napi-rs/canvas', 'zod', NODE],
   },
+  'apps/video': { folders: ['contract', 'rungs'], packages: ['saxes', 'zod', NODE] },
   'apps/git': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
   'apps/hledger': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },
   'apps/inventory': { folders: ['contract', 'store', 'runtime', 'rungs'], packages: ['zod', NODE] },

@@ -67,6 +67,7 @@ const RATIO_LINES: Record<string, string[]> = {
   ],
   'tools-list': ['every family configured vs playwright-mcp', 'no family configured vs playwright-mcp'],
   ui: ['observation lookup (tokens)', 'act+verify median (ms)', 'session start (ms)'],
+  video: ['timeline '],
 };
 
 const benches = readdirSync(BENCH)

@@ -144,7 +144,7 @@ describe('lift tools list', () => {
     const ran = await lift(['tools', 'list', '--caps', 'office,spreadsheets'], folder());
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(
-      "--caps names 'spreadsheets', which is no tool family. Families: agent, backoffice, chat, desktop, email, git, hledger, ifc, image, inventory, office, payroll, plan, postgres, render3d, services, ui.",
+      "--caps names 'spreadsheets', which is no tool family. Families: agent, backoffice, chat, desktop, email, git, hledger, ifc, image, inventory, office, payroll, plan, postgres, render3d, services, ui, video.",
     );
     const invalid = await lift(['tools', 'list'], folder({ serve: { caps: ['Office'] } }));
     expect(invalid.code).toBe(1);
