@@ -278,10 +278,11 @@ const unsubscribe: Operation<TtrssApp> = {
 };
 
 describe('Tiny Tiny RSS operations, discovered by a scripted explorer and replayed on new inputs', () => {
-  // Fails today (after items 1 and 2): complete refuses the not_found example, CHECK_FAILED, "After
-  // step 1 the not_found example's page shows no heading or message that the found path did not
-  // show.": a missing title is a headline the list does not show. Needs not_found from an absent
-  // record (item 2).
+  // Fails today: complete refuses, CHECK_FAILED, "the not_found example reached a step that could
+  // write before the replay knew its answer": tt-rss loads a feed's headlines by an XHR POST to
+  // backend.php, which discovery counts as a write (a POST is taken for a write, so that none is
+  // ever sent twice), and a write's examples are rehearsed only up to the step before it.
+  // Needs a way to tell an application's read-only POST from a write.
   it.fails(
     "reads an article's author by its title, and answers not_found for a title no article has",
     async () => {
