@@ -50,6 +50,13 @@ const FILE_INPUTS: Record<string, (value: string) => unknown> = {
     request_id: 'draft-file-1',
   }),
   'chat_post.file': (file) => ({ to: '#team', message: 'Figures', file, request_id: 'post-file-1' }),
+  'build_timeline.clips[].file': (file) => ({ name: 'Reel', fps: 25, clips: [{ file }] }),
+  'build_timeline.music.file': (file) => ({
+    name: 'Reel',
+    fps: 25,
+    clips: [{ file: 'shot.mp4' }],
+    music: { file },
+  }),
 };
 
 /** The file-like fields of a tool's input, as `tool.a.b[].c`. */
