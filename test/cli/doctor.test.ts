@@ -41,6 +41,12 @@ describe('lift doctor', () => {
       status: 'warn',
       fix: expect.stringContaining('apt-get install -y --no-install-recommends hledger'),
     });
+    // Per family: the setup group that brings the program, and the script's line for it.
+    expect(find(missing.report, 'hledger')?.fix).toMatch(/^bash scripts\/setup\.sh {3}/);
+    expect(find(missing.report, 'blender')).toMatchObject({
+      detail: expect.stringContaining('setup group design'),
+      fix: expect.stringContaining('bash scripts/setup.sh design'),
+    });
   });
 
   it('reaches the model base URL, and fails with the fix when it does not answer', async () => {

@@ -9,7 +9,7 @@ import { LiftError } from '../../contract/errors.js';
 import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 
 export const IFC_CHECK_HINT =
-  "The IFC reader is built from ifc_check.cpp against Debian's IFC++ (packages libifcplusplus-dev, libboost-dev and g++); install them with scripts/setup.sh.";
+  "The IFC reader is built from ifc_check.cpp against Debian's IFC++ (packages libifcplusplus-dev, libboost-dev and g++); install them with bash scripts/setup.sh design.";
 
 /** What IFC++ found in the file. */
 export interface IfcReading {

@@ -9,7 +9,7 @@ import type { PlacedLayer } from './layers.js';
 export const IMAGEMAGICK = { convert: '/usr/bin/convert', identify: '/usr/bin/identify' };
 
 export const IMAGEMAGICK_HINT =
-  'ImageMagick (Debian package imagemagick) reads the PSD back; install it with scripts/setup.sh.';
+  'ImageMagick (Debian package imagemagick) reads the PSD back; install it with bash scripts/setup.sh design.';
 
 /** A channel may differ by this much (rounding in alpha blending); no more than this share of pixels may. */
 export const TOLERANCE = { channel: 2, pixels: 0.001 };

@@ -20,7 +20,7 @@ export const DEBIAN_DRAFTING: DraftingPrograms = {
 };
 
 export const LIBRECAD_HINT =
-  'LibreCAD (Debian package librecad) prints the DXF to PDF; install it with scripts/setup.sh. The message carries its output.';
+  'LibreCAD (Debian package librecad) prints the DXF to PDF; install it with bash scripts/setup.sh design. The message carries its output.';
 
 /** A scratch folder beside the output, so finished files reach their place by rename. */
 async function scratch(nextTo: string): Promise<string> {

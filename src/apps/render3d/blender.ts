@@ -5,7 +5,7 @@ import { quietEnvironment } from '../../rungs/cli/environment.js';
 export const DEBIAN_BLENDER = '/usr/bin/blender';
 
 export const BLENDER_HINT =
-  'Blender (Debian package blender) builds and renders the model in background mode; install it with scripts/setup.sh. The message carries the end of its output.';
+  'Blender (Debian package blender) builds and renders the model in background mode; install it with bash scripts/setup.sh design. The message carries the end of its output.';
 
 export interface BlenderRun {
   program?: string;

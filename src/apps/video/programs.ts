@@ -15,7 +15,7 @@ export const DEBIAN_VIDEO: VideoPrograms = {
 };
 
 export const VIDEO_PROGRAMS_HINT =
-  "melt (Debian package melt) renders the timeline and ffmpeg/ffprobe (package ffmpeg) measure the media and the render; install them with scripts/setup.sh. The message carries the program's output.";
+  "melt (Debian package melt) renders the timeline and ffmpeg/ffprobe (package ffmpeg) measure the media and the render; install them with bash scripts/setup.sh video. The message carries the program's output.";
 
 /** One run of a video program under the call's deadline and signal, its output kept up to `cap` bytes. */
 export function runVideoProgram(

@@ -1,43 +1,105 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { type SetupGroup, setupLine } from '../../contract/setup-groups.js';
 import type { Check } from './check.js';
 
 interface Program {
   name: string;
   /** Executables to look for, first found wins. */
   commands: string[];
-  /** The Debian package that provides it (scripts/setup.sh installs them all). */
-  debian: string;
+  /** The setup group whose packages bring it. */
+  group: SetupGroup;
+  /** The Debian packages that provide it, a part of the group's. */
+  debian: string[];
   usedBy: string;
 }
 
-/** The Debian programs the built-in tools drive, as scripts/setup.sh lists them. */
+/** The Debian programs the built-in tools drive, by the setup group that installs each. */
 const PROGRAMS: Program[] = [
-  { name: 'chromium', commands: ['chromium'], debian: 'chromium', usedBy: 'the UI rung, discovery, replay' },
   {
-    name: 'libreoffice',
-    commands: ['soffice', 'libreoffice'],
-    debian: 'libreoffice-calc libreoffice-impress libreoffice-writer python3-uno',
-    usedBy: 'the office tools (convert_document, PDFs)',
+    name: 'chromium',
+    commands: ['chromium'],
+    group: 'core',
+    debian: ['chromium'],
+    usedBy: 'the UI rung, discovery, replay',
   },
-  { name: 'postgresql client', commands: ['psql'], debian: 'postgresql', usedBy: 'the psql tools' },
-  { name: 'hledger', commands: ['hledger'], debian: 'hledger', usedBy: 'the accounting tools' },
-  { name: 'poppler', commands: ['pdftotext', 'pdftoppm'], debian: 'poppler-utils', usedBy: 'PDF read-backs' },
-  { name: 'supervisor', commands: ['supervisorctl'], debian: 'supervisor', usedBy: 'service_restart' },
   {
-    name: 'imagemagick',
-    commands: ['magick', 'convert'],
-    debian: 'imagemagick fonts-dejavu-core',
-    usedBy: 'compose_layered_image',
+    name: 'postgresql client',
+    commands: ['psql'],
+    group: 'core',
+    debian: ['postgresql'],
+    usedBy: 'the psql tools',
   },
-  { name: 'librecad', commands: ['librecad'], debian: 'librecad', usedBy: 'draw_house_plan' },
-  { name: 'blender', commands: ['blender'], debian: 'blender', usedBy: 'render_plan_3d' },
-  { name: 'xvfb', commands: ['Xvfb'], debian: 'xvfb dbus at-spi2-core', usedBy: 'the desktop rung' },
+  {
+    name: 'hledger',
+    commands: ['hledger'],
+    group: 'core',
+    debian: ['hledger'],
+    usedBy: 'the accounting tools',
+  },
+  {
+    name: 'supervisor',
+    commands: ['supervisorctl'],
+    group: 'core',
+    debian: ['supervisor'],
+    usedBy: 'service_restart',
+  },
   {
     name: 'ssh-keygen',
     commands: ['ssh-keygen'],
-    debian: 'openssh-client',
+    group: 'core',
+    debian: ['openssh-client'],
     usedBy: 'lift exec prompt checks',
+  },
+  {
+    name: 'libreoffice',
+    commands: ['soffice', 'libreoffice'],
+    group: 'office',
+    debian: ['libreoffice-calc', 'libreoffice-impress', 'libreoffice-writer', 'python3-uno'],
+    usedBy: 'the office tools (convert_document, PDFs)',
+  },
+  {
+    name: 'poppler',
+    commands: ['pdftotext', 'pdftoppm'],
+    group: 'office',
+    debian: ['poppler-utils'],
+    usedBy: 'PDF read-backs',
+  },
+  {
+    name: 'imagemagick',
+    commands: ['magick', 'convert'],
+    group: 'design',
+    debian: ['imagemagick', 'fonts-dejavu-core'],
+    usedBy: 'compose_layered_image',
+  },
+  {
+    name: 'librecad',
+    commands: ['librecad'],
+    group: 'design',
+    debian: ['librecad'],
+    usedBy: 'draw_house_plan',
+  },
+  { name: 'blender', commands: ['blender'], group: 'design', debian: ['blender'], usedBy: 'render_plan_3d' },
+  {
+    name: 'melt',
+    commands: ['melt'],
+    group: 'video',
+    debian: ['melt'],
+    usedBy: 'build_timeline (renders the timeline)',
+  },
+  {
+    name: 'ffmpeg',
+    commands: ['ffprobe'],
+    group: 'video',
+    debian: ['ffmpeg'],
+    usedBy: 'build_timeline (measures clips and cuts)',
+  },
+  {
+    name: 'xvfb',
+    commands: ['Xvfb'],
+    group: 'desktop',
+    debian: ['xvfb', 'dbus', 'at-spi2-core'],
+    usedBy: 'the desktop rung',
   },
 ];
 
@@ -64,17 +126,20 @@ export function nodeCheck(): Check {
       };
 }
 
-/** Each program found on PATH, with its path; a missing one names the Debian package to install. */
+/**
+ * Each program found on PATH, with its path; a missing one names its setup group and the line
+ * that installs it.
+ */
 export function programChecks(env: Record<string, string | undefined>): Check[] {
   const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
   return PROGRAMS.map((program) => {
     const found = program.commands.map((command) => onPath(command, path)).find(Boolean);
-    if (found) return { name: program.name, status: 'ok', detail: found };
+    if (found) return { name: program.name, status: 'ok', detail: `${found} (${program.group})` };
     return {
       name: program.name,
       status: 'warn',
-      detail: `not found on PATH (${program.commands.join(' or ')}); needed by ${program.usedBy}`,
-      fix: `apt-get install -y --no-install-recommends ${program.debian}   (as root; or bash scripts/setup.sh)`,
+      detail: `not found on PATH (${program.commands.join(' or ')}); needed by ${program.usedBy}; setup group ${program.group}`,
+      fix: setupLine(program.group, program.debian),
     };
   });
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { MAX_DEADLINE_MS } from '../../contract/duration.js';
 import { LiftError } from '../../contract/errors.js';
+import { setupLineFor } from '../../contract/setup-groups.js';
 import { CallCgroup } from './call-cgroup.js';
 import { CallMark } from './call-mark.js';
 import { StreamCapture } from './capture.js';
@@ -61,8 +62,11 @@ export function runWrapped(call: WrappedCall): Promise<WrappedResult> {
 }
 
 function notStarted(program: string, code: string, cause?: Error): LiftError {
+  const install = code === 'ENOENT' ? setupLineFor(program) : undefined;
   return new LiftError('PROGRAM_FAILED', `${program} could not be started: ${code}.`, {
-    hint: `Check that ${program} is installed and on the path.`,
+    hint: install
+      ? `${program} is not installed here; install it with ${install}.`
+      : `Check that ${program} is installed and on the path.`,
     outcome: 'not_started',
     ...(cause ? { cause } : {}),
   });

@@ -238,7 +238,7 @@ export class AtspiBridge {
 
   #failure(message: string): LiftError {
     return new LiftError('PROGRAM_FAILED', message, {
-      hint: `Check that python3-gi and at-spi2-core are installed (scripts/setup.sh). Its error output: ${this.#stderr.slice(-600) || '(none)'}`,
+      hint: `Check that python3-gi and at-spi2-core are installed (bash scripts/setup.sh desktop). Its error output: ${this.#stderr.slice(-600) || '(none)'}`,
     });
   }
 

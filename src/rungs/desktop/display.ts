@@ -163,7 +163,7 @@ export class DesktopDisplay {
     });
     if (child.pid === undefined) {
       throw new LiftError('PROGRAM_FAILED', `${program} could not be started on the desktop display.`, {
-        hint: `Check that ${program} is installed (scripts/setup.sh installs the desktop programs).`,
+        hint: `Check that ${program} is installed (bash scripts/setup.sh desktop installs the desktop programs).`,
       });
     }
     const launched: LaunchedProgram = {
@@ -231,7 +231,7 @@ async function startXvfb(
   const line = await firstLine(server.stdio[3] as Readable, startMs);
   if (!line || !/^\d+$/.test(line.trim())) {
     throw new LiftError('PROGRAM_FAILED', 'Xvfb did not report a display number.', {
-      hint: `Install Debian's xvfb (scripts/setup.sh). Its error output: ${stderr || '(none)'}`,
+      hint: `Install Debian's xvfb (bash scripts/setup.sh desktop). Its error output: ${stderr || '(none)'}`,
     });
   }
   return `:${line.trim()}`;
@@ -252,7 +252,7 @@ async function startSessionBus(
   const address = await firstLine(bus.stdout as Readable, startMs);
   if (!address?.startsWith('unix:')) {
     throw new LiftError('PROGRAM_FAILED', 'dbus-daemon did not print the address of the session bus.', {
-      hint: "Install Debian's dbus (scripts/setup.sh).",
+      hint: "Install Debian's dbus (bash scripts/setup.sh desktop).",
     });
   }
   return address.trim();
