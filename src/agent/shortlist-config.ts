@@ -1,38 +1,80 @@
 import { z } from 'zod';
 
 const Signal = z.strictObject({
-  /** A regular expression, matched case-insensitively against the request. */
-  pattern: z.string().min(1).max(500),
-  weight: z.number().min(0).max(100),
+  pattern: z
+    .string()
+    .min(1)
+    .max(500)
+    .describe('A regular expression, matched case-insensitively against the request.'),
+  weight: z.number().min(0).max(100).describe("What a match adds to the group's score."),
 });
 
-const Group = z.strictObject({
-  /** Words and phrases that point at this group, each with a weight. */
-  signals: z.array(Signal).max(100).default([]),
-  /** Programs this group's tools drive; naming one is worth `programBonus`. */
-  programs: z.array(z.string().min(1).max(100)).max(100).default([]),
-  /** Attachment kinds (spreadsheet, image, ...) and what each adds to this group's score. */
-  kinds: z.record(z.string(), z.number().min(0).max(100)).default({}),
-});
+const Group = z
+  .strictObject({
+    signals: z
+      .array(Signal)
+      .max(100)
+      .default([])
+      .describe('Words and phrases that point at this group, each with a weight.'),
+    programs: z
+      .array(z.string().min(1).max(100))
+      .max(100)
+      .default([])
+      .describe(
+        "Programs this group's tools drive; a request naming one raises the group's score to at least `programBonus`.",
+      ),
+    kinds: z
+      .record(z.string(), z.number().min(0).max(100))
+      .default({})
+      .describe("Attachment kinds (spreadsheet, image, ...) and what each adds to this group's score."),
+  })
+  .describe('One group of tools: the words, programs and attachment kinds that point at it.');
 
 /**
  * The `shortlist` section of lift.config: groups and signals that extend (or, for a group of the same
  * name, replace) the built-in ones, and the thresholds of the choice.
  */
 export const ShortlistConfigSchema = z.strictObject({
-  groups: z.record(z.string(), Group).default({}),
-  /** Tool names offered when no group scores; default: the tools without a group. */
-  general: z.array(z.string()).max(20).optional(),
-  /** Attachment extensions and their kinds (`xlsx: spreadsheet`), added to the built-in table. */
-  extensions: z.record(z.string(), z.string()).default({}),
-  /** One group alone when it scores at least `clearScore` and leads the next by `clearLead`. */
-  clearScore: z.number().default(5),
-  clearLead: z.number().default(1.5),
-  /** What each signal after the strongest adds. */
-  extraSignal: z.number().default(0.5),
-  programBonus: z.number().default(12),
-  /** Groups offered when the choice is not clear. */
-  topGroups: z.number().int().min(1).max(10).default(3),
+  groups: z
+    .record(z.string(), Group)
+    .default({})
+    .describe(
+      'Groups of tools by name; one named like a built-in group (office, accounting, ...) replaces it.',
+    ),
+  general: z
+    .array(z.string())
+    .max(20)
+    .optional()
+    .describe('Tool names offered when no group scores; default: the tools without a group.'),
+  extensions: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe(
+      'Attachment extensions and their kinds (`"xlsx": "spreadsheet"`), added to the built-in table.',
+    ),
+  clearScore: z
+    .number()
+    .default(5)
+    .describe('One group alone is offered when it scores at least this and leads the next by `clearLead`.'),
+  clearLead: z
+    .number()
+    .default(1.5)
+    .describe('How far ahead of the next the leading group must score to be offered alone.'),
+  extraSignal: z
+    .number()
+    .default(0.5)
+    .describe('The points each matching signal after the strongest adds (the strongest adds its weight).'),
+  programBonus: z
+    .number()
+    .default(12)
+    .describe("A request naming one of a group's programs raises the group's score to at least this."),
+  topGroups: z
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(3)
+    .describe('How many groups are offered when the choice is not clear.'),
 });
 export type ShortlistConfig = z.infer<typeof ShortlistConfigSchema>;
 export type GroupSignals = z.infer<typeof Group>;

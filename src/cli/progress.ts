@@ -1,16 +1,7 @@
-import { describeEvent } from '../serve/call-notices.js';
+import { describeEvent, ProgressWords } from '../serve/event-words.js';
 import type { RunEvent } from '../store/runs.js';
 import type { CliIo } from './io.js';
 
-/** Stages every call passes through in a blink: a person at a terminal need not read them. */
-const QUIET = new Set([
-  'call-start',
-  'input-validated',
-  'ledger-claimed',
-  'gate-passed',
-  'check-passed',
-  'call-end',
-]);
 /** After this long with nothing heard, a line says the call is still at it (and again as long). */
 const STILL_WORKING_MS = 3_000;
 
@@ -39,15 +30,24 @@ export function callProgress(io: CliIo, tool: string, scrub: (text: string) => s
         ? `lift debug ${(performance.now() / 1000).toFixed(3)} s  ${tool}: ${text}`
         : `${tool} ${seconds()} s  ${text}`,
     );
-  let last = 'call-start';
+  const words = new ProgressWords();
+  let last = 'starting';
   const still = setInterval(() => say(`still running (last: ${last})`), STILL_WORKING_MS);
   still.unref();
   return {
     onEvent: (event) => {
-      if (!debug && QUIET.has(event.type)) return;
-      last = event.type;
+      if (debug) {
+        last = event.type;
+        still.refresh();
+        say(scrub(describeEvent(event)));
+        return;
+      }
+      // The person just started the call: its start goes unsaid, like the stages of a blink.
+      const line = event.type === 'call-start' ? undefined : words.say(event);
+      if (!line) return;
+      last = scrub(line.message);
       still.refresh();
-      say(scrub(describeEvent(event)));
+      say(last);
     },
     end: () => clearInterval(still),
   };

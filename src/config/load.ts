@@ -3,65 +3,101 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { AnyTool } from '../contract/define-tool.js';
+import { GATES } from '../contract/effects.js';
 
+/** A tool family's name, as lift serve --caps, serve.caps and settings.<family> name it. */
+const FamilyName = z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a tool family name such as office');
+
+/**
+ * lift.config.json (or .ts, .mjs, .js): what the operator decides. Every key's description is
+ * the reference: docs/config.md and docs/lift.config.schema.json are generated from it
+ * (npm run docs:config), and the settings of each family are described where they are read.
+ */
 export const ConfigSchema = z.strictObject({
-  /** Modules (paths relative to the config file) whose exported tools join the registry. */
-  tools: z.array(z.string()).default([]),
-  /**
-   * Settings of built-in tool families, by name: `{ "payroll": { "root": "/srv/payroll" },
-   * "hledger": { "journal": "books.journal" } }`. Registered as the runtime service
-   * `settings:NAME` that those tools read.
-   */
-  settings: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), z.record(z.string(), z.unknown())).default({}),
-  /**
-   * The folders path tools reach unless their family has roots of its own (paths relative to the
-   * config file). An MCP client's roots come before them for its calls; `--root`, then the working
-   * folder (when it is not `/`, a system folder or the whole home) come after.
-   */
-  roots: z.array(z.string().min(1).max(4_096)).max(100).optional(),
-  /** API tool files written by `lift api import` (paths relative to the config file). */
-  apis: z.array(z.string()).default([]),
-  /** Where Lift keeps its state; LIFT_HOME overrides it. */
-  home: z.string().optional(),
-  /** Shortlist groups and signals for the agent (see agent/shortlist). */
-  shortlist: z.unknown().optional(),
-  /**
-   * Where the shared records live: absent for the embedded SQLite store in the home, or
-   * `{ "postgres": "postgres://USER:PASSWORD@HOST:PORT/DB" }` for many workers on many hosts
-   * (lift worker, lift call --queue). LIFT_POSTGRES_URL overrides it.
-   */
+  $schema: z
+    .string()
+    .optional()
+    .describe(
+      "The JSON Schema an editor checks this file against and completes it from: Lift's docs/lift.config.schema.json (in the installed package, node_modules/lift/docs/lift.config.schema.json). Lift itself ignores it.",
+    ),
+  tools: z
+    .array(z.string())
+    .default([])
+    .describe(
+      'Modules whose exported tools (defineTool) join the built-in ones, as paths relative to the config file.',
+    ),
+  settings: z
+    .record(FamilyName, z.record(z.string(), z.unknown()))
+    .default({})
+    .describe(
+      'Settings of the built-in tool families, by family name: `{ "payroll": { "root": "/srv/payroll" } }`. A family that needs settings is served only once they are here; each family reads its own (the runtime service `settings:NAME`).',
+    ),
+  roots: z
+    .array(z.string().min(1).max(4_096))
+    .max(100)
+    .optional()
+    .describe(
+      "The folders path tools may reach unless their family has roots of its own (`settings.<family>.roots`), relative to the config file. An MCP client's roots come before them for its calls; `--root`, then the working folder (when it is not `/`, a system folder or the whole home) come after.",
+    ),
+  apis: z
+    .array(z.string())
+    .default([])
+    .describe('API tool files written by `lift api import`, relative to the config file.'),
+  home: z
+    .string()
+    .optional()
+    .describe(
+      'The folder where Lift keeps its state (runs, approvals, capabilities, secrets); LIFT_HOME overrides it.',
+    ),
+  shortlist: z
+    .unknown()
+    .optional()
+    .describe("Groups and signals that choose which tools the agent's model is offered for a request."),
   store: z
     .strictObject({
       postgres: z
         .string()
         .regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// URL')
-        .max(2_000),
+        .max(2_000)
+        .describe('postgres://USER:PASSWORD@HOST:PORT/DB of the shared database.'),
     })
-    .optional(),
-  /**
-   * Which held calls an MCP client may answer itself, by asking its person (elicitation). The
-   * client is the agent's own, so by default it answers review gates only: a signature needs
-   * the console or lift approve, unless the operator names the tool here (`"*"`: every tool).
-   */
+    .optional()
+    .describe(
+      'Where the shared records live: absent for the embedded SQLite store in the home, or a PostgreSQL database for many workers on many hosts (lift worker, lift call --queue). LIFT_POSTGRES_URL overrides it.',
+    ),
   elicitation: z
-    .strictObject({ signature: z.array(z.string().min(1).max(200)).max(1_000).default([]) })
-    .default({ signature: [] }),
-  /**
-   * What `lift serve` offers. `caps`: the tool families it lists, as `--caps` names them
-   * (`["office", "ui", "desktop"]`); absent, every family that is configured or needs no
-   * configuration. `--caps` on the command line replaces it.
-   */
+    .strictObject({
+      signature: z
+        .array(z.string().min(1).max(200))
+        .max(1_000)
+        .default([])
+        .describe(
+          'Tools whose signature gate an MCP client may answer by asking its person; `"*"`: every tool.',
+        ),
+    })
+    .default({ signature: [] })
+    .describe(
+      "Which held calls an MCP client may answer itself, by asking its person (elicitation). The client is the agent's own, so by default it answers review gates only: a signature needs the console or lift approve.",
+    ),
   serve: z
     .strictObject({
       caps: z
-        .array(z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a tool family name such as office'))
+        .array(FamilyName)
         .min(1)
         .max(100)
-        .optional(),
+        .optional()
+        .describe(
+          'The tool families lift serve lists, as `--caps` names them (`["office", "ui", "desktop"]`); absent, every family that is configured or needs no configuration. `--caps` on the command line replaces it.',
+        ),
     })
-    .default({}),
-  /** Gate overrides by tool name, decided by the operator, never by the model. */
-  gates: z.record(z.string(), z.enum(['none', 'log', 'review', 'signature'])).default({}),
+    .default({})
+    .describe('What `lift serve` offers an MCP client.'),
+  gates: z
+    .record(z.string(), z.enum(GATES))
+    .default({})
+    .describe(
+      "Gate overrides by tool name, decided by the operator, never by the model: `none` runs at once, `log` runs and records the call, `review` holds it for a person's approval, `signature` holds it for an approval that types a confirmation phrase. Without one, a tool's effect class decides (read: none, reversible: log, visible: review, irreversible: signature).",
+    ),
 });
 export type LiftConfig = z.infer<typeof ConfigSchema> & { file: string | undefined; root: string };
 

@@ -96,7 +96,7 @@ export const ERROR_CODES = {
   },
   NOT_CONFIGURED: {
     retry: 'no',
-    hint: 'The tool does not know where its program lives (a folder or file). The operator must configure it; the model cannot.',
+    hint: 'The tool does not know where its program lives (a folder or file). The operator sets it in lift.config, under settings.<family> (docs/config.md lists each key); the model cannot.',
   },
   APPROVAL_PENDING: {
     retry: 'no',

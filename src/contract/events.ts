@@ -81,6 +81,7 @@ export const RUN_EVENT_TYPES = [
   'ui-dialog-answered',
   'ui-request-blocked',
   'ui-popup-closed',
+  'ui-sign-in-start',
   'ui-sign-in-end',
   'ui-screenshot-taken',
   'ui-budget-exhausted',

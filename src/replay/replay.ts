@@ -43,6 +43,7 @@ import {
   type Probe,
   probeTarget,
   slowPageAt,
+  stepSubject,
   waitVisible,
 } from './targets.js';
 import { pageOutputs } from './url-outputs.js';
@@ -198,7 +199,12 @@ export class Replay implements StepRunner {
     for (const [index, step] of this.capability.steps.entries()) {
       this.#stepIndex = index;
       if (this.#passOver.has(index)) {
-        this.emit('replay-step-skipped', { index, op: step.op, reason: 'what it shows is shown already' });
+        this.emit('replay-step-skipped', {
+          index,
+          op: step.op,
+          target: stepSubject(step),
+          reason: 'what it shows is shown already',
+        });
         continue;
       }
       // A write stops where discovery saw that the record it would make is already there.
@@ -216,6 +222,7 @@ export class Replay implements StepRunner {
       this.emit('replay-step-end', {
         index,
         op: step.op,
+        target: stepSubject(step),
         ms: Math.round(performance.now() - t0),
         result: settled,
       });

@@ -1,10 +1,12 @@
 import type { Locator, Page } from 'playwright-core';
+import type { Step } from '../capability/capability.js';
 import { readValue } from '../rungs/ui/field-value.js';
 import { frameAt } from '../rungs/ui/frame-at.js';
 import {
   cellRows,
   cellsUnder,
   describeLocator,
+  describeScopedLocator,
   frameScope,
   type KeyCellLook,
   lookAtRows,
@@ -15,6 +17,17 @@ import {
 export function describeTarget(target: Target): string {
   const where = target.frame.length > 0 ? ` in frame "${target.frame.join(' > ')}"` : '';
   return `${describeLocator(target.locator)}${where}`;
+}
+
+/**
+ * What a step acts on, as the capability records it: `button "Look up"`, `/members/{{input.id}}`.
+ * Read from the capability, not the page, so an input appears as its placeholder, never its
+ * value (a progress line or a run log may be read by anyone watching the call).
+ */
+export function stepSubject(step: Step): string {
+  if (step.op === 'navigate') return step.path;
+  const target = describeScopedLocator(step.target);
+  return step.op === 'press' ? `${step.key} in ${target}` : target;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { type Envelope, isPending } from '../contract/envelope.js';
 import type { RunEvent } from '../store/runs.js';
+import { type ProgressLine, ProgressWords } from './event-words.js';
 import { atLeast, levelOf } from './log-levels.js';
 
 /** How a call's notices reach its client: on the call's own stream (over HTTP, its SSE response). */
@@ -19,22 +20,6 @@ export interface CallNoticeOptions {
 
 /** Progress closer together than this waits, and only the newest of what waited is sent. */
 const PROGRESS_GAP_MS = 50;
-const QUIET = new Set(['input-validated', 'ledger-claimed', 'gate-passed', 'check-passed']);
-const CALL_END = new Set(['call-end']);
-const HIDDEN_FIELDS = new Set(['t', 'duration_ms', 'type']);
-
-/** "replay-step: index 2, op click": an event in a line a person reads in a progress bar. */
-export function describeEvent(event: RunEvent, total?: number): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(event)) {
-    if (HIDDEN_FIELDS.has(key) || parts.length >= 4) continue;
-    if (typeof value === 'string')
-      parts.push(`${key} ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`);
-    else if (typeof value === 'number' || typeof value === 'boolean') parts.push(`${key} ${value}`);
-  }
-  const step = typeof event.index === 'number' && total ? ` (step ${event.index + 1} of ${total})` : '';
-  return `${event.type}${step}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
-}
 
 /**
  * What one tool call tells its client while it runs, from the events its run log records:
@@ -43,11 +28,15 @@ export function describeEvent(event: RunEvent, total?: number): string {
  */
 export class CallNotices {
   readonly #options: CallNoticeOptions;
-  #progress = 0;
-  #total: number | undefined;
+  readonly #words = new ProgressWords();
+  /** Units of the work done (steps of a replay, rows of an import), as the events counted them. */
+  #done = 0;
+  /** Notices sent since the work last advanced a unit: each sits a little further on. */
+  #between = 0;
+  #lastProgress = Number.NEGATIVE_INFINITY;
   #lastProgressAt = Number.NEGATIVE_INFINITY;
-  /** The newest event that arrived within the gap, sent when the gap is over (or at the end). */
-  #waiting: RunEvent | undefined;
+  /** The newest line that arrived within the gap, sent when the gap is over (or at the end). */
+  #waiting: ProgressLine | undefined;
   #timer: NodeJS.Timeout | undefined;
   #over = false;
   /** Notices on their way: the result waits for them, or it could overtake the last one. */
@@ -69,8 +58,10 @@ export class CallNotices {
       const eventLevel = levelOf(event);
       if (atLeast(eventLevel, level)) this.#log(eventLevel, { run_id: runId, ...event });
     }
-    if (this.#options.progressToken !== undefined && !QUIET.has(event.type) && !CALL_END.has(event.type))
-      this.#advance(event);
+    if (this.#options.progressToken !== undefined) {
+      const line = this.#words.say(event);
+      if (line) this.#advance(line);
+    }
   };
 
   /**
@@ -92,15 +83,17 @@ export class CallNotices {
     this.#log(level, { type: 'call-failed', tool: this.#options.tool, run_id: envelope.run_id, ...failure });
   }
 
-  #advance(event: RunEvent): void {
-    if (typeof event.steps === 'number' && event.steps > 0) this.#total = event.steps;
-    this.#progress++;
+  #advance(line: ProgressLine): void {
+    if (line.done !== undefined && line.done > this.#done) {
+      this.#done = line.done;
+      this.#between = 0;
+    }
     const wait = this.#lastProgressAt + PROGRESS_GAP_MS - performance.now();
     if (wait <= 0) {
-      this.#sendProgress(event);
+      this.#sendProgress(line);
       return;
     }
-    this.#waiting = event;
+    this.#waiting = line;
     this.#timer ??= setTimeout(() => this.#flushProgress(), wait);
   }
 
@@ -112,15 +105,30 @@ export class CallNotices {
     if (waiting && !this.#over) this.#sendProgress(waiting);
   }
 
-  #sendProgress(event: RunEvent): void {
+  /**
+   * The spec wants each notice's progress above the last one's and, with a total, at most the
+   * total. A notice sent when the work advanced says how far (step 3 of 7: 3); one between two
+   * units sits between them (3.5, then 3.67), so a sign-in that starts the steps over moves
+   * nothing back. Once every unit is done, what is left (the checkpoint, the end) is the
+   * result's to say: such notices are not sent.
+   */
+  #sendProgress(line: ProgressLine): void {
+    let progress = this.#done;
+    if (progress <= this.#lastProgress) {
+      this.#between++;
+      progress = this.#done + this.#between / (this.#between + 1);
+    }
+    if (line.total !== undefined && progress > line.total) return;
+    this.#lastProgress = progress;
     this.#lastProgressAt = performance.now();
     const { progressToken, scrub } = this.#options;
     this.#send({
       method: 'notifications/progress',
       params: {
         progressToken: progressToken as string | number,
-        progress: this.#progress,
-        message: scrub(describeEvent(event, this.#total)),
+        progress,
+        ...(line.total !== undefined ? { total: line.total } : {}),
+        message: scrub(line.message),
       },
     });
   }

@@ -61,19 +61,20 @@ describe('lift call progress', () => {
     expect(code).toBe(0);
     const lines = shown.split(/\r?\n/).filter(Boolean);
     expect(
-      lines.some((line) => /^build_deck \d+\.\d s {2}deck-written: slides 1$/.test(line)),
+      lines.some((line) => /^build_deck \d+\.\d s {2}Wrote a deck of 1 slide$/.test(line)),
       shown,
     ).toBe(true);
     expect(
-      lines.some((line) => /^build_deck \d+\.\d s {2}office-job-start: op deck/.test(line)),
+      lines.some((line) => /^build_deck \d+\.\d s {2}LibreOffice renders the deck$/.test(line)),
       shown,
     ).toBe(true);
     expect(
-      lines.some((line) => /^build_deck \d+\.\d s {2}office-job-end: op deck/.test(line)),
+      lines.some((line) => /^build_deck \d+\.\d s {2}LibreOffice finished the deck in \d+\.\d s$/.test(line)),
       shown,
     ).toBe(true);
     // The stages every call passes in a blink are left out at a terminal.
     expect(shown).not.toContain('input-validated');
+    expect(shown).not.toContain('Starting build_deck');
   });
 
   it('keeps a piped stderr quiet, and with LIFT_LOG=debug shows every event of the call', async () => {

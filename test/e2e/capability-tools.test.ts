@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CapabilityStore } from '../../src/capability/store.js';
 import { loadMembers } from '../../src/fixtures/backoffice/index.js';
@@ -102,16 +103,52 @@ it('registers a capability as a tool: listed, callable with lift call and over M
   try {
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name)).toContain('member_lookup_savings');
-    const result = await client.callTool({
-      name: 'member_lookup_savings',
-      arguments: { memberId: 'M-1002' },
-    });
+    // A session the back office forgot: the replay signs in again, and says so.
+    fixture.expireSessions();
+    const progress: Progress[] = [];
+    const result = await client.callTool(
+      { name: 'member_lookup_savings', arguments: { memberId: 'M-1002' } },
+      undefined,
+      { onprogress: (update) => progress.push(update) },
+    );
     expect(JSON.stringify(result)).toContain(savings('M-1002').currency);
     expect(result.isError ?? false).toBe(false);
+    expectReplayProgressInWords(progress);
   } finally {
     await client.close();
   }
 });
+
+/** The capability's four steps as a progress bar shows them: its targets, never the member id typed. */
+const STEP_LINES = [
+  'Step 1 of 4: fill field labelled "Member ID"',
+  'Step 2 of 4: click button "Look up"',
+  'Step 3 of 4: read cell (row "Savings", column "Balance")',
+  'Step 4 of 4: read cell (row "Savings", column "Currency")',
+];
+
+function expectReplayProgressInWords(progress: Progress[]): void {
+  const said = progress.map((update) => update.message ?? '');
+  expect(said[0]).toBe('Starting member_lookup_savings');
+  expect(said).toContainEqual(expect.stringMatching(/^Signing in to http:\/\/127\.0\.0\.1:\d+\/login$/));
+  // Progress is sent at most every 50 ms, the newest line of a burst only: which steps are
+  // heard depends on the machine's pace, what each says and counts does not.
+  const steps = progress.filter((update) => update.message?.startsWith('Step '));
+  expect(steps.length).toBeGreaterThan(0);
+  for (const step of steps) {
+    const number = STEP_LINES.indexOf(step.message!) + 1;
+    expect(number, step.message).toBeGreaterThan(0);
+    expect(step).toEqual({ progress: number, total: 4, message: step.message });
+  }
+  const values = progress.map((update) => update.progress);
+  for (let index = 1; index < values.length; index++)
+    expect(values[index]).toBeGreaterThan(values[index - 1]!);
+  for (const update of progress)
+    if (update.total !== undefined) expect(update.progress).toBeLessThanOrEqual(4);
+  const text = JSON.stringify(progress);
+  expect(text).not.toContain('M-1002');
+  expect(text).not.toContain('backoffice-demo');
+}
 
 it('switches itself off after two SURFACE_CHANGED in a row until a person re-enables it', {
   timeout: 240_000,

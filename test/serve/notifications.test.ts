@@ -133,9 +133,16 @@ for (const [transport, connect] of Object.entries(TRANSPORTS)) {
       expect(new Set(values).size).toBe(values.length);
       // The SDK client handles a notification a microtask after it reads it, so one that shares
       // a read with the result (the last step, over stdio) can reach it after the call is over.
-      const steps = progress.flatMap((update) => /\(step (\d) of 4\)/.exec(update.message ?? '')?.[1] ?? []);
-      expect(steps.slice(0, 3)).toEqual(['1', '2', '3']);
-      expect(progress[0]?.message).toBe('call-start: tool note_import');
+      const steps = progress.filter((update) => update.message?.startsWith('Step '));
+      expect(steps.slice(0, 3)).toEqual([
+        { progress: 1, total: 4, message: 'Step 1 of 4: note imported' },
+        { progress: 2, total: 4, message: 'Step 2 of 4: note imported' },
+        { progress: 3, total: 4, message: 'Step 3 of 4: note imported' },
+      ]);
+      expect(progress[0]).toEqual({ progress: 0, message: 'Starting note_import' });
+      // What came between the start and the first row sits between them, already out of 4.
+      for (const update of progress.slice(1, progress.indexOf(steps[0]!)))
+        expect(update).toMatchObject({ progress: expect.any(Number), total: 4 });
       await settle();
       expect(JSON.stringify([progress, messages])).not.toContain(CANARY);
       expect(JSON.stringify(messages)).toContain('[secret:board_token]');
@@ -157,9 +164,9 @@ for (const [transport, connect] of Object.entries(TRANSPORTS)) {
         const said = progress.map((update) => update.message ?? '');
         // Before LibreOffice renders, the client hears that it does (two events a moment apart
         // may fold into the newer one: progress is sent at most every 50 ms).
-        expect(said[0]).toBe('call-start: tool build_deck');
+        expect(said[0]).toBe('Starting build_deck');
         expect(
-          said.some((message) => /^(deck-written: slides 1|office-job-start: op deck)/.test(message)),
+          said.some((message) => /^(Wrote a deck of 1 slide|LibreOffice renders the deck)$/.test(message)),
         ).toBe(true);
       },
       180_000,

@@ -12,15 +12,25 @@ export const VENDOR_SPEC = fileURLToPath(new URL('../../fixtures/backoffice/open
  * enables the app; without it none of its tools are listed.
  */
 export const BackofficeSettingsSchema = z.strictObject({
-  /** The back office's base URL, such as http://127.0.0.1:8080 (lift fixture backoffice prints it). */
-  url: z.url({ protocol: /^https?$/ }).max(2_000),
-  /** Another OpenAPI description of the ticket API, relative to lift.config (default: the vendor's). */
-  spec: z.string().min(1).max(4_096).optional(),
-  /** A ticket that exists, for the ladder's probe read of ticket_get. */
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2_000)
+    .describe(
+      "The back office's base URL, such as http://127.0.0.1:8080 (lift fixture backoffice prints it).",
+    ),
+  spec: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .optional()
+    .describe(
+      "Another OpenAPI description of the ticket API, relative to lift.config (default: the vendor's).",
+    ),
   probeTicket: z
     .string()
     .regex(/^T-\d{6}$/)
-    .default('T-000103'),
+    .default('T-000103')
+    .describe("A ticket that exists, for the ladder's probe read of ticket_get."),
 });
 export type BackofficeSettings = z.input<typeof BackofficeSettingsSchema>;
 export type ResolvedBackofficeSettings = z.output<typeof BackofficeSettingsSchema> & { spec: string };

@@ -14,28 +14,56 @@ const Domain = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/, '
  * stands for, and the HTTP file sharing service (found by service discovery unless named).
  */
 export const ChatSettingsSchema = z.strictObject({
-  account: z.strictObject({
-    jid: BareJid,
-    passwordSecret: SecretName.default('chat_password'),
-    /** The name shown in rooms (default: the account's local part). */
-    nick: z.string().min(1).max(100).optional(),
-  }),
+  account: z
+    .strictObject({
+      jid: BareJid.describe("The account's bare address, name@example.org."),
+      passwordSecret: SecretName.default('chat_password').describe(
+        'The secret holding the password (lift secrets set NAME); never the password itself.',
+      ),
+      nick: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe("The name shown in rooms (default: the account's local part)."),
+    })
+    .describe('The XMPP account the tools post as.'),
   server: z
     .strictObject({
-      /** Default: the account's domain. */
-      host: z.string().min(1).max(253).optional(),
-      port: z.number().int().min(1).max(65_535).default(5222),
-      tls: z.enum(['starttls', 'implicit', 'none']).default('starttls'),
+      host: z
+        .string()
+        .min(1)
+        .max(253)
+        .optional()
+        .describe("The server's host (default: the account's domain)."),
+      port: z.number().int().min(1).max(65_535).default(5222).describe('The client port.'),
+      tls: z
+        .enum(['starttls', 'implicit', 'none'])
+        .default('starttls')
+        .describe(
+          'How the connection is protected: `starttls`, `implicit` TLS, or `none` (a local test server only).',
+        ),
     })
-    .default({ port: 5222, tls: 'starttls' }),
-  /** The group-chat service: "#team" means team@<rooms> (default conference.<domain>). */
-  rooms: Domain.optional(),
-  /** The XEP-0363 upload service (default: the one the server lists). */
-  upload: Domain.optional(),
-  /** Files to post must lie inside these folders (default: the working folder), or in Lift's output folder. */
-  roots: z.array(z.string().min(1).max(4_096)).max(50).optional(),
-  /** How long one call may take; a factory setting only. */
-  deadlineMs: z.number().int().min(1_000).max(600_000).default(60_000),
+    .default({ port: 5222, tls: 'starttls' })
+    .describe("Where the account's server is."),
+  rooms: Domain.optional().describe(
+    'The group-chat service: "#team" means team@ROOMS (default conference.DOMAIN).',
+  ),
+  upload: Domain.optional().describe('The XEP-0363 file upload service (default: the one the server lists).'),
+  roots: z
+    .array(z.string().min(1).max(4_096))
+    .max(50)
+    .optional()
+    .describe(
+      "Files to post must lie inside these folders (default: the working folder), or in Lift's output folder.",
+    ),
+  deadlineMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(60_000)
+    .describe('How long one call may take, in milliseconds; a factory setting only (chatTools).'),
 });
 
 export type ChatSettings = z.input<typeof ChatSettingsSchema>;

@@ -11,16 +11,22 @@ const Tls = z.enum(['implicit', 'starttls', 'none']);
 
 const Server = (port: number) =>
   z.strictObject({
-    host: Host.default('127.0.0.1'),
-    port: z.number().int().min(1).max(65_535).default(port),
-    tls: Tls.default('starttls'),
+    host: Host.default('127.0.0.1').describe("The server's host name or address."),
+    port: z.number().int().min(1).max(65_535).default(port).describe("The server's port."),
+    tls: Tls.default('starttls').describe(
+      'How the connection is protected: `implicit` TLS from the first byte, `starttls` (required), or `none` (a local test server only).',
+    ),
   });
 
 const Mailbox = z.strictObject({
-  address: Address,
-  /** The IMAP login of the mailbox (default: its address). */
-  user: z.string().min(1).max(320).optional(),
-  passwordSecret: SecretName,
+  address: Address.describe("The mailbox's address."),
+  user: z
+    .string()
+    .min(1)
+    .max(320)
+    .optional()
+    .describe('The IMAP login of the mailbox (default: its address).'),
+  passwordSecret: SecretName.describe('The secret holding its password (lift secrets set NAME).'),
 });
 
 /**
@@ -29,35 +35,61 @@ const Mailbox = z.strictObject({
  * not a secret (secret values are scrubbed from every output, and the address must show).
  */
 export const EmailSettingsSchema = z.strictObject({
-  account: z.strictObject({
-    /** The From address. */
-    address: Address,
-    /** The display name in From. */
-    name: z.string().min(1).max(200).optional(),
-    /** The IMAP and SMTP login (default: the address). */
-    user: z.string().min(1).max(320).optional(),
-    passwordSecret: SecretName.default('email_password'),
-  }),
-  imap: Server(143).default({ host: '127.0.0.1', port: 143, tls: 'starttls' }),
-  smtp: Server(587).default({ host: '127.0.0.1', port: 587, tls: 'starttls' }),
-  /** Folder names; by default the folders the server marks \Drafts and \Sent (else "Drafts", "Sent"). */
+  account: z
+    .strictObject({
+      address: Address.describe('The From address.'),
+      name: z.string().min(1).max(200).optional().describe('The display name in From.'),
+      user: z.string().min(1).max(320).optional().describe('The IMAP and SMTP login (default: the address).'),
+      passwordSecret: SecretName.default('email_password').describe(
+        'The secret holding the password (lift secrets set NAME); never the password itself.',
+      ),
+    })
+    .describe('The account the tools send from and read.'),
+  imap: Server(143)
+    .default({ host: '127.0.0.1', port: 143, tls: 'starttls' })
+    .describe('The IMAP server that keeps drafts and sent mail.'),
+  smtp: Server(587)
+    .default({ host: '127.0.0.1', port: 587, tls: 'starttls' })
+    .describe('The SMTP submission server that sends.'),
   folders: z
     .strictObject({
-      drafts: z.string().min(1).max(200).optional(),
-      sent: z.string().min(1).max(200).optional(),
+      drafts: z.string().min(1).max(200).optional().describe('The drafts folder.'),
+      sent: z.string().min(1).max(200).optional().describe('The sent mail folder.'),
     })
-    .default({}),
-  /** Attachments must lie inside these folders (default: the working folder), or in Lift's output folder. */
-  roots: z.array(z.string().min(1).max(4_096)).max(50).optional(),
-  /**
-   * Local mailboxes the send may open to find the delivered message by its Message-ID. Any other
-   * recipient counts as delivered when the submission server accepted it.
-   */
-  deliveryMailboxes: z.array(Mailbox).max(50).default([]),
-  /** How long the send waits for the message to arrive in a local mailbox. */
-  deliveryWaitMs: z.number().int().min(0).max(300_000).default(30_000),
-  /** How long one call may take (the send gets deliveryWaitMs on top); a factory setting only. */
-  deadlineMs: z.number().int().min(1_000).max(600_000).default(60_000),
+    .default({})
+    .describe(
+      'Folder names; by default the folders the server marks \\Drafts and \\Sent (else "Drafts", "Sent").',
+    ),
+  roots: z
+    .array(z.string().min(1).max(4_096))
+    .max(50)
+    .optional()
+    .describe(
+      "Attachments must lie inside these folders (default: the working folder), or in Lift's output folder.",
+    ),
+  deliveryMailboxes: z
+    .array(Mailbox)
+    .max(50)
+    .default([])
+    .describe(
+      'Local mailboxes the send may open to find the delivered message by its Message-ID. Any other recipient counts as delivered when the submission server accepted it.',
+    ),
+  deliveryWaitMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(300_000)
+    .default(30_000)
+    .describe('How long the send waits for the message to arrive in a local mailbox, in milliseconds.'),
+  deadlineMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(60_000)
+    .describe(
+      'How long one call may take, in milliseconds (the send gets deliveryWaitMs on top); a factory setting only (emailTools).',
+    ),
 });
 
 /** Settings as an operator writes them (lift.config `settings.email`, or emailTools({...})). */

@@ -201,7 +201,7 @@ export function ledgerAddTransaction(settings?: HledgerSettings) {
     }),
     cap: { chars: 8_000 },
     errors: {
-      NOT_CONFIGURED: { hint: 'The operator must configure the journal.' },
+      NOT_CONFIGURED: { hint: 'The operator sets the journal in lift.config settings.hledger.journal.' },
       PROGRAM_FAILED: { hint: 'hledger is missing or failed; see the message.' },
     },
     effect: {

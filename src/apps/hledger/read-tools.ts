@@ -33,7 +33,9 @@ export function ledgerBalanceRead(settings?: HledgerSettings) {
       total: z.array(AmountOut).describe('Sum of the accounts shown, per commodity.'),
     }),
     cap: { chars: 8_000, rows: 200, narrow: 'Name fewer accounts, or set depth.' },
-    errors: { NOT_CONFIGURED: { hint: 'The operator must configure the journal.' } },
+    errors: {
+      NOT_CONFIGURED: { hint: 'The operator sets the journal in lift.config settings.hledger.journal.' },
+    },
     effect: { class: 'read' },
     timeout: { deadlineMs: 15_000 },
     example: { accounts: ['assets', 'expenses:office'] },
@@ -76,7 +78,9 @@ export function ledgerTransactionFind(settings?: HledgerSettings) {
         .describe('Transactions tagged with the request id; more than one is a duplicate.'),
     }),
     cap: { chars: 6_000 },
-    errors: { NOT_CONFIGURED: { hint: 'The operator must configure the journal.' } },
+    errors: {
+      NOT_CONFIGURED: { hint: 'The operator sets the journal in lift.config settings.hledger.journal.' },
+    },
     effect: { class: 'read' },
     timeout: { deadlineMs: 15_000 },
     example: { request_id: 'inv-2026-0042' },

@@ -54,7 +54,7 @@ export function payrollExportRead(settings?: PayrollSettings) {
         retry: 'yes',
         hint: 'The payroll program has not written an export yet. Wait for its schedule (a few seconds), then read again.',
       },
-      NOT_CONFIGURED: { hint: 'The operator must configure the payroll folder.' },
+      NOT_CONFIGURED: { hint: 'The operator sets the payroll folder in lift.config settings.payroll.root.' },
     },
     effect: { class: 'read' },
     timeout: { deadlineMs: 120_000 },

@@ -253,7 +253,7 @@ export function payrollImportHours(settings?: PayrollSettings) {
         retry: 'after_check',
         hint: 'Some rows were rejected (listed in details.rejected with the reason). Fix them and import those alone with a new request_id.',
       },
-      NOT_CONFIGURED: { hint: 'The operator must configure the payroll folder.' },
+      NOT_CONFIGURED: { hint: 'The operator sets the payroll folder in lift.config settings.payroll.root.' },
     },
     effect: {
       class: 'reversible',

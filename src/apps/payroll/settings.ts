@@ -1,17 +1,41 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { LiftError } from '../../contract/errors.js';
 import type { ExportContract } from '../../rungs/file/index.js';
 
-/** Where the payroll program lives, passed in by whoever builds the tools (never read from the environment). */
-export interface PayrollSettings {
-  /** The folder the payroll program watches: inbox/, done/, errors/, exports/, payroll.lock. */
-  root: string;
-  /** The export schedule's promise: older exports are flagged stale (default 60 s). */
-  maxExportAgeSeconds?: number;
-  /** Deadline of one import, from writing to the read-back (default 30 s). */
-  importDeadlineMs?: number;
-}
+/**
+ * lift.config `settings.payroll`: where the payroll program lives (never read from the
+ * environment). A tools module may build the tools with its own (payrollTools(settings)).
+ */
+export const PayrollSettingsSchema = z.object({
+  root: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .describe(
+      'The folder the payroll program watches, holding inbox/, done/, errors/, exports/ and payroll.lock.',
+    ),
+  maxExportAgeSeconds: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "How old the newest export may be before a read flags it stale: the export schedule's promise (default 60).",
+    ),
+  importDeadlineMs: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      'How long one import may take, from writing the file to reading the result back (default 30000); a factory setting only (payrollTools), since the built-in tools declare their deadline before any config is read.',
+    ),
+});
+export type PayrollSettings = z.infer<typeof PayrollSettingsSchema>;
+
+/** The setting that enables the built-in payroll tools, as a hint shows it. */
+export const PAYROLL_SETTING_EXAMPLE = '"settings": { "payroll": { "root": "/path/to/payroll" } }';
 
 /** The runtime service under which an operator may register PayrollSettings for the built-in tools. */
 export const PAYROLL_SETTINGS_SERVICE = 'settings:payroll';
@@ -25,14 +49,7 @@ export async function payrollSettings(
   ctx: ToolContext,
   given: PayrollSettings | undefined,
 ): Promise<PayrollSettings> {
-  const settings =
-    given ??
-    (await ctx.service<PayrollSettings>(PAYROLL_SETTINGS_SERVICE, () => {
-      throw new LiftError('NOT_CONFIGURED', 'The payroll folder is not configured.', {
-        hint: "Build the tools with payrollTools({ root: '/path/to/payroll' }) in a tools module listed in lift.config, or register the 'settings:payroll' service on the runtime.",
-        outcome: 'not_started',
-      });
-    }));
+  const settings = given ?? (await configured(ctx));
   const inPayroll = (path: string, what: string) =>
     ctx.resolvePath(path, { family: 'payroll', what, roots: [], own: [settings.root] });
   const root = inPayroll(settings.root, 'the payroll folder');
@@ -40,6 +57,21 @@ export async function payrollSettings(
     if (name !== 'lock') inPayroll(folder, `the payroll ${name} folder`);
   }
   return { ...settings, root };
+}
+
+/** `settings.payroll` of lift.config (the 'settings:payroll' service), or what to set there. */
+async function configured(ctx: ToolContext): Promise<PayrollSettings> {
+  const notConfigured = (problem: string) =>
+    new LiftError('NOT_CONFIGURED', `The payroll folder is not configured: ${problem}.`, {
+      hint: `Set lift.config settings.payroll.root to the folder the payroll program watches: ${PAYROLL_SETTING_EXAMPLE} in lift.config.json.`,
+      outcome: 'not_started',
+    });
+  const raw = await ctx.service<unknown>(PAYROLL_SETTINGS_SERVICE, () => {
+    throw notConfigured('lift.config sets no settings.payroll');
+  });
+  const parsed = PayrollSettingsSchema.safeParse(raw);
+  if (!parsed.success) throw notConfigured(`settings.payroll: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 /** A file the payroll program left in its folder, refused when a link leads it out of there. */

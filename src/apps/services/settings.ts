@@ -9,14 +9,24 @@ const ServiceName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/, 'a su
  * Without it the built-in tools know only the fixture's demo-worker and are not served.
  */
 export const ServiceSettingsSchema = z.strictObject({
-  /** supervisord's configuration file; supervisorctl finds the server through it. */
-  supervisorConfig: z.string().min(1).max(4_096).default('/etc/supervisor/supervisord.conf'),
-  /** The services the tools may touch; any other name is refused as bad input. */
+  supervisorConfig: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .default('/etc/supervisor/supervisord.conf')
+    .describe("supervisord's configuration file; supervisorctl finds the server through it."),
   services: z
     .tuple([ServiceName], ServiceName)
-    .refine((names) => names.length <= 100, 'at most 100 services'),
-  /** The control script that restarts (default: the fixture's servicectl). */
-  servicectl: z.string().min(1).max(4_096).optional(),
+    .refine((names) => names.length <= 100, 'at most 100 services')
+    .describe(
+      'The supervisord program names the tools may read and restart (at least one); any other name is refused as bad input.',
+    ),
+  servicectl: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .optional()
+    .describe("The control script that restarts a service (default: the fixture's servicectl)."),
 });
 
 /** The settings as serviceTools takes them, or the reason they cannot be used. */

@@ -1,7 +1,7 @@
 import type { AnyTool } from '../../contract/define-tool.js';
 import { LIFT_VERSION } from '../../contract/version.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import { describeEvent } from '../../serve/call-notices.js';
+import { describeEvent } from '../../serve/event-words.js';
 import type { LiftServerOptions } from '../../serve/mcp-server.js';
 import { originOf } from '../../serve/origin.js';
 import type { RunEvent } from '../../store/runs.js';

@@ -208,6 +208,8 @@ export class PageHarness {
       timings: this.timings,
       valueOf: (value: SignInValue, field: SignInField) => this.#signIn.typed(value, field),
     };
+    // Where, without its query: a person watching reads which application, never a token in the URL.
+    this.emit({ type: 'ui-sign-in-start', url: redactedOriginAndPath(this.page.url(), this.redactor) });
     let failure: SignInFailed | undefined;
     try {
       await signInWith(recipe, context);

@@ -1,0 +1,272 @@
+import { basename } from 'node:path';
+import type { RunEventType } from '../contract/events.js';
+import type { RunEvent } from '../store/runs.js';
+
+/**
+ * What a person watching a call reads while it runs (an MCP client's progress bar, the lines
+ * `lift call` prints at a terminal), in words, derived from the run log's events here and
+ * nowhere else. A line is built from fields the event's emitter chose to record and never
+ * from an input's value: a replay step names its target as the capability records it (an
+ * input appears as `{{input.NAME}}`), a URL is its origin and path. Secrets are scrubbed by
+ * the caller, as the run log scrubs them, since events are heard before the log writes them.
+ */
+export interface ProgressLine {
+  /** `Step 3 of 7: click button "Look up"`. */
+  message: string;
+  /** Units of the work done once this event happened (steps, pages, rows, percent), when it says. */
+  done?: number;
+  /** How many units the work has, once an event said (a replay's steps, an import's rows). */
+  total?: number;
+}
+
+type Words = (event: RunEvent, total: number | undefined) => string | undefined;
+
+const text = (event: RunEvent, key: string): string | undefined =>
+  typeof event[key] === 'string' && event[key] !== '' ? (event[key] as string) : undefined;
+const count = (event: RunEvent, key: string): number | undefined =>
+  typeof event[key] === 'number' && Number.isFinite(event[key]) ? (event[key] as number) : undefined;
+const seconds = (ms: number | undefined) => (ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`);
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+/** `stage-name` as words: `stage name`. */
+const spaced = (value: string) => value.replace(/[-_]+/g, ' ');
+
+/** `Step 3 of 7: ` when the work said how long it is, `Step 3: ` otherwise. */
+function stepOf(event: RunEvent, total: number | undefined): string {
+  const index = count(event, 'index');
+  if (index === undefined) return '';
+  return total !== undefined ? `Step ${index + 1} of ${total}: ` : `Step ${index + 1}: `;
+}
+
+/** What a replay step did: `click button "Look up"`, with how it settled when that was not ok. */
+function replayStep(event: RunEvent, total: number | undefined, skipped: boolean): string {
+  const acted = [text(event, 'op'), text(event, 'target')].filter(Boolean).join(' ');
+  const result = text(event, 'result');
+  const after = skipped
+    ? ' (skipped: the page shows it already)'
+    : result && result !== 'ok'
+      ? ` (${spaced(result)})`
+      : '';
+  return `${stepOf(event, total)}${acted}${after}`;
+}
+
+/** What a replay's look at the page found, in words; an ordinary page goes unsaid. */
+const PAGE_STATES: Readonly<Record<string, string>> = {
+  not_found: 'no such record',
+  auth_expired: 'a sign-in form: the session expired',
+  transient: 'a passing server error',
+  app_error: 'an application error',
+  dialog: 'a dialog',
+  busy: 'a page still busy',
+  rejected: 'that the application refused the write',
+};
+
+const OFFICE_JOBS: Readonly<Record<string, string>> = { convert: 'converts the document' };
+
+/**
+ * Words for every event type: the compiler checks that none is missing. Undefined is a stage
+ * every call passes in a blink (validation, the ledger's claim, a passed gate or check) or
+ * one the call's result says better (its end): nothing worth a line.
+ */
+const WORDS: { readonly [Type in RunEventType]: Words } = {
+  'call-start': (event) => `Starting ${text(event, 'tool') ?? 'the call'}`,
+  'input-validated': () => undefined,
+  'ledger-claimed': () => undefined,
+  'ledger-answered': () => 'Answered from the idempotency ledger: this request_id ran before',
+  'gate-passed': () => undefined,
+  'gate-held': (event) => `Held at the ${text(event, 'gate') ?? 'approval'} gate until a person approves`,
+  'check-passed': () => undefined,
+  'check-failed': (event) => `Check failed: ${text(event, 'name') ?? 'a read-back'}`,
+  'call-end': () => undefined,
+  'ledger-reclaimed': () => 'Taking over an approved call whose worker stopped',
+  'settle-read-end': (event) =>
+    event.landed === true ? 'Read back: the write landed' : 'Read back: the write is not there',
+  'action-performed': (event) => {
+    const what = text(event, 'op') ?? text(event, 'action');
+    const status = text(event, 'status');
+    return `Did ${what ? spaced(what) : 'an action'}${status && status !== 'executed' ? ` (${status})` : ''}`;
+  },
+  'chain-step-end': (event) =>
+    `Chain step ${text(event, 'id') ?? ''}: ${text(event, 'tool') ?? ''} ${event.ok === false ? 'failed' : 'answered'}`,
+  'capability-disabled': (event) =>
+    `Switched ${text(event, 'name') ?? 'the capability'} off until a person enables it again`,
+  'http-request-sent': (event) => {
+    const status = count(event, 'status');
+    const error = text(event, 'error');
+    const answer = status !== undefined ? `: ${status}` : error ? `: ${error}` : '';
+    return `${text(event, 'method') ?? 'HTTP'} ${text(event, 'path') ?? ''}${answer}`;
+  },
+  'rate-limit-waited': (event) =>
+    `Rate limited: waiting${seconds(count(event, 'ms'))} before ${text(event, 'path') ?? 'the next request'}`,
+  'journal-appended': () => 'Appended the entry to the journal',
+  'service-status-read': (event) => `The service is ${text(event, 'state') ?? 'read'}`,
+  'inventory-item-created': (event) => `Created inventory item ${text(event, 'id') ?? ''}`.trim(),
+  'file-written': (event) => {
+    const rows = count(event, 'rows');
+    const path = text(event, 'path');
+    return `Wrote ${rows !== undefined ? plural(rows, 'row') : 'a file'}${path ? ` to ${basename(path)}` : ''}`;
+  },
+  'file-already-sent': (event) =>
+    `${text(event, 'file') ?? 'The file'} was sent before: not writing it again`,
+  'temp-removed': (event) =>
+    `Removed ${plural(Array.isArray(event.files) ? event.files.length : 0, 'leftover temporary file')}`,
+  'export-read': (event) =>
+    `Read the export ${text(event, 'file') ?? ''}: ${count(event, 'matched') ?? 0} of ${plural(count(event, 'scanned') ?? 0, 'row')} match`,
+  'deck-written': (event) => `Wrote a deck of ${plural(count(event, 'slides') ?? 0, 'slide')}`,
+  'office-job-start': (event) => {
+    const op = text(event, 'op') ?? 'document';
+    return `LibreOffice ${OFFICE_JOBS[op] ?? `renders the ${op}`}`;
+  },
+  'office-job-end': (event) =>
+    `LibreOffice finished the ${text(event, 'op') ?? 'job'}${seconds(count(event, 'ms'))}`,
+  'progress-reported': (event, total) => {
+    const said = text(event, 'message') ?? spaced(text(event, 'stage') ?? 'working');
+    const percent = count(event, 'percent');
+    const steps = count(event, 'steps');
+    const step = stepOf(event, total);
+    if (step) return `${step}${said}`;
+    const first = `${said.charAt(0).toUpperCase()}${said.slice(1)}`;
+    if (percent !== undefined) return `${first} (${Math.round(percent)}%)`;
+    return steps !== undefined ? `${first}: ${plural(steps, 'step')}` : first;
+  },
+  'audit-recorded': (event) => `Recorded ${spaced(text(event, 'effect') ?? 'the change')} in the audit log`,
+  'email-draft-saved': (event) => `Saved the draft in ${text(event, 'folder') ?? 'the drafts folder'}`,
+  'draft-written': (event) => `Drew revision ${count(event, 'revision') ?? 'one'} of the plan`,
+  'shortlist-chosen': (event) => {
+    const tools = Array.isArray(event.tools) ? event.tools.length : 0;
+    const groups = Array.isArray(event.groups) ? event.groups.join(', ') : '';
+    return `Offering the model ${plural(tools, 'tool')}${groups ? ` (${groups})` : ''}`;
+  },
+  'tool-call-refused': (event) =>
+    `Refused the model's call of ${text(event, 'tool') ?? 'a tool'}: ${text(event, 'reason') ?? 'not allowed'}`,
+  'model-called': (event) => `The model ${text(event, 'model') ?? 'called'} answered`,
+  'model-retried': (event) =>
+    `The model call failed (${text(event, 'reason') ?? 'error'}): trying again${seconds(count(event, 'wait_ms'))}`,
+  'model-hedged': () => 'The model is slow: asking a second time alongside',
+  'model-preflight-refused': () => 'The model call was refused before it was sent',
+  'agent-end': (event) => `The agent finished: ${spaced(text(event, 'outcome') ?? 'done')}`,
+  'discovery-start': (event) => `Exploring the application for ${text(event, 'task') ?? 'the task'}`,
+  'page-observed': (event) => `Read the page (${plural(count(event, 'tokens') ?? 0, 'token')})`,
+  'tool-rejected': (event) =>
+    `Refused the explorer's ${text(event, 'tool') ?? 'call'}: ${text(event, 'reason') ?? 'not allowed'}`,
+  'handoff-requested': () => 'Asking a person to take the page over',
+  'handoff-end': (event) =>
+    event.done === true ? 'The person handed the page back' : 'No person took the page over',
+  'discovery-signed-in': () => 'Signed in',
+  'complete-rejected': (event) => `The capability was refused: ${text(event, 'code') ?? 'not valid'}`,
+  'complete-signs-learned': (event) =>
+    `Learned ${plural(Array.isArray(event.signs) ? event.signs.length : 0, 'outcome sign')}`,
+  'complete-rehearsed': (event) =>
+    `Rehearsed the capability ${plural(Array.isArray(event.runs) ? event.runs.length : 0, 'time')}`,
+  'discovery-end': (event) => `Exploration ended: ${spaced(text(event, 'outcome') ?? 'done')}`,
+  'replay-start': (event) =>
+    `Replaying ${text(event, 'capability') ?? 'the capability'}: ${plural(count(event, 'steps') ?? 0, 'step')}`,
+  'replay-precondition-checked': (event) =>
+    event.matches === false ? 'The start page is not the one the capability was made on' : undefined,
+  'replay-step-end': (event, total) => replayStep(event, total, false),
+  'replay-step-skipped': (event, total) => replayStep(event, total, true),
+  'replay-value-read': (event) => `Read ${text(event, 'output') ?? 'a value'}`,
+  'replay-page-classified': (event) => {
+    const state = text(event, 'state');
+    return state === undefined || state === 'ok'
+      ? undefined
+      : `The page shows ${PAGE_STATES[state] ?? spaced(state)}`;
+  },
+  'replay-page-reloaded': () => 'The application answered with an error: reloading the page once',
+  'replay-page-turned': (event) => `Turned to page ${count(event, 'page') ?? 'the next page'}`,
+  'replay-sign-in-start': () => 'The session expired: signing in again',
+  'replay-handoff-start': () => 'The session expired: waiting for a person to sign in',
+  'replay-handoff-end': () => 'The person signed in: starting over',
+  'replay-checkpoint-checked': (event) =>
+    event.passed === false
+      ? 'The page does not show the expected result'
+      : 'The page shows the expected result',
+  'replay-end': (event) => `Replay ended: ${spaced(text(event, 'outcome') ?? 'done')}`,
+  'ui-session-start': (event) =>
+    `Opened a browser page${event.attended === true ? ' (a person watches)' : ''}`,
+  'ui-page-observed': (event) => `Read the page (${plural(count(event, 'tokens') ?? 0, 'token')})`,
+  'ui-action-executed': (event) => `${stepOf(event, undefined)}${text(event, 'op') ?? 'action'}`,
+  'ui-action-rejected': (event) =>
+    `${stepOf(event, undefined)}${text(event, 'op') ?? 'action'} refused${text(event, 'code') ? ` (${text(event, 'code')})` : ''}`,
+  'ui-dialog-opened': (event) =>
+    `The page opened a${text(event, 'dialog') ? ` ${text(event, 'dialog')}` : ''} dialog`,
+  'ui-dialog-answered': (event) =>
+    `Answered the page's ${text(event, 'dialog') ?? 'open'} dialog: ${text(event, 'response') ?? 'done'}`,
+  'ui-request-blocked': (event) =>
+    `Blocked a ${text(event, 'method') ?? 'page'} request to ${text(event, 'origin') ?? 'another origin'}`,
+  'ui-popup-closed': () => 'Closed a popup window',
+  'ui-sign-in-start': (event) => `Signing in to ${text(event, 'url') ?? 'the application'}`,
+  'ui-sign-in-end': (event) => (event.ok === false ? 'The sign-in failed' : 'Signed in'),
+  'ui-screenshot-taken': () => 'Took a screenshot',
+  'ui-budget-exhausted': (event) => `The ${spaced(text(event, 'budget') ?? 'session')} budget is used up`,
+  'ui-session-end': () => 'Closed the browser page',
+  'window-read': (event) =>
+    `Read the ${text(event, 'program') ?? 'program'} window (${plural(count(event, 'elements') ?? 0, 'element')})`,
+  'desktop-action-performed': (event) =>
+    `${text(event, 'op') ?? 'Action'}: ${text(event, 'status') ?? 'done'}`,
+  'skill-window-read': () => 'Read the window',
+  'skill-step-end': (event) => `${stepOf(event, undefined)}${text(event, 'op') ?? 'action'}`,
+};
+
+/**
+ * Reads a call's events in order into lines, keeping what earlier events said about the
+ * work's length: `replay-start` and a `progress-reported` with `steps` give a total, the
+ * steps after count towards it, a percentage counts towards 100.
+ */
+export class ProgressWords {
+  #total: number | undefined;
+
+  /** The line for one event, or undefined when the event is not worth one. */
+  say(event: RunEvent): ProgressLine | undefined {
+    const position = positionOf(event);
+    if (position.total !== undefined && position.total > 0) this.#total = position.total;
+    // An event type a tool loaded at run time made up has no words of its own: its name says it.
+    const words: Words = WORDS[event.type] ?? (() => spaced(event.type));
+    const message = words(event, this.#total);
+    if (message === undefined) return undefined;
+    return {
+      message,
+      ...(position.done !== undefined ? { done: position.done } : {}),
+      ...(this.#total !== undefined ? { total: this.#total } : {}),
+    };
+  }
+}
+
+/** Where the work stands by this event, for the few events that count units of it. */
+function positionOf(event: RunEvent): { done?: number; total?: number } {
+  const index = count(event, 'index');
+  switch (event.type) {
+    case 'replay-start':
+      return { total: count(event, 'steps') ?? 0 };
+    case 'replay-step-end':
+    case 'replay-step-skipped':
+      return index === undefined ? {} : { done: index + 1 };
+    case 'progress-reported': {
+      const percent = count(event, 'percent');
+      if (percent !== undefined) return { done: percent, total: 100 };
+      const steps = count(event, 'steps');
+      return {
+        ...(steps !== undefined ? { total: steps } : {}),
+        ...(index !== undefined ? { done: index + 1 } : {}),
+      };
+    }
+    default:
+      return {};
+  }
+}
+
+const HIDDEN_FIELDS = new Set(['t', 'duration_ms', 'type']);
+
+/**
+ * "replay-step-end: index 2, op click": an event as a developer reads it (LIFT_LOG=debug),
+ * its name and its first few fields as recorded.
+ */
+export function describeEvent(event: RunEvent): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(event)) {
+    if (HIDDEN_FIELDS.has(key) || parts.length >= 4) continue;
+    if (typeof value === 'string')
+      parts.push(`${key} ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`);
+    else if (typeof value === 'number' || typeof value === 'boolean') parts.push(`${key} ${value}`);
+  }
+  return `${event.type}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
+}
