@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type AnyTool, defineTool } from '../../contract/define-tool.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
+import { fileScope } from './file-scope.js';
 import { formatHandle } from './handle.js';
 import { chatSettings, type ResolvedChatSettings } from './settings.js';
 
@@ -42,12 +43,6 @@ const Output = z.object({
     .optional()
     .describe('The file shared, checked at its URL.'),
   undo: z.string().describe('Pass to chat_undo to take the post back'),
-});
-
-export const fileScope = (roots: readonly string[] | undefined) => ({
-  family: 'chat',
-  what: 'The file',
-  roots,
 });
 
 /** chat_post: a message (and a file) to a room or a person, read back from the server's archive. */

@@ -5,6 +5,7 @@ import { LiftError } from '../../contract/errors.js';
 import type { PathScope } from '../../contract/paths.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import type { PlanFile } from './plan-file.js';
+import { PLAN_FILE_HINT } from './plan-file-hint.js';
 
 export const ScaleSchema = z
   .string()
@@ -20,10 +21,9 @@ export const PlanFileInput = z
   .regex(/\.plan\.json$/)
   .describe('Absolute path of a .plan.json: files.plan of draw_house_plan, resize_room or set_sheet.');
 
-export const RequestId = RequestIdSchema.optional();
+export { PLAN_FILE_HINT };
 
-export const PLAN_FILE_HINT =
-  'Pass the plan file a drafting tool returned (files.plan of draw_house_plan, resize_room or set_sheet).';
+export const RequestId = RequestIdSchema.optional();
 
 export const scaleNumber = (scale: string): number => Number(scale.slice(2));
 

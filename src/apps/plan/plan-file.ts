@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LiftError } from '../../contract/errors.js';
 import { writeFileAtomic } from '../../rungs/file/atomic.js';
-import { PLAN_FILE_HINT } from './inputs.js';
 import { LayoutParamsSchema } from './layout.js';
+import { PLAN_FILE_HINT } from './plan-file-hint.js';
 
 /** The plan file is the hand-off between the drafting, 3D and building-model tools; bump on any change. */
 export const PLAN_FILE_VERSION = 1;

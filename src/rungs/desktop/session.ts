@@ -16,8 +16,6 @@ export interface DesktopSettings {
   python?: string;
 }
 
-export { DESKTOP_SERVICE, DESKTOP_SETTINGS_SERVICE } from './context.js';
-
 export interface WindowRef {
   program: string;
   pid: number;

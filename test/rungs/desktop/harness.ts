@@ -1,12 +1,8 @@
 import type { AnyTool } from '../../../src/contract/define-tool.js';
 import type { Envelope, ErrorEnvelope, SuccessEnvelope } from '../../../src/contract/envelope.js';
 import { tools as skillTools } from '../../../src/replay/desktop-skills.js';
-import {
-  DESKTOP_SERVICE,
-  DESKTOP_SETTINGS_SERVICE,
-  type DesktopSession,
-  type DesktopSettings,
-} from '../../../src/rungs/desktop/session.js';
+import { DESKTOP_SERVICE, DESKTOP_SETTINGS_SERVICE } from '../../../src/rungs/desktop/context.js';
+import type { DesktopSession, DesktopSettings } from '../../../src/rungs/desktop/session.js';
 import { tools } from '../../../src/rungs/desktop/tools.js';
 import type { RawNode } from '../../../src/rungs/desktop/tree.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
