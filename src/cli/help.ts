@@ -1,4 +1,4 @@
-import { argumentLabel, type CommandSpec } from './spec.js';
+import { argumentLabel, type CommandSpec, type OptionSpec } from './spec.js';
 
 /** One line per command, or per subcommand: `tools show <name>   a tool's contract card`. */
 export function commandLines(specs: readonly CommandSpec[]): Array<{ usage: string; summary: string }> {
@@ -37,4 +37,37 @@ export function topLevelHelp(specs: readonly CommandSpec[]): string {
     'Environment: LIFT_HOME (state folder), LIFT_MODEL and LIFT_BASE_URL (the model), LIFT_LOG=debug (what Lift does, on stderr).',
     '',
   ].join('\n');
+}
+
+/** `[--name VALUE]` for a string flag, `[--name]` for a boolean one, as a usage line shows it. */
+function flagLabel(name: string, option: OptionSpec | undefined): string {
+  return option?.type === 'string' ? `[--${name} ${option.value ?? 'VALUE'}]` : `[--${name}]`;
+}
+
+/**
+ * A command's usage, one line per listed subcommand with its arguments and flags, derived from
+ * its declaration (what a usage error prints, so that it never drifts from help).
+ */
+export function usageOf(spec: CommandSpec): string {
+  const lines = spec.subcommands
+    ? Object.entries(spec.subcommands)
+        .filter(([, sub]) => !sub.hidden)
+        .map(([name, sub]) =>
+          [
+            'lift',
+            spec.name,
+            name,
+            ...(sub.arguments ?? []).map(argumentLabel),
+            ...(sub.options ?? Object.keys(spec.options)).map((flag) => flagLabel(flag, spec.options[flag])),
+          ].join(' '),
+        )
+    : [
+        [
+          'lift',
+          spec.name,
+          ...(spec.arguments ?? []).map(argumentLabel),
+          ...Object.keys(spec.options).map((flag) => flagLabel(flag, spec.options[flag])),
+        ].join(' '),
+      ];
+  return [`Usage: ${lines[0]}`, ...lines.slice(1).map((line) => `       ${line}`)].join('\n');
 }

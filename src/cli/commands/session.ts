@@ -16,6 +16,7 @@ import {
 import { COMPLETE_DESCRIPTION } from '../../discover/tools/complete-description.js';
 import { loadPolicy } from '../../rungs/ui/policy.js';
 import { parse, parseJsonArgument, UsageError } from '../args.js';
+import { usageOf } from '../help.js';
 import type { CliIo, Command } from '../io.js';
 import { printJson } from '../io.js';
 import { numberFlag } from '../number-flag.js';
@@ -24,14 +25,6 @@ import { replyText } from '../session-text.js';
 import { browserFrom, recipeFromFlags } from '../sign-in-flags.js';
 import { defineCommand, type Parsed } from '../spec.js';
 import { DISCOVERY_OPTIONS, taskFromArgs } from './discover.js';
-
-const USAGE = `Usage: lift session start --url URL --policy FILE --task TEXT --input name=value... --output name:type... [--hide COLUMN]... [--user USER --secret NAME | --sign-in FILE] [--browser-url URL | --cdp-endpoint URL | --storage-state FILE] [--idle-s N]
-       lift session observe ID [--screenshot] [--find TEXT] [--page N]
-       lift session act ID JSON          (an action, a list of actions, or {"actions":[...]})
-       lift session handoff ID [--reason TEXT]   (waits until: lift session resume ID)
-       lift session resume ID
-       lift session complete ID JSON     ({"outputs":[...],"checkpoint":{...}})
-       lift session status ID | stop ID`;
 
 const ID = { name: 'id', description: 'the session id lift session start printed' };
 
@@ -134,6 +127,9 @@ export const spec = defineCommand({
 });
 
 type SessionValues = Parsed<typeof spec.options>['values'];
+
+/** What a usage error prints: every subcommand's line, from the declaration above. */
+const USAGE = usageOf(spec);
 
 async function homeOf(io: CliIo): Promise<string> {
   const config = await loadConfig(io.cwd, io.env);
