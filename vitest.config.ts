@@ -16,7 +16,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // These run alone, each with its own vitest.config.ts: the real-app bed (npm run
     // test:real-apps), the packed package's install (test:package), the console (test:console),
-    // the job queue's workers (test:queue), the end-to-end runs of the command (test:e2e), the
+    // the job queue's workers (test:queue), the end-to-end runs of the command and every family's example (test:e2e), the
     // load test on worker hosts in network namespaces (test:load), discovery, replay and the UI
     // rung in Chromium (test:browser: about 900 of the 1,400 seconds the files took together,
     // which kept npm test over its ten minutes on two cores), and every benchmark once in its
@@ -29,6 +29,7 @@ export default defineConfig({
       'test/console/**',
       'test/queue/**',
       'test/e2e/**',
+      'test/examples/families.test.ts',
       'test/load/**',
       'test/bench/**',
     ],

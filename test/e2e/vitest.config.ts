@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
-    include: ['test/e2e/**/*.test.ts'],
+    // Every family's example, run as its README says (two minutes of the lift command).
+    include: ['test/e2e/**/*.test.ts', 'test/examples/families.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
