@@ -77,32 +77,117 @@ export function setupLine(group: SetupGroup, packages: readonly string[] = SETUP
   return `${script}   (in a Lift checkout; elsewhere, as root: apt-get install -y --no-install-recommends ${packages.join(' ')})`;
 }
 
-/** Commands the tools run, by the group and packages that bring them: a missing one's error names its line. */
-const COMMAND_PACKAGES: Record<string, { group: SetupGroup; packages: string[] }> = {
-  psql: { group: 'core', packages: ['postgresql'] },
-  hledger: { group: 'core', packages: ['hledger'] },
-  supervisorctl: { group: 'core', packages: ['supervisor'] },
-  'ssh-keygen': { group: 'core', packages: ['openssh-client'] },
-  sqlite3: { group: 'core', packages: ['sqlite3'] },
-  git: { group: 'core', packages: ['git'] },
-  soffice: {
-    group: 'office',
-    packages: ['libreoffice-calc', 'libreoffice-impress', 'libreoffice-writer', 'python3-uno'],
+export interface Program {
+  name: string;
+  /** Executables to look for, first found wins. */
+  commands: string[];
+  /** The setup group whose packages bring it. */
+  group: SetupGroup;
+  /** The Debian packages that provide it, a part of the group's. */
+  debian: string[];
+  usedBy: string;
+}
+
+/** The Debian programs the built-in tools drive, by the setup group that installs each. */
+export const PROGRAMS: readonly Program[] = [
+  {
+    name: 'chromium',
+    commands: ['chromium'],
+    group: 'core',
+    debian: ['chromium'],
+    usedBy: 'the UI rung, discovery, replay',
   },
-  pdftotext: { group: 'office', packages: ['poppler-utils'] },
-  pdftoppm: { group: 'office', packages: ['poppler-utils'] },
-  convert: { group: 'design', packages: ['imagemagick'] },
-  magick: { group: 'design', packages: ['imagemagick'] },
-  librecad: { group: 'design', packages: ['librecad'] },
-  blender: { group: 'design', packages: ['blender'] },
-  melt: { group: 'video', packages: ['melt'] },
-  ffmpeg: { group: 'video', packages: ['ffmpeg'] },
-  ffprobe: { group: 'video', packages: ['ffmpeg'] },
-  Xvfb: { group: 'desktop', packages: ['xvfb'] },
-};
+  {
+    name: 'postgresql client',
+    commands: ['psql'],
+    group: 'core',
+    debian: ['postgresql'],
+    usedBy: 'the psql tools',
+  },
+  {
+    name: 'hledger',
+    commands: ['hledger'],
+    group: 'core',
+    debian: ['hledger'],
+    usedBy: 'the accounting tools',
+  },
+  {
+    name: 'supervisor',
+    commands: ['supervisorctl'],
+    group: 'core',
+    debian: ['supervisor'],
+    usedBy: 'service_restart',
+  },
+  {
+    name: 'ssh-keygen',
+    commands: ['ssh-keygen'],
+    group: 'core',
+    debian: ['openssh-client'],
+    usedBy: 'lift exec prompt checks',
+  },
+  {
+    name: 'sqlite3',
+    commands: ['sqlite3'],
+    group: 'core',
+    debian: ['sqlite3'],
+    usedBy: 'the sqlite3 family of docs/adding-an-app.md',
+  },
+  { name: 'git', commands: ['git'], group: 'core', debian: ['git'], usedBy: 'the git tools' },
+  {
+    name: 'libreoffice',
+    commands: ['soffice', 'libreoffice'],
+    group: 'office',
+    debian: ['libreoffice-calc', 'libreoffice-impress', 'libreoffice-writer', 'python3-uno'],
+    usedBy: 'the office tools (convert_document, PDFs)',
+  },
+  {
+    name: 'poppler',
+    commands: ['pdftotext', 'pdftoppm'],
+    group: 'office',
+    debian: ['poppler-utils'],
+    usedBy: 'PDF read-backs',
+  },
+  {
+    name: 'imagemagick',
+    commands: ['magick', 'convert'],
+    group: 'design',
+    debian: ['imagemagick', 'fonts-dejavu-core'],
+    usedBy: 'compose_layered_image',
+  },
+  {
+    name: 'librecad',
+    commands: ['librecad'],
+    group: 'design',
+    debian: ['librecad'],
+    usedBy: 'draw_house_plan',
+  },
+  { name: 'blender', commands: ['blender'], group: 'design', debian: ['blender'], usedBy: 'render_plan_3d' },
+  {
+    name: 'melt',
+    commands: ['melt'],
+    group: 'video',
+    debian: ['melt'],
+    usedBy: 'build_timeline (renders the timeline)',
+  },
+  {
+    name: 'ffmpeg',
+    commands: ['ffprobe', 'ffmpeg'],
+    group: 'video',
+    debian: ['ffmpeg'],
+    usedBy: 'build_timeline (measures clips and cuts)',
+  },
+  {
+    name: 'xvfb',
+    commands: ['Xvfb'],
+    group: 'desktop',
+    debian: ['xvfb', 'dbus', 'at-spi2-core'],
+    usedBy: 'the desktop rung',
+  },
+];
 
 /** The setup line for a command Lift runs, when it is one a setup group brings. */
 export function setupLineFor(command: string): string | undefined {
-  const known = COMMAND_PACKAGES[command.split('/').pop() ?? command];
-  return known && setupLine(known.group, known.packages);
+  const name = command.split('/').pop() ?? command;
+  const program = PROGRAMS.find((known) => known.commands.includes(name));
+  return program && setupLine(program.group, program.debian);
 }
