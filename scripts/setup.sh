@@ -67,7 +67,11 @@ missing=()
 for package in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-echo "setup: groups ${chosen[*]} (others: bash scripts/setup.sh --all, or name them: ${GROUP_ORDER[*]:1})"
+if [ ${#chosen[@]} -lt ${#GROUP_ORDER[@]} ]; then
+  echo "setup: groups ${chosen[*]} (more: name them from ${GROUP_ORDER[*]:1}, or --all)"
+else
+  echo "setup: every group"
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   SUDO=""
