@@ -17,7 +17,11 @@ export const NamedTargetSchema = z.strictObject({
   role: z.string().min(1).max(40).optional().describe('As shown: "push button".'),
   nth: z.number().int().min(0).max(200).optional().describe('Which match, from 0.'),
 });
-export const TargetSchema = z.union([RefTargetSchema, NamedTargetSchema]).describe('A control.');
+export const TargetSchema = z
+  .union([RefTargetSchema, NamedTargetSchema], {
+    error: 'A control is {"ref": "e12"} alone, or named by any of "name", "role", "id", "nth".',
+  })
+  .describe('A control.');
 export type Target = z.infer<typeof TargetSchema>;
 
 export const ExpectSchema = z
@@ -28,15 +32,14 @@ export const ExpectSchema = z
   .describe('Checked after the action.');
 export type Expect = z.infer<typeof ExpectSchema>;
 
+const KeyCombo = z.string().regex(KEY_COMBO, 'A key combination such as enter, ctrl+c, shift+tab or f5.');
+const KeyList = z.array(z.string().min(1).max(12)).min(1).max(4);
 const Keys = z
   .union([
-    z.string().regex(KEY_COMBO, 'A key combination such as enter, ctrl+c, shift+tab or f5.'),
-    z
-      .array(z.string().min(1).max(12))
-      .min(1)
-      .max(4)
-      .transform((keys) => keys.join('+'))
-      .pipe(z.string().regex(KEY_COMBO, 'Keys such as ["ctrl", "c"] or ["enter"].')),
+    KeyCombo,
+    KeyList.transform((keys) => keys.join('+')).pipe(
+      z.string().regex(KEY_COMBO, 'Keys such as ["ctrl", "c"] or ["enter"].'),
+    ),
   ])
   .describe('"ctrl+c", or ["ctrl", "c"].');
 
@@ -80,8 +83,52 @@ export type DesktopActionInput = z.input<typeof DesktopActionSchema>;
 export type DesktopOp = DesktopAction['op'];
 
 export const MAX_DESKTOP_ACTIONS = 6;
+
+/**
+ * A control as a caller writes it: one object, then parsed by TargetSchema's exact union. The
+ * JSON Schema a model reads is this flat shape; written out, the union repeated in each of the
+ * six actions and their expectations was 10 KB of act_window's listing (issue 43 item 1).
+ */
+const ControlAsWritten = z
+  .strictObject({ ...RefTargetSchema.partial().shape, ...NamedTargetSchema.shape })
+  .pipe(TargetSchema);
+
+const OPS = ['invoke', 'toggle', 'set_value', 'type', 'key', 'shortcut'] as const;
+
+/**
+ * One action as a caller writes it: every op's fields in one object, parsed then by the exact
+ * union, whose errors name a field an op does not take. Flat, as playwright-mcp's tools are.
+ */
+const ActionAsWritten = z
+  .strictObject({
+    op: z
+      .enum(OPS)
+      .describe(
+        'invoke: press a button, pick a menu item (target). toggle: check or uncheck (target, checked?). set_value: a field or slider (target, value). type: text (text, target?). key: press keys (keys). shortcut: one the program ships (name).',
+      ),
+    target: ControlAsWritten.optional().describe(
+      'The control: {"ref": "e12"} from observe_window, or {"name", "role", "id", "nth"} as it shows them.',
+    ),
+    checked: z.boolean().optional().describe('toggle: state wanted; left out, the control flips.'),
+    value: z
+      .union([z.string().max(2000), z.number()])
+      .optional()
+      .describe('set_value: text or number.'),
+    text: z.string().min(1).max(2000).optional().describe('type: keys to type, e.g. 25*4.'),
+    keys: z.union([KeyCombo, KeyList]).optional().describe('key: "ctrl+c", or ["ctrl", "c"].'),
+    name: z.string().min(1).max(60).optional().describe('shortcut: as observe_window lists it.'),
+    expect: z
+      .strictObject({
+        target: ControlAsWritten.optional().describe("Control to read; default the action's."),
+        text_contains: z.string().min(1).max(500).describe('Text it must show.'),
+      })
+      .optional()
+      .describe('Checked after the action.'),
+  })
+  .pipe(DesktopActionSchema);
+
 export const DesktopActionsSchema = z
-  .array(DesktopActionSchema)
+  .array(ActionAsWritten)
   .min(1)
   .max(MAX_DESKTOP_ACTIONS)
   .describe('Done in order; the first that fails stops the rest.');
