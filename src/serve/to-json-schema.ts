@@ -43,32 +43,63 @@ function envelopeSchemasOnce(): { success: JsonSchema; pending: JsonSchema; erro
 export const ENVELOPE_SCHEMA_URI = 'lift://schema/envelope';
 
 /**
+ * What a listing's output schema keeps of a fields schema: shapes (types, properties, required,
+ * items, enums, unions) and descriptions. Bounds, patterns, formats and closed objects are what
+ * Lift's own output validation checks before a result leaves; a client's validator needs only
+ * the shape, and a truncated result (arrays halved, long strings shortened) keeps every shape
+ * while it may break a bound. Dropping them took a third off the output schemas.
+ */
+const OUTPUT_BOUNDS = new Set([
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'format',
+  'additionalProperties',
+]);
+
+function shapeOnly(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(shapeOnly);
+  if (!schema || typeof schema !== 'object') return schema;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' || key === '$defs') {
+      kept[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, inner]) => [name, shapeOnly(inner)]),
+      );
+    } else if (key === 'additionalProperties' && typeof value === 'object') {
+      // A record's values keep their shape: only `false`, a closed object, is a bound.
+      kept[key] = shapeOnly(value);
+    } else if (!OUTPUT_BOUNDS.has(key)) kept[key] = shapeOnly(value);
+  }
+  return kept;
+}
+
+/**
  * The schema of what a call of this tool returns, as short as a validator can check it: the
  * envelope's shared members (summary, checks, error, pending, ...) are described once, at
  * ENVELOPE_SCHEMA_URI and in the server's instructions, instead of in each of 36 tools (they
- * were about two thirds of tools/list). What is the tool's own is here in full: `fields`
- * follows its output schema. A truncated result carries a cut of the fields (arrays halved,
- * long strings shortened), which need not satisfy the output schema's bounds; a held call or a
- * failure carries none.
+ * were about two thirds of tools/list). What is the tool's own is here: `fields` has the
+ * shape of its output schema, which a held call or a failure leaves out and a truncated
+ * result keeps.
  */
 export function toolEnvelopeSchema(tool: AnyTool): JsonSchema & { type: 'object' } {
-  const { $defs, ...fields } = toolFieldsSchema(tool);
+  const { $defs, ...fields } = shapeOnly(toolFieldsSchema(tool)) as JsonSchema;
   return {
     type: 'object',
     description: `Lift's envelope (${ENVELOPE_SCHEMA_URI}).`,
     properties: {
       ok: { type: 'boolean', description: 'If false, error says why (pending: held for a person).' },
-      fields: { type: 'object', description: "This tool's fields ($defs.fields)." },
-      truncated: {
-        type: 'boolean',
-        const: true,
-        description: 'Fields were cut: arrays halved, strings shortened.',
-      },
+      fields: { ...fields, description: "This tool's fields." },
+      truncated: { type: 'boolean', description: 'Fields were cut: arrays halved, strings shortened.' },
     },
     required: ['ok'],
-    if: { required: ['truncated'] },
-    else: { properties: { fields: { $ref: '#/$defs/fields' } } },
-    $defs: { ...($defs as Record<string, JsonSchema> | undefined), fields },
+    ...($defs ? { $defs } : {}),
   };
 }
 
