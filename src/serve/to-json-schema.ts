@@ -81,24 +81,19 @@ function shapeOnly(schema: unknown): unknown {
 }
 
 /**
- * The schema of what a call of this tool returns, as short as a validator can check it: the
- * envelope's shared members (summary, checks, error, pending, ...) are described once, at
- * ENVELOPE_SCHEMA_URI and in the server's instructions, instead of in each of 36 tools (they
- * were about two thirds of tools/list). What is the tool's own is here: `fields` has the
- * shape of its output schema, which a held call or a failure leaves out and a truncated
- * result keeps.
+ * The schema of what a call of this tool returns, as short as a validator can check it: what
+ * every envelope shares (ok, summary, checks, error, pending, truncated, ...) is described
+ * once, at ENVELOPE_SCHEMA_URI and in the server's instructions, instead of in each of 36
+ * tools (it was about two thirds of tools/list, and its last per-tool restatement a tenth).
+ * What is the tool's own is here: `fields` has the shape of its output schema, which a held
+ * call or a failure leaves out and a truncated result keeps.
  */
 export function toolEnvelopeSchema(tool: AnyTool): JsonSchema & { type: 'object' } {
   const { $defs, ...fields } = shapeOnly(toolFieldsSchema(tool)) as JsonSchema;
   return {
     type: 'object',
     description: `Lift's envelope (${ENVELOPE_SCHEMA_URI}).`,
-    properties: {
-      ok: { type: 'boolean', description: 'If false, error says why (pending: held for a person).' },
-      fields: { ...fields, description: "This tool's fields." },
-      truncated: { type: 'boolean', description: 'Fields were cut: arrays halved, strings shortened.' },
-    },
-    required: ['ok'],
+    properties: { fields: { ...fields, description: "This tool's fields, when ok." } },
     ...($defs ? { $defs } : {}),
   };
 }

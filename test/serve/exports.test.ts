@@ -117,7 +117,7 @@ describe('MCP tools/list export', () => {
 
   it('describes in each output schema only what is the tool’s own, and every envelope once, in a resource', () => {
     const schema = byName('note_read').outputSchema as JsonSchema & { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties).sort()).toEqual(['fields', 'ok', 'truncated']);
+    expect(Object.keys(schema.properties)).toEqual(['fields']);
     expect(JSON.stringify(schema)).not.toContain('"retry"');
     const envelope = readEnvelopeResource(ENVELOPE_SCHEMA_URI);
     const shared = JSON.parse(
