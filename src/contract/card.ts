@@ -1,6 +1,6 @@
 import { type AnyTool, gateOf } from './define-tool.js';
 import { RUNG_TITLES, rungNumber } from './effects.js';
-import { ALWAYS_PRESENT, ERROR_CODES, type ErrorCode } from './errors.js';
+import { ALWAYS_PRESENT, type ErrorCode, errorAdvice } from './errors.js';
 import { describeProperty, inputSchemaOf, outputSchemaOf } from './json-schema.js';
 
 const LABEL = 14;
@@ -32,8 +32,8 @@ export function contractCard(tool: AnyTool): string {
     ...new Set<ErrorCode>([...(Object.keys(tool.errors ?? {}) as ErrorCode[]), ...ALWAYS_PRESENT]),
   ];
   const errors = codes.map((code) => {
-    const spec = tool.errors?.[code];
-    return `${code} · retry: ${spec?.retry ?? ERROR_CODES[code].retry} · hint: ${spec?.hint ?? ERROR_CODES[code].hint}`;
+    const { retry, hint } = errorAdvice(code, {}, tool.errors?.[code]);
+    return `${code} · retry: ${retry} · hint: ${hint}`;
   });
 
   const budget = tool.timeout.budget;

@@ -185,10 +185,32 @@ export class LiftError extends Error {
     this.settle = options.settle;
     this.details = options.details;
   }
+}
 
-  get retry(): RetryAdvice {
-    return ERROR_CODES[this.code].retry;
-  }
+/** A tool's own advice for one code (define-tool's ToolErrorSpec, by shape: this layer is below it). */
+interface ToolAdvice {
+  readonly retry?: RetryAdvice;
+  readonly hint: string;
+}
+
+/**
+ * What an error envelope advises, by one rule, wherever an envelope is made:
+ * - `retry` is the tool's when its `errors` map gives one (it knows what a second call of it
+ *   does: a CONFLICT on an idempotent write may be safe to repeat), else the catalogue's;
+ * - `hint` is the most particular one known: the thrown error's (it names this call's
+ *   situation, such as the tail of a program's error output), followed by the tool's when it
+ *   says something the thrown one does not, so neither is dead text; else the catalogue's.
+ */
+export function errorAdvice(
+  code: ErrorCode,
+  thrown: { readonly hint?: string | undefined } = {},
+  tool: ToolAdvice | undefined = undefined,
+): { retry: RetryAdvice; hint: string } {
+  const retry = tool?.retry ?? ERROR_CODES[code].retry;
+  const own = thrown.hint?.trim();
+  const tools = tool?.hint.trim();
+  if (own && tools && !own.includes(tools)) return { retry, hint: `${own} ${tools}` };
+  return { retry, hint: own || tools || ERROR_CODES[code].hint };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ApprovalRecord } from '../contract/context.js';
 import type { AnyTool } from '../contract/define-tool.js';
 import type { Envelope, ErrorEnvelope } from '../contract/envelope.js';
-import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
+import { errorAdvice, isLiftError, LiftError } from '../contract/errors.js';
 import type { RunEventType } from '../contract/events.js';
 import { neverConnected } from '../contract/unreachable.js';
 import type { Awaitable } from '../store/awaitable.js';
@@ -179,7 +179,6 @@ export class Call implements CallParts {
 }
 
 function errorEnvelope(call: Call, error: LiftError): ErrorEnvelope {
-  const spec = call.tool?.errors?.[error.code];
   const settle = error.settle ?? (error.outcome === 'unknown' ? call.tool?.timeout.settle : undefined);
   return {
     ok: false,
@@ -187,8 +186,7 @@ function errorEnvelope(call: Call, error: LiftError): ErrorEnvelope {
     error: {
       code: error.code,
       message: error.message,
-      retry: spec?.retry ?? ERROR_CODES[error.code].retry,
-      hint: error.hint ?? spec?.hint ?? ERROR_CODES[error.code].hint,
+      ...errorAdvice(error.code, error, call.tool?.errors?.[error.code]),
       ...(error.outcome ? { outcome: error.outcome } : {}),
       ...(settle ? { settle } : {}),
       ...(error.details ? { details: error.details } : {}),

@@ -1,6 +1,6 @@
 import type { ClientCapabilities, ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope, ErrorEnvelope, PendingEnvelope } from '../contract/envelope.js';
-import { ERROR_CODES, isLiftError, LiftError } from '../contract/errors.js';
+import { errorAdvice, isLiftError, LiftError } from '../contract/errors.js';
 import { awaitAnswer } from '../runtime/await-answer.js';
 import type { Runtime } from '../runtime/runtime.js';
 
@@ -79,8 +79,7 @@ function errorFrom(pending: PendingEnvelope, error: LiftError): ErrorEnvelope {
     error: {
       code: error.code,
       message: error.message,
-      retry: error.retry,
-      hint: error.hint ?? ERROR_CODES[error.code].hint,
+      ...errorAdvice(error.code, error),
     },
     run_id: pending.run_id,
     ...(pending.request_id ? { request_id: pending.request_id } : {}),
