@@ -1,4 +1,5 @@
 import type { AnyTool, ToolResult } from '../contract/define-tool.js';
+import { withEffectListener } from '../contract/effect-scope.js';
 import type { Check, Envelope, SuccessEnvelope } from '../contract/envelope.js';
 import { LiftError } from '../contract/errors.js';
 import { inputSchemaOf } from '../contract/json-schema.js';
@@ -98,8 +99,10 @@ async function execute(call: Call, tool: AnyTool): Promise<Envelope> {
   let result: Result;
   let checks: Check[];
   try {
+    const run = () => (call.settling ? settleThenRun(call, tool, context) : tool.run(call.input, context));
+    // A program a write tool starts may reach the system: the call is started unless it says otherwise.
     result = await call.stop.race(
-      call.settling ? settleThenRun(call, tool, context) : tool.run(call.input, context),
+      tool.effect.class === 'read' ? run() : withEffectListener(() => call.markStarted(), run),
     );
     checks = result.checks ? [...result.checks] : [];
     if (tool.verify) checks.push(...(await call.stop.race(tool.verify(result, call.input, context))));

@@ -27,9 +27,13 @@ export interface WrappedCall extends ExitRules {
   cap?: number;
   /** Characters of each stream's tail an error carries in its details (default 1,000). */
   detailChars?: number;
-  /** When an effect may begin: as soon as the program runs, or only once a confirmation is answered. */
+  /**
+   * When an effect may begin: as soon as the program runs (the default), or only once a
+   * confirmation is answered ('confirmation' with none given: a program that only reads). Then
+   * a call of a tool that is not a read is marked started (contract/effect-scope.ts).
+   */
   effectStarts?: 'spawn' | 'confirmation';
-  /** Called when an effect may have begun (the tool passes ctx.markStarted). */
+  /** Also called when an effect may have begun. */
   onStarted?: () => void;
   /** The read that settles an unknown outcome, for TIMEOUT errors. */
   settle?: string;

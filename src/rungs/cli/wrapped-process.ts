@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { MAX_DEADLINE_MS } from '../../contract/duration.js';
+import { effectMayHaveBegun } from '../../contract/effect-scope.js';
 import { LiftError } from '../../contract/errors.js';
 import { setupLineFor } from '../../contract/setup-groups.js';
 import { CallCgroup } from './call-cgroup.js';
@@ -176,6 +177,7 @@ class Wrapped {
     if (this.#started) return;
     this.#started = true;
     this.#call.onStarted?.();
+    effectMayHaveBegun();
   }
 
   readonly #aborted = () => {
