@@ -59,7 +59,7 @@ export function contractCard(tool: AnyTool): string {
     ...block('2 OUTPUT', [
       `fields: ${Object.keys(output.properties ?? {}).join(', ') || '(none)'}`,
       `effect: ${tool.effect.class === 'read' ? 'none' : 'changed | existing | no_change'}`,
-      `verified_by: ${tool.verifiedBy ?? (tool.verify ? 'the tool reads the result back' : 'the parsed output')}`,
+      `verified_by: ${tool.verifiedBy ?? 'the parsed output'}`,
       `cap: ${tool.cap?.rows ? `${tool.cap.rows} rows, ` : ''}${tool.cap?.chars ?? 4000} characters; when cut: truncated: true + ${tool.cap?.narrow ?? 'how to narrow'}`,
     ]),
     ...block('3 ERRORS', errors),

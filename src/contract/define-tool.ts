@@ -19,6 +19,7 @@ export interface ToolResult<O> {
   effect?: Effect;
   verifiedBy?: string;
   files?: Record<string, string>;
+  /** What the tool read back to confirm the result: the one way to check it; a failed check makes the envelope not ok. */
   checks?: Check[];
   asOf?: string;
   truncated?: boolean;
@@ -100,12 +101,6 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * runs, so it lands exactly once. Without it such a call answers OUTCOME_UNKNOWN.
    */
   settleRead?: (input: z.infer<I>, ctx: ToolContext) => Promise<ToolResult<z.infer<O>> | undefined>;
-  /** Reads the result back; a failed check makes the envelope not ok. */
-  verify?: (
-    result: ToolResult<z.infer<O>>,
-    input: z.infer<I>,
-    ctx: ToolContext,
-  ) => Promise<Check[]> | Check[];
   /** An example of a correct call, shown in BAD_INPUT hints and the contract card. */
   example?: z.input<I>;
 }

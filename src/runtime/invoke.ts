@@ -105,7 +105,6 @@ async function execute(call: Call, tool: AnyTool): Promise<Envelope> {
       tool.effect.class === 'read' ? run() : withEffectListener(() => call.markStarted(), run),
     );
     checks = result.checks ? [...result.checks] : [];
-    if (tool.verify) checks.push(...(await call.stop.race(tool.verify(result, call.input, context))));
   } catch (error) {
     return failed(call, tool, error);
   } finally {

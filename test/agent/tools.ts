@@ -25,15 +25,13 @@ export const writeNote = defineTool({
     const path = join(ctx.outputDir, `${slug(input.title)}.txt`);
     ctx.markStarted();
     await writeFile(path, input.text);
+    const back = await readFile(path, 'utf8');
     return {
       fields: { path, bytes: Buffer.byteLength(input.text) },
       files: { note: path },
       summary: `Wrote ${basename(path)}`,
+      checks: [{ name: 'the file holds the text', passed: back === input.text }],
     };
-  },
-  async verify(result, input) {
-    const back = await readFile(result.fields.path, 'utf8');
-    return [{ name: 'the file holds the text', passed: back === input.text }];
   },
 });
 
@@ -74,15 +72,12 @@ export const writeSummary = defineTool({
     const path = join(ctx.outputDir, 'summary.txt');
     ctx.markStarted();
     await writeFile(path, line);
-    return { fields: { line }, files: { summary: path }, summary: line };
-  },
-  async verify(result) {
-    return [
-      {
-        name: 'summary written',
-        passed: (await readFile(result.files!.summary!, 'utf8')) === result.fields.line,
-      },
-    ];
+    return {
+      fields: { line },
+      files: { summary: path },
+      summary: line,
+      checks: [{ name: 'summary written', passed: (await readFile(path, 'utf8')) === line }],
+    };
   },
 });
 
@@ -98,16 +93,17 @@ export const addNumbers = defineTool({
   example: { numbers: [1, 2], expected: 3 },
   async run(input) {
     const total = input.numbers.reduce((sum, value) => sum + value, 0);
-    return { fields: { total }, summary: `total ${total}` };
-  },
-  verify(result, input) {
-    return [
-      {
-        name: 'total matches the expected',
-        passed: result.fields.total === input.expected,
-        detail: `${result.fields.total} vs ${input.expected}`,
-      },
-    ];
+    return {
+      fields: { total },
+      summary: `total ${total}`,
+      checks: [
+        {
+          name: 'total matches the expected',
+          passed: total === input.expected,
+          detail: `${total} vs ${input.expected}`,
+        },
+      ],
+    };
   },
 });
 
@@ -128,16 +124,16 @@ export const postMessage = defineTool({
     const outbox = join(ctx.outputDir, 'outbox.log');
     ctx.markStarted();
     await appendFile(outbox, `${input.channel} ${input.path}\n`);
-    const id = `m${(await readFile(outbox, 'utf8')).split('\n').filter(Boolean).length}`;
+    const lines = (await readFile(outbox, 'utf8')).split('\n');
+    const id = `m${lines.filter(Boolean).length}`;
     return {
       fields: { message_id: id },
       files: { outbox },
       summary: `Posted ${basename(input.path)} to ${input.channel}`,
+      checks: [
+        { name: 'the outbox names the file', passed: lines.includes(`${input.channel} ${input.path}`) },
+      ],
     };
-  },
-  async verify(result, input) {
-    const lines = (await readFile(result.files!.outbox!, 'utf8')).split('\n');
-    return [{ name: 'the outbox names the file', passed: lines.includes(`${input.channel} ${input.path}`) }];
   },
 });
 

@@ -74,11 +74,13 @@ export const recordCreate = defineTool({
     ctx.emit({ type: 'action-performed', wrote: record.id });
     if (input.delay_ms > 0)
       await sleep(input.delay_ms, undefined, { signal: ctx.signal }).catch(() => undefined);
-    return { fields: record, summary: `record ${record.id} created`, verifiedBy: 'record_list read-back' };
-  },
-  verify: (result) => {
-    const found = readSystem().records.some((record) => record.id === result.fields.id);
-    return [{ name: 'record is in the system', passed: found }];
+    const found = readSystem().records.some((stored) => stored.id === record.id);
+    return {
+      fields: record,
+      summary: `record ${record.id} created`,
+      verifiedBy: 'record_list read-back',
+      checks: [{ name: 'record is in the system', passed: found }],
+    };
   },
 });
 

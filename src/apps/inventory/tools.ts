@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from '../../contract/context.js';
 import { type AnyTool, defineTool, type ToolResult } from '../../contract/define-tool.js';
+import type { Check } from '../../contract/envelope.js';
 import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { parseRegexRows } from '../../rungs/cli/parsers.js';
@@ -92,11 +93,31 @@ async function findItems(
  * The item an earlier create with this request id made, read back from the program: the
  * program keeps no request ids, so the wrapper stores its own in the item's reference.
  */
+interface CreateRequest {
+  sku: string;
+  name: string;
+  qty: number;
+  request_id: string;
+}
+
+/** The item read back holds what was asked, and the request_id that made it. */
+function readBackChecks(item: InventoryItem, input: CreateRequest): Check[] {
+  return [
+    {
+      name: 'read back matches the request',
+      passed: item.sku === input.sku && item.qty === input.qty && item.name === input.name,
+    },
+    { name: 'carries the request_id', passed: item.reference === input.request_id },
+  ];
+}
+
+/** The item this request created, read from the program with the checks of its read-back. */
 async function itemOfRequest(
   settings: InventorySettings,
   ctx: ToolContext,
-  requestId: string,
+  input: CreateRequest,
 ): Promise<ToolResult<InventoryItem> | undefined> {
+  const requestId = input.request_id;
   const earlier = await findItems(settings, ctx, ['--ref', requestId]);
   if (earlier.length > 1)
     throw new LiftError('CONFLICT', `${earlier.length} items carry request_id ${requestId}.`);
@@ -106,6 +127,7 @@ async function itemOfRequest(
     summary: `Item ${earlier[0].id} was already created by this request`,
     effect: 'existing',
     verifiedBy: 'inventory list --ref (rung 2)',
+    checks: readBackChecks(earlier[0], input),
   };
 }
 
@@ -186,9 +208,9 @@ export function inventoryTools(settings: InventorySettings = {}): AnyTool[] {
     preview: (input) =>
       `Create inventory item ${input.sku} "${input.name}", qty ${input.qty}, at ${input.location}`,
     example: { sku: 'A-100', name: 'Bolt M4 x 20', qty: 12, location: 'Shelf 1', request_id: 'req-2f9c1a7e' },
-    settleRead: (input, ctx) => itemOfRequest(settings, ctx, input.request_id),
+    settleRead: (input, ctx) => itemOfRequest(settings, ctx, input),
     run: async (input, ctx) => {
-      const earlier = await itemOfRequest(settings, ctx, input.request_id);
+      const earlier = await itemOfRequest(settings, ctx, input);
       if (earlier) return earlier;
       const added = await inventory(
         settings,
@@ -222,17 +244,8 @@ export function inventoryTools(settings: InventorySettings = {}): AnyTool[] {
         summary: `Created item ${item.id} (${item.sku})`,
         effect: 'changed',
         verifiedBy: 'inventory show (rung 2)',
+        checks: readBackChecks(item, input),
       };
-    },
-    verify: (result, input) => {
-      const item = result.fields;
-      return [
-        {
-          name: 'read back matches the request',
-          passed: item.sku === input.sku && item.qty === input.qty && item.name === input.name,
-        },
-        { name: 'carries the request_id', passed: item.reference === input.request_id },
-      ];
     },
   });
 
