@@ -25,20 +25,8 @@ export const RUN_EVENT_TYPES = [
   'capability-disabled',
   'http-request-sent',
   'rate-limit-waited',
-  'journal-appended',
-  'service-status-read',
-  'inventory-item-created',
-  'file-written',
-  'file-already-sent',
-  'temp-removed',
-  'export-read',
-  'deck-written',
-  'office-job-start',
-  'office-job-end',
   'progress-reported',
   'audit-recorded',
-  'email-draft-saved',
-  'draft-written',
   // The agent and the model behind it.
   'shortlist-chosen',
   'tool-call-refused',
@@ -93,12 +81,58 @@ export const RUN_EVENT_TYPES = [
   'skill-step-end',
 ] as const;
 
-export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+/**
+ * The event types a family declares next to its tools (`apps/<family>/events.ts`, through
+ * declareAppEvents), merged into this interface by declaration, so a new family adds its
+ * events without editing this layer and `ctx.emit` still refuses a name nobody declared:
+ *   declare module '../../contract/events.js' { interface AppEvents extends EventsOf<typeof X> {} }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the families' declaration merging
+export interface AppEvents {}
 
-const KNOWN: ReadonlySet<string> = new Set(RUN_EVENT_TYPES);
+export type AppEventType = Extract<keyof AppEvents, string>;
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number] | AppEventType;
 
+/** An event as a reader of the run log sees it: its type and the fields its emitter chose. */
+export interface LoggedEvent {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * What a person watching a call reads for one event (a progress line), or undefined for a
+ * stage not worth a line; `total` is the work's length once an event said it.
+ */
+export type EventWords = (event: LoggedEvent, total: number | undefined) => string | undefined;
+
+/** The shape an app's declaration merges into AppEvents: each of its event types. */
+export type EventsOf<Declared> = { readonly [Type in keyof Declared]: true };
+
+const appEventWords = new Map<string, EventWords>();
+
+/**
+ * Declares a family's events with their words, at the load of its events.ts (which its
+ * tools import to emit them): a registered tool's events are always known to the readers.
+ */
+export function declareAppEvents<const Declared extends Readonly<Record<string, EventWords>>>(
+  declared: Declared,
+): Declared {
+  for (const [type, words] of Object.entries(declared)) {
+    if ((RUN_EVENT_TYPES as readonly string[]).includes(type))
+      throw new Error(`Event type ${type} is Lift's own; an app names its events after itself.`);
+    appEventWords.set(type, words);
+  }
+  return declared;
+}
+
+/** The words a family declared for one of its events, if its tools are loaded. */
+export function wordsOfAppEvent(type: string): EventWords | undefined {
+  return appEventWords.get(type);
+}
+
+/** Lift's own event types and every family's declared so far. */
 export function isRunEventType(type: string): type is RunEventType {
-  return KNOWN.has(type);
+  return (RUN_EVENT_TYPES as readonly string[]).includes(type) || appEventWords.has(type);
 }
 
 /** Events of a model or its provider: what replay must never emit, counted per run. */
@@ -110,7 +144,8 @@ export const MODEL_EVENT_TYPES: ReadonlySet<RunEventType> = new Set<RunEventType
 ]);
 
 /** Names run logs of Lift 0.1.0 (and of the builds before this catalogue) hold, and the name each has now. */
-const RENAMED: Readonly<Record<string, RunEventType>> = {
+// Values are today's names, Lift's own or a family's (file-already-sent, office-job-end).
+const RENAMED: Readonly<Record<string, string>> = {
   start: 'call-start',
   validated: 'input-validated',
   end: 'call-end',

@@ -1,5 +1,10 @@
-import { basename } from 'node:path';
-import type { RunEventType } from '../contract/events.js';
+import { countOf, inSeconds, plural, spaced, textOf } from '../contract/event-fields.js';
+import {
+  type EventWords,
+  type LoggedEvent,
+  type RUN_EVENT_TYPES,
+  wordsOfAppEvent,
+} from '../contract/events.js';
 import type { RunEvent } from '../store/runs.js';
 
 /**
@@ -19,26 +24,21 @@ export interface ProgressLine {
   total?: number;
 }
 
-type Words = (event: RunEvent, total: number | undefined) => string | undefined;
+type Words = EventWords;
 
-const text = (event: RunEvent, key: string): string | undefined =>
-  typeof event[key] === 'string' && event[key] !== '' ? (event[key] as string) : undefined;
-const count = (event: RunEvent, key: string): number | undefined =>
-  typeof event[key] === 'number' && Number.isFinite(event[key]) ? (event[key] as number) : undefined;
-const seconds = (ms: number | undefined) => (ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`);
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-/** `stage-name` as words: `stage name`. */
-const spaced = (value: string) => value.replace(/[-_]+/g, ' ');
+const text = textOf;
+const count = countOf;
+const seconds = inSeconds;
 
 /** `Step 3 of 7: ` when the work said how long it is, `Step 3: ` otherwise. */
-function stepOf(event: RunEvent, total: number | undefined): string {
+function stepOf(event: LoggedEvent, total: number | undefined): string {
   const index = count(event, 'index');
   if (index === undefined) return '';
   return total !== undefined ? `Step ${index + 1} of ${total}: ` : `Step ${index + 1}: `;
 }
 
 /** What a replay step did: `click button "Look up"`, with how it settled when that was not ok. */
-function replayStep(event: RunEvent, total: number | undefined, skipped: boolean): string {
+function replayStep(event: LoggedEvent, total: number | undefined, skipped: boolean): string {
   const acted = [text(event, 'op'), text(event, 'target')].filter(Boolean).join(' ');
   const result = text(event, 'result');
   const after = skipped
@@ -60,14 +60,12 @@ const PAGE_STATES: Readonly<Record<string, string>> = {
   rejected: 'that the application refused the write',
 };
 
-const OFFICE_JOBS: Readonly<Record<string, string>> = { convert: 'converts the document' };
-
 /**
  * Words for every event type: the compiler checks that none is missing. Undefined is a stage
  * every call passes in a blink (validation, the ledger's claim, a passed gate or check) or
  * one the call's result says better (its end): nothing worth a line.
  */
-const WORDS: { readonly [Type in RunEventType]: Words } = {
+const WORDS: { readonly [Type in (typeof RUN_EVENT_TYPES)[number]]: Words } = {
   'call-start': (event) => `Starting ${text(event, 'tool') ?? 'the call'}`,
   'input-validated': () => undefined,
   'ledger-claimed': () => undefined,
@@ -97,27 +95,6 @@ const WORDS: { readonly [Type in RunEventType]: Words } = {
   },
   'rate-limit-waited': (event) =>
     `Rate limited: waiting${seconds(count(event, 'ms'))} before ${text(event, 'path') ?? 'the next request'}`,
-  'journal-appended': () => 'Appended the entry to the journal',
-  'service-status-read': (event) => `The service is ${text(event, 'state') ?? 'read'}`,
-  'inventory-item-created': (event) => `Created inventory item ${text(event, 'id') ?? ''}`.trim(),
-  'file-written': (event) => {
-    const rows = count(event, 'rows');
-    const path = text(event, 'path');
-    return `Wrote ${rows !== undefined ? plural(rows, 'row') : 'a file'}${path ? ` to ${basename(path)}` : ''}`;
-  },
-  'file-already-sent': (event) =>
-    `${text(event, 'file') ?? 'The file'} was sent before: not writing it again`,
-  'temp-removed': (event) =>
-    `Removed ${plural(Array.isArray(event.files) ? event.files.length : 0, 'leftover temporary file')}`,
-  'export-read': (event) =>
-    `Read the export ${text(event, 'file') ?? ''}: ${count(event, 'matched') ?? 0} of ${plural(count(event, 'scanned') ?? 0, 'row')} match`,
-  'deck-written': (event) => `Wrote a deck of ${plural(count(event, 'slides') ?? 0, 'slide')}`,
-  'office-job-start': (event) => {
-    const op = text(event, 'op') ?? 'document';
-    return `LibreOffice ${OFFICE_JOBS[op] ?? `renders the ${op}`}`;
-  },
-  'office-job-end': (event) =>
-    `LibreOffice finished the ${text(event, 'op') ?? 'job'}${seconds(count(event, 'ms'))}`,
   'progress-reported': (event, total) => {
     const said = text(event, 'message') ?? spaced(text(event, 'stage') ?? 'working');
     const percent = count(event, 'percent');
@@ -129,8 +106,6 @@ const WORDS: { readonly [Type in RunEventType]: Words } = {
     return steps !== undefined ? `${first}: ${plural(steps, 'step')}` : first;
   },
   'audit-recorded': (event) => `Recorded ${spaced(text(event, 'effect') ?? 'the change')} in the audit log`,
-  'email-draft-saved': (event) => `Saved the draft in ${text(event, 'folder') ?? 'the drafts folder'}`,
-  'draft-written': (event) => `Drew revision ${count(event, 'revision') ?? 'one'} of the plan`,
   'shortlist-chosen': (event) => {
     const tools = Array.isArray(event.tools) ? event.tools.length : 0;
     const groups = Array.isArray(event.groups) ? event.groups.join(', ') : '';
@@ -219,8 +194,12 @@ export class ProgressWords {
   say(event: RunEvent): ProgressLine | undefined {
     const position = positionOf(event);
     if (position.total !== undefined && position.total > 0) this.#total = position.total;
-    // An event type a tool loaded at run time made up has no words of its own: its name says it.
-    const words: Words = WORDS[event.type] ?? (() => spaced(event.type));
+    // A family's event has the words it declared beside its tools; a type a tool loaded at run
+    // time made up has none of its own: its name says it.
+    const words: Words =
+      (WORDS as Readonly<Record<string, Words>>)[event.type] ??
+      wordsOfAppEvent(event.type) ??
+      (() => spaced(event.type));
     const message = words(event, this.#total);
     if (message === undefined) return undefined;
     return {

@@ -1,9 +1,15 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../src/contract/context.js';
-import { currentEventType, isRunEventType, RUN_EVENT_TYPES } from '../../src/contract/events.js';
+import {
+  currentEventType,
+  declareAppEvents,
+  isRunEventType,
+  RUN_EVENT_TYPES,
+  wordsOfAppEvent,
+} from '../../src/contract/events.js';
 import { isModelEvent } from '../../src/store/run-event.js';
 
 const SRC = resolve(import.meta.dirname, '..', '..', 'src');
@@ -72,25 +78,57 @@ function emittedIn(file: string): Array<{ type: string; at: string }> {
   return found;
 }
 
-describe('the run-log event catalogue', () => {
+/** Each family's declared events, by family (apps/<family>/events.ts), loaded as its tools load them. */
+async function declaredByFamily(): Promise<Map<string, string[]>> {
+  const byFamily = new Map<string, string[]>();
+  for (const family of readdirSync(join(SRC, 'apps'))) {
+    const file = join(SRC, 'apps', family, 'events.ts');
+    if (!existsSync(file)) continue;
+    const module = (await import(file)) as Record<string, unknown>;
+    const declared = Object.values(module).flatMap((value) =>
+      value && typeof value === 'object' ? Object.keys(value) : [],
+    );
+    byFamily.set(family, declared);
+  }
+  return byFamily;
+}
+
+describe('the run-log event catalogue', async () => {
   // Fixtures stand in for other people's programs: they write no Lift run log.
   const emitted = files(SRC)
     .filter((file) => !relative(SRC, file).startsWith('fixtures/'))
     .flatMap(emittedIn);
+  const families = await declaredByFamily();
+  const familyOf = new Map([...families].flatMap(([family, types]) => types.map((type) => [type, family])));
 
-  it('holds every event any module emits: the runtime, tools, the agent, discovery, replay and the UI rung', () => {
+  it('holds every event any module emits: the runtime, tools, the agent, discovery, replay, the UI rung and each family', () => {
     expect(emitted.length).toBeGreaterThan(60);
+    expect(families.size).toBeGreaterThan(5);
     expect(emitted.filter((event) => !isRunEventType(event.type))).toEqual([]);
+  });
+
+  it('has each family emit only the events it declares beside its tools, each with its words', () => {
+    const elsewhere = emitted.filter((event) => {
+      const family = familyOf.get(event.type);
+      return family !== undefined && !event.at.startsWith(`apps/${family}/`);
+    });
+    expect(elsewhere).toEqual([]);
+    for (const type of familyOf.keys()) expect(wordsOfAppEvent(type), type).toBeTypeOf('function');
   });
 
   it('holds no name that no module emits', () => {
     const used = new Set(emitted.map((event) => event.type));
-    expect(RUN_EVENT_TYPES.filter((type) => !used.has(type))).toEqual([]);
+    expect([...RUN_EVENT_TYPES, ...familyOf.keys()].filter((type) => !used.has(type))).toEqual([]);
   });
 
-  it('names each event noun then verb, in lower-case words joined by dashes', () => {
-    for (const type of RUN_EVENT_TYPES) expect(type).toMatch(/^[a-z]+(?:-[a-z]+)+$/);
-    expect(new Set(RUN_EVENT_TYPES).size).toBe(RUN_EVENT_TYPES.length);
+  it('names each event noun then verb, in lower-case words joined by dashes, once', () => {
+    const all = [...RUN_EVENT_TYPES, ...[...families.values()].flat()];
+    for (const type of all) expect(type).toMatch(/^[a-z]+(?:-[a-z]+)+$/);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('refuses a family event that takes the name of one of Lift’s own', () => {
+    expect(() => declareAppEvents({ 'call-start': () => 'mine' })).toThrow(/Lift's own/);
   });
 
   it('reads the names of Lift 0.1.0 run logs as today’s names, and still counts their model events', () => {

@@ -4,6 +4,8 @@ import { RequestIdSchema } from '../../contract/request-id.js';
 import { attachmentScope, readAttachments } from './attachments.js';
 import { Address, DraftId, MessageHeads, SimpleHtml } from './schemas.js';
 import { deadlineOf, emailSettings, loginOf, type ResolvedEmailSettings } from './settings.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const Input = z.strictObject({
   to: z.array(Address).min(1).max(50).describe('Recipients.'),

@@ -15,6 +15,8 @@ import {
 } from './journal.js';
 import { balances, transactionsWithRequestId } from './read.js';
 import { type HledgerSettings, hledgerSettings, journalLock } from './settings.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 function isCalendarDate(text: string): boolean {
   const date = new Date(`${text}T00:00:00Z`);

@@ -15,6 +15,8 @@ import {
   parseItemCard,
   parseItemTable,
 } from './program.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const Item = z.object({
   id: z.string().describe("The program's item id."),

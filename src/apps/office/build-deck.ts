@@ -12,6 +12,8 @@ import type { DeckSlide } from './deck-writer.js';
 import { normalized, pdfPages } from './pdf.js';
 import { slug } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const MIN_BODY_PT = 12;
 const ROUNDS = 4;

@@ -8,6 +8,8 @@ import { pdfPages } from './pdf.js';
 import type { OfficeReport } from './report-checks.js';
 import { slug } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const SectionSchema = z.strictObject({
   heading: z.string().trim().min(1).max(200).describe('Section heading, listed in the contents.'),

@@ -8,6 +8,8 @@ import { pdfPageCount } from './pdf.js';
 import type { OfficeWorkbook } from './workbook-checks.js';
 import { slug, WorkbookPlanSchema } from './workbook-plan.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const DESCRIPTION = `Builds an .xlsx workbook with live formulas from one plan, has LibreOffice recalculate it and export a PDF, and checks every computed cell against an independent engine.
 plan: {title, sheets: [{name, kind: "table", columns, rows, total?} | {name, kind: "summary", metrics, groups}]}.

@@ -7,6 +7,8 @@ import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { normalized, pdfPages } from './pdf.js';
 import { OFFICE_TIMEOUT_HINT, officeRunner } from './worker.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 type Family = 'writer' | 'calc' | 'impress' | 'draw';
 

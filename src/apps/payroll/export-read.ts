@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineTool } from '../../contract/define-tool.js';
 import { FilterSchema, narrowHint, readExport } from '../../rungs/file/index.js';
 import { hoursExport, type PayrollSettings, payrollSettings } from './settings.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const RowSchema = z.object({
   employee_id: z.string().nullable().describe('E followed by 4 digits, e.g. E0042.'),

@@ -16,6 +16,8 @@ import {
   writeFileAtomic,
 } from '../../rungs/file/index.js';
 import { hoursExport, type PayrollSettings, payrollFile, payrollPaths, payrollSettings } from './settings.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -5,6 +5,8 @@ import { PaperSchema, RequestId, ScaleSchema, scaleNumber } from './inputs.js';
 import { LIBRECAD_HINT } from './librecad.js';
 import { PLOT_HINT, parsePlot } from './plot.js';
 import { BEDROOM_HINT } from './program.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 /** The search keeps the best plan it finds in this time. */
 export const SEARCH_BUDGET_MS = 2500;

@@ -4,6 +4,8 @@ import { LiftError } from '../../contract/errors.js';
 import { RequestIdSchema } from '../../contract/request-id.js';
 import { runWrapped } from '../../rungs/cli/run-wrapped.js';
 import { readStatus, SERVICECTL, type ServiceSettings, type ServiceStatus } from './status.js';
+// Declares the events this file emits, with their words (a run log's readers find them there).
+import './events.js';
 
 export type { ServiceSettings } from './status.js';
 
