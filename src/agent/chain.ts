@@ -6,7 +6,7 @@ import { LiftError } from '../contract/errors.js';
 import { jsonSchemaOf } from '../contract/json-schema.js';
 import { RequestIdSchema } from '../contract/request-id.js';
 import { checkCounts } from './envelope-text.js';
-import { type Reference, referencesIn, resolveReferences } from './references.js';
+import { type Reference, referencePaths, referencesIn, resolveReferences } from './references.js';
 
 export const RUN_CHAIN = 'run_chain';
 
@@ -91,17 +91,23 @@ function validate(steps: ChainStep[], lookup: (name: string) => AnyTool | undefi
         `Step '${step.id}' calls '${step.tool}', which is not a tool.`,
         'Use only the tools you were given.',
       );
-    const references = referencesIn(step.args);
-    for (const reference of references) checkReference(step, reference, seen, reject);
-    if (references.length === 0) checkArguments(step, tool!, reject);
+    for (const reference of referencesIn(step.args)) checkReference(step, reference, seen, reject);
+    checkArguments(step, tool!, reject);
     seen.set(step.id, tool!);
   }
   return seen;
 }
 
+/** Whether one key path starts with another. */
+const startsWith = (path: readonly PropertyKey[], prefix: readonly PropertyKey[]) =>
+  prefix.every((key, index) => path[index] === key);
+
 /**
- * A step whose arguments take nothing from earlier steps is checked against its tool's input
- * now, so that a bad argument in a later step stops the chain before an earlier step runs.
+ * Every step's arguments are checked against its tool's input now, so that a bad argument in
+ * a later step stops the chain before an earlier step runs (a wrong scale in step 3 used to
+ * fail after the 12 s of work before it). What a reference will hold is known only once its
+ * step ran: a complaint about a referenced argument, or about an object or list around one,
+ * waits for then; one about a literal argument, a missing one or an unknown name does not.
  */
 function checkArguments(
   step: ChainStep,
@@ -110,8 +116,16 @@ function checkArguments(
 ): void {
   const parsed = tool.input.safeParse(step.args);
   if (parsed.success) return;
+  const referenced = referencePaths(step.args);
+  const literal = parsed.error.issues.filter(
+    (issue: z.core.$ZodIssue) =>
+      !referenced.some(
+        (path) => startsWith(issue.path, path) || (issue.path.length > 0 && startsWith(path, issue.path)),
+      ),
+  );
+  if (literal.length === 0) return;
   reject(
-    `Step '${step.id}' gives ${tool.name} input it refuses:\n${z.prettifyError(parsed.error)}`,
+    `Step '${step.id}' gives ${tool.name} input it refuses:\n${z.prettifyError({ issues: literal })}`,
     `Fix the arguments of step '${step.id}'; a correct call of ${tool.name}: ${JSON.stringify(tool.example)}.`,
   );
 }

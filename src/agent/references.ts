@@ -28,6 +28,15 @@ export function referencesIn(value: unknown): Reference[] {
   return [];
 }
 
+/** Where a step's arguments hold references (their values come from earlier steps), as key paths. */
+export function referencePaths(value: unknown, at: readonly PropertyKey[] = []): PropertyKey[][] {
+  if (typeof value === 'string') return referencesIn(value).length > 0 ? [[...at]] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => referencePaths(item, [...at, index]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => referencePaths(item, [...at, key]));
+  return [];
+}
+
 function lookUp(reference: Reference, done: ReadonlyMap<string, SuccessEnvelope>, stepId: string): unknown {
   const envelope = done.get(reference.step);
   const source = envelope?.[reference.part] as Record<string, unknown> | undefined;

@@ -52,6 +52,32 @@ describe('run_chain', () => {
     expect(existsSync(join(runtime.outputDir, 'write_note', 'groceries.txt'))).toBe(false);
   });
 
+  it('refuses a bad literal beside a reference before the first step runs, and leaves the referenced one to its step', async () => {
+    harness = await startHarness({ tools: [...testTools, createRunChain()] });
+    const { runtime } = harness;
+    const badLiteral = await runtime.invoke('run_chain', {
+      steps: [
+        { id: 'note', tool: 'write_note', args: { title: 'Groceries', text: 'milk eggs' } },
+        { id: 'sum', tool: 'write_summary', args: { note: '$note.files.note', words: -3 } },
+      ],
+    });
+    expect(badLiteral).toMatchObject({ ok: false, error: { code: 'BAD_INPUT', outcome: 'not_started' } });
+    const said = JSON.stringify(badLiteral);
+    expect(said).toContain("Step 'sum' gives write_summary input it refuses");
+    expect(said).toContain('words');
+    expect(said).not.toContain('→ at note');
+    expect(existsSync(join(runtime.outputDir, 'write_note', 'groceries.txt'))).toBe(false);
+
+    // A reference's value is known only once its step ran: the chain starts, as before.
+    const referenced = await runtime.invoke('run_chain', {
+      steps: [
+        { id: 'note', tool: 'write_note', args: { title: 'Groceries', text: 'milk eggs' } },
+        { id: 'sum', tool: 'write_summary', args: { note: '$note.files.note', words: '$note.fields.bytes' } },
+      ],
+    });
+    expect(referenced).toMatchObject({ ok: true });
+  });
+
   it('stops at the first failed check and names the step', async () => {
     harness = await startHarness();
     const { server, runtime } = harness;
