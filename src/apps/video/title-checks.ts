@@ -60,18 +60,22 @@ export async function titleChecks(
       },
     ];
   }
-  const checks: Check[] = [];
-  try {
-    const { loaded, drawn } = await drawFrames(lottieText, plan, limits, save);
-    checks.push(...frameChecks(plan, loaded, drawn));
-  } catch (error) {
-    if (limits.signal.aborted) throw error;
-    checks.push({
-      name: 'lottie_renders',
-      passed: false,
-      detail: `lottie-web did not play ${basename(files.lottie)} in Chromium: ${(error as Error).message}`,
-    });
-  }
-  checks.push(await scriptCheck(jsxText, plan, lottieTransform(json)));
-  return checks;
+  const played = async (): Promise<Check[]> => {
+    try {
+      const { loaded, drawn } = await drawFrames(lottieText, plan, limits, save);
+      return frameChecks(plan, loaded, drawn);
+    } catch (error) {
+      if (limits.signal.aborted) throw error;
+      return [
+        {
+          name: 'lottie_renders',
+          passed: false,
+          detail: `lottie-web did not play ${basename(files.lottie)} in Chromium: ${(error as Error).message}`,
+        },
+      ];
+    }
+  };
+  // acorn reads the script while Chromium starts.
+  const [frames, script] = await Promise.all([played(), scriptCheck(jsxText, plan, lottieTransform(json))]);
+  return [...frames, script];
 }

@@ -151,7 +151,8 @@ export async function drawFrames(
           ),
         frame,
       );
-      const png = await page.locator('#title').screenshot({ type: 'png' });
+      // The player fills the viewport from its top left corner: the page's picture is the player's.
+      const png = await page.screenshot({ type: 'png' });
       const path = save?.[label as 'first' | 'hold' | 'last'];
       if (path) await writeFile(path, png, { mode: 0o600 });
       drawn[label] = await inkOf(png, frame, background, plan.colors.text);
