@@ -88,6 +88,8 @@ export const buildTitleAnimation = defineTool({
       "Both files are the players' own formats, written whole; lottie-web in Debian's Chromium plays the Lottie file back.",
   },
   input: BuildTitleAnimationInput,
+  verifiedBy:
+    'lottie-web plays the Lottie file in Chromium and @napi-rs/canvas reads its frames; acorn parses the .jsx (file)',
   output: z.strictObject({
     name: z.string().describe("The title's name."),
     fps: z.string().describe('The exact rate as a fraction, e.g. "30000/1001".'),
