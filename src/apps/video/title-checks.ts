@@ -62,8 +62,8 @@ export async function titleChecks(
   }
   const played = async (): Promise<Check[]> => {
     try {
-      const { loaded, drawn } = await drawFrames(lottieText, plan, limits, save);
-      return frameChecks(plan, loaded, drawn);
+      const { loaded, drawn, background } = await drawFrames(lottieText, plan, limits, save);
+      return frameChecks(plan, loaded, drawn, background);
     } catch (error) {
       if (limits.signal.aborted) throw error;
       return [

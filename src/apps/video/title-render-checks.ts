@@ -35,13 +35,22 @@ const channels = (hex: string) => [1, 3, 5].map((at) => Number.parseInt(hex.slic
 const distance = (a: number[], b: number[]) =>
   a.reduce((sum, value, index) => sum + Math.abs(value - (b[index] ?? 0)), 0);
 
-/** The page behind a transparent title: the colour farthest from both the text and the box. */
+/**
+ * The page behind a title without a background: black, white or mid grey, the first that stands
+ * well apart from the text and the box (as a person would preview it), else the farthest of those
+ * and the two keying colours.
+ */
 export function backdrop(plan: TitlePlan): string {
   if (plan.colors.background) return plan.colors.background;
   const own = [plan.colors.text, plan.colors.box].filter((color): color is string => color !== undefined);
-  const candidates = ['#000000', '#ffffff', '#808080', '#ff00ff', '#00ff00'];
   const score = (color: string) => Math.min(...own.map((mine) => distance(channels(color), channels(mine))));
-  return candidates.reduce((best, color) => (score(color) > score(best) ? color : best));
+  const plain = ['#000000', '#ffffff', '#808080'].find((color) => score(color) >= 3 * INK);
+  return (
+    plain ??
+    ['#000000', '#ffffff', '#808080', '#00ff00', '#ff00ff'].reduce((best, color) =>
+      score(color) > score(best) ? color : best,
+    )
+  );
 }
 
 /** Reads a screenshot with @napi-rs/canvas (not the browser that drew it) and finds the title's pixels. */
@@ -202,6 +211,7 @@ export function frameChecks(
   plan: TitlePlan,
   loaded: { frames: number; rate: number },
   drawn: Drawn,
+  background: string,
 ): Check[] {
   const rate = plan.rate.num / plan.rate.den;
   const readAsPlanned = loaded.frames === plan.frames && Math.abs(loaded.rate - rate) < 1e-6;
@@ -228,7 +238,7 @@ export function frameChecks(
     {
       name: 'lottie_renders',
       passed: readAsPlanned,
-      detail: `lottie-web ${readAsPlanned ? 'played' : 'read'} the file in Chromium: ${loaded.frames} frames at ${Math.round(loaded.rate * 1000) / 1000} fps${readAsPlanned ? '' : `, where the title has ${plan.frames} at ${Math.round(rate * 1000) / 1000}`}.`,
+      detail: `lottie-web ${readAsPlanned ? 'played' : 'read'} the file in Chromium${plan.colors.background ? '' : ` over a ${background} page`}: ${loaded.frames} frames at ${Math.round(loaded.rate * 1000) / 1000} fps${readAsPlanned ? '' : `, where the title has ${plan.frames} at ${Math.round(rate * 1000) / 1000}`}.`,
     },
     {
       name: 'frames_as_style',
