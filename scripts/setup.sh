@@ -21,8 +21,9 @@ declare -A GROUP_PACKAGES=(
   # compose_layered_image (ImageMagick reads the PSD back), draw_house_plan (LibreCAD prints the
   # DXF), render_plan_3d (Blender), export_building_model (IFC++ compiled on first use)
   [design]="imagemagick fonts-dejavu-core librecad blender libifcplusplus-dev libboost-dev g++ poppler-utils"
-  # build_timeline: melt renders the MLT timeline, ffprobe and ffmpeg measure the media
-  [video]="melt ffmpeg"
+  # build_timeline: melt renders the MLT timeline, ffprobe and ffmpeg measure the media;
+  # build_title_animation: fc-match finds the title's font (DejaVu Sans by default)
+  [video]="melt ffmpeg fontconfig fonts-dejavu-core"
   # the desktop rung's display, buses and accessibility bridge, and the programs its tests drive
   [desktop]="xvfb dbus at-spi2-core libatk-adaptor python3-gi gir1.2-atspi-2.0 gir1.2-gtk-3.0 python3-pyatspi gnome-calculator gucharmap xclip"
   # the email tools' tests: IMAP and local delivery, SMTP submission (started per test)

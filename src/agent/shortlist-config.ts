@@ -186,6 +186,21 @@ export const BUILTIN_GROUPS: Record<string, z.input<typeof Group>> = {
     programs: ['photoshop', 'gimp', 'photopea'],
     kinds: { image: 6 },
   },
+  video: {
+    signals: [
+      {
+        pattern: String.raw`\blottie\b|\bbodymovin\b|\bafter effects\b|\bextendscript\b|\btitle (?:animations?|cards?)\b|\banimated titles?\b|\blower thirds?\b`,
+        weight: 10,
+      },
+      {
+        pattern: String.raw`\btimelines?\b|\bclips?\b|\bfootage\b|\bpremiere\b|\bfinal cut\b|\bfcpxml\b|\bedl\b|\botio\b`,
+        weight: 9,
+      },
+      { pattern: String.raw`\bvideos?\b|\bfades? in\b|\bslides? up\b|\bfps\b|\bframe rate\b`, weight: 5 },
+    ],
+    programs: ['premiere', 'final cut', 'after effects', 'melt', 'kdenlive', 'shotcut'],
+    kinds: {},
+  },
   inventory: {
     signals: [
       { pattern: String.raw`\binventory\b|\bstock\b|\bskus?\b|\bwarehouse\b`, weight: 8 },

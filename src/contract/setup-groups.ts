@@ -29,7 +29,7 @@ export const SETUP_GROUPS = {
     'g++',
     'poppler-utils',
   ],
-  video: ['melt', 'ffmpeg'],
+  video: ['melt', 'ffmpeg', 'fontconfig', 'fonts-dejavu-core'],
   desktop: [
     'xvfb',
     'dbus',
@@ -95,7 +95,7 @@ export const PROGRAMS: readonly Program[] = [
     commands: ['chromium'],
     group: 'core',
     debian: ['chromium'],
-    usedBy: 'the UI rung, discovery, replay',
+    usedBy: 'the UI rung, discovery, replay, build_title_animation (lottie-web plays the title)',
   },
   {
     name: 'postgresql client',
@@ -175,6 +175,13 @@ export const PROGRAMS: readonly Program[] = [
     group: 'video',
     debian: ['ffmpeg'],
     usedBy: 'build_timeline (measures clips and cuts)',
+  },
+  {
+    name: 'fontconfig',
+    commands: ['fc-match'],
+    group: 'video',
+    debian: ['fontconfig'],
+    usedBy: 'build_title_animation (finds the font Chromium draws the title in)',
   },
   {
     name: 'xvfb',

@@ -32,6 +32,8 @@ const HEAVY = [
   '@xmpp/client',
   'csv-parse',
   'saxes',
+  'acorn',
+  'acorn-walk',
 ];
 
 /** Lift's own implementation modules (under dist/) that only a call needs, by the area that owns them. */
@@ -52,6 +54,7 @@ const IMPLEMENTATIONS = [
   'apps/chat/post-message.js',
   'apps/chat/withdraw.js',
   'apps/video/timeline-build.js',
+  'apps/video/title-build.js',
 ];
 
 /** What `lift`'s main entry leaves to the entry points of src/on-first-use.ts. */

@@ -97,7 +97,11 @@ const RULES: Record<string, Rule> = {
     folders: ['contract', 'rungs', 'apps/plan'],
     packages: ['@napi-rs/canvas', 'zod', NODE],
   },
-  'apps/video': { folders: ['contract', 'rungs'], packages: ['saxes', 'zod', NODE] },
+  // Titles: fonts measured by @napi-rs/canvas, frames read by it, the .jsx parsed by acorn.
+  'apps/video': {
+    folders: ['contract', 'rungs'],
+    packages: ['@napi-rs/canvas', 'acorn', 'acorn-walk', 'saxes', 'zod', NODE],
+  },
   'apps/git': { folders: ['contract', 'rungs'], packages: ['zod', NODE] },
   'apps/hledger': { folders: ['contract', 'rungs'], packages: ['zod', NODE] },
   'apps/inventory': { folders: ['contract', 'rungs'], packages: ['zod', NODE] },

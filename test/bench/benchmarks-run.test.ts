@@ -67,7 +67,7 @@ const RATIO_LINES: Record<string, string[]> = {
   ],
   'tools-list': ['every family configured vs playwright-mcp', 'no family configured vs playwright-mcp'],
   ui: ['observation lookup (tokens)', 'act+verify median (ms)', 'session start (ms)'],
-  video: ['timeline '],
+  video: ['timeline ', 'title '],
 };
 
 const benches = readdirSync(BENCH)
