@@ -153,7 +153,7 @@ export const actWindow = defineTool({
     program: 'gnome-calculator',
     actions: [
       { op: 'type', text: '25*4' },
-      { op: 'key', keys: ['enter'], expect: { text_contains: '100' } },
+      { op: 'key', keys: ['enter'], expect: { text_contains: '100', target: { id: 'GtkSourceView' } } },
     ],
   },
   run,

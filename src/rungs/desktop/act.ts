@@ -44,8 +44,16 @@ class Rejection extends Error {
   }
 }
 
-function textsOf(read: WindowRead): string[] {
-  return read.controls.map((control) => control.text ?? control.name).filter((text) => text.trim() !== '');
+/**
+ * What the window shows as content: the text of each control that can be read (labels,
+ * displays, fields), never a button's name, so that typing 2+2 and expecting "5" does not
+ * pass on the calculator's "5" key.
+ */
+function shownTexts(read: WindowRead): string[] {
+  return read.controls
+    .filter((control) => control.ops.includes('read'))
+    .map((control) => control.text ?? control.name)
+    .filter((text) => text.trim() !== '');
 }
 
 function targetOf(action: DesktopAction): Target | undefined {
@@ -137,9 +145,16 @@ function verify(
 ): Pick<DesktopStep, 'effect' | 'code' | 'message' | 'hint'> {
   const now = control && after.controls.find((candidate) => candidate.path === control.path);
   if (expected) {
+    // The element the expectation names, else the action's, else the focused one that holds text
+    // (where typed keys went): anywhere in the window, a history line or a key's label could match.
+    const focused = after.controls.find(
+      (candidate) => candidate.states.includes('focused') && candidate.ops.includes('read'),
+    );
     const shown = expected.control
       ? [after.controls.find((candidate) => candidate.path === expected.control!.path)?.text ?? '']
-      : textsOf(after);
+      : focused
+        ? [focused.text ?? focused.name]
+        : shownTexts(after);
     if (shown.some((text) => text.includes(expected.text))) {
       return { effect: 'changed', message: `The window shows "${expected.text}".` };
     }

@@ -57,6 +57,31 @@ describe('GNOME Calculator through its accessibility tree', () => {
     expect(envelope.ok).toBe(true);
   });
 
+  it("does not take a key's label for what the window shows: 2+2 expecting 5 fails, expecting 4 passes", async () => {
+    const wrong = await desktop.runtime.invoke('act_window', {
+      program: 'gnome-calculator',
+      actions: [
+        { op: 'key', keys: ['escape'] },
+        { op: 'type', text: '2+2' },
+        { op: 'key', keys: ['enter'], expect: { text_contains: '5' } },
+      ],
+    });
+    const steps = (wrong as { fields?: { steps?: Array<{ code?: string }> } }).fields?.steps ?? [];
+    expect(wrong.ok, JSON.stringify(wrong)).toBe(false);
+    expect(steps[2]?.code).toBe('UNEXPECTED_STATE');
+    const right = success(
+      await desktop.runtime.invoke('act_window', {
+        program: 'gnome-calculator',
+        actions: [
+          { op: 'key', keys: ['escape'] },
+          { op: 'type', text: '2+2' },
+          { op: 'key', keys: ['enter'], expect: { text_contains: '4' } },
+        ],
+      }),
+    );
+    expect(right.ok).toBe(true);
+  });
+
   it('types a long expression with its keys sent back to back, every one landing in order', async () => {
     const envelope = success(
       await desktop.runtime.invoke('act_window', {
