@@ -132,8 +132,17 @@ async function runOne(action: DesktopAction, read: WindowRead, context: ActConte
         ...(expected?.control ? { expect: { path: expected.control.path, text: expected.text } } : {}),
       });
   const after = await session.read(window, deadline);
-  const verdict = verify(control, performed, settled, after, expected);
+  const verdict = cancelNeedsNoChange(action, verify(control, performed, settled, after, expected));
   return { risk, control, verdict, after, expected };
+}
+
+/** Escape that changes nothing had nothing to cancel (an empty display, no menu open): not a failure. */
+function cancelNeedsNoChange(
+  action: DesktopAction,
+  verdict: Pick<DesktopStep, 'effect' | 'code' | 'message' | 'hint'>,
+): Pick<DesktopStep, 'effect' | 'code' | 'message' | 'hint'> {
+  if (action.op !== 'key' || action.keys !== 'escape' || verdict.code !== 'NO_CHANGE') return verdict;
+  return { effect: 'no_change', message: 'Nothing to cancel: the window stayed as it was.' };
 }
 
 function verify(

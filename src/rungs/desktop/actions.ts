@@ -119,7 +119,9 @@ const ActionAsWritten = z
     name: z.string().min(1).max(60).optional().describe('shortcut: as observe_window lists it.'),
     expect: z
       .strictObject({
-        target: ControlAsWritten.optional().describe("Control to read; default the action's, else the focused one."),
+        target: ControlAsWritten.optional().describe(
+          "Control to read; default the action's, else the focused one.",
+        ),
         text_contains: z.string().min(1).max(500).describe('Text it must show.'),
       })
       .optional()

@@ -82,6 +82,21 @@ describe('GNOME Calculator through its accessibility tree', () => {
     expect(right.ok).toBe(true);
   });
 
+  it('takes Escape on a window with nothing to cancel as no change, not as a failure', async () => {
+    const envelope = success(
+      await desktop.runtime.invoke('act_window', {
+        program: 'gnome-calculator',
+        actions: [
+          { op: 'key', keys: ['escape'] },
+          { op: 'key', keys: ['escape'] },
+        ],
+      }),
+    );
+    const steps = envelope.fields.steps as Array<{ effect?: string; code?: string }>;
+    expect(steps[1]).toMatchObject({ effect: 'no_change' });
+    expect(steps[1]?.code).toBeUndefined();
+  });
+
   it('types a long expression with its keys sent back to back, every one landing in order', async () => {
     const envelope = success(
       await desktop.runtime.invoke('act_window', {
