@@ -92,7 +92,7 @@ const FAMILIES: readonly Family[] = [
     check: account('chat', ChatSettingsSchema, '{ "account": { "jid": "lift@example.org" } }'),
   },
   // Desktop programs under Xvfb, and the skills learned over them.
-  { name: 'desktop', groups: ['desktop', 'skills'] },
+  { name: 'desktop' },
   {
     name: 'email',
     check: account(

@@ -36,7 +36,8 @@ export function skillTool(skill: DesktopSkill, registration: Registration, deps:
     name: skill.name,
     title: skill.intent,
     description: `${skill.intent} in ${skill.program}: replays learned skill ${registration.revision.slice(0, 12)} (${skill.steps.length} steps) with no model, only when the window still looks as it did, and returns what ${skill.read.target.role} "${skill.read.target.name || skill.read.target.id}" shows.`,
-    group: 'skills',
+    // With the desktop tools: a request that names the program is offered its skills too.
+    group: 'desktop',
     rung: 'script',
     input,
     output,

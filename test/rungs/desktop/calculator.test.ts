@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Shortlist } from '../../../src/agent/shortlist.js';
 import { addDesktopSkillTools } from '../../../src/replay/desktop-skills.js';
 import { isModelEvent } from '../../../src/store/run-event.js';
 import { type DesktopRuntime, desktopRuntime, readThreeWays, success } from './harness.js';
@@ -156,5 +157,10 @@ describe('GNOME Calculator through its accessibility tree', () => {
     expect(ops).toEqual(['type', 'key']);
     const words = await desktop.runtime.invoke('calculate_sum', { a: 'twelve', b: 'thirty' });
     expect('error' in words && words.error.code).toBe('BAD_INPUT');
+    // A request that names the program offers the skill with the desktop tools.
+    const offered = new Shortlist(desktop.runtime.registry.list()).choose('add 12 and 30 on the calculator');
+    expect(offered.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['calculate_sum', 'act_window']),
+    );
   });
 });
