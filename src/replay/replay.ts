@@ -46,8 +46,8 @@ import { ActionClock, type WaitClock } from './wait-clock.js';
 /**
  * One replay of a capability on one page: the run state (outputs, reloads, handoffs, whether an
  * effect started) and the step loop. The stages every step handler shares (find the target,
- * act on it, settle on the postcondition) are find-target.ts, act below, and settle.ts; the
- * page is classified in between.
+ * act on it, settle on the postcondition) are find-target.ts, act-on-page.ts and settle.ts;
+ * the page is classified in between.
  */
 export class Replay implements StepRunner, TargetSearchHost, SettleHost {
   readonly capability: Capability;
