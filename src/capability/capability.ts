@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { capturingPattern, MAX_PATTERN_CHARS } from '../contract/pattern.js';
 import { REPLAYABLE_KEYS } from '../rungs/ui/actions.js';
-import { TargetSchema } from '../rungs/ui/locator.js';
+import { TargetSchema } from '../rungs/ui/locator-format.js';
 import { canonicalJson, sha256 } from '../runtime/canonical.js';
 import { NormaliseSchema } from './normalise.js';
 import { placeholdersIn } from './placeholders.js';

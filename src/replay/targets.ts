@@ -2,17 +2,11 @@ import type { Locator, Page } from 'playwright-core';
 import type { Step } from '../capability/capability.js';
 import { readValue } from '../rungs/ui/field-value.js';
 import { frameAt } from '../rungs/ui/frame-at.js';
-import {
-  cellRows,
-  cellsUnder,
-  describeLocator,
-  describeScopedLocator,
-  frameScope,
-  type KeyCellLook,
-  lookAtRows,
-  resolveTarget,
-  type Target,
-} from '../rungs/ui/locator.js';
+import { resolveTarget } from '../rungs/ui/locator.js';
+import { describeLocator, describeScopedLocator, type Target } from '../rungs/ui/locator-format.js';
+import { type KeyCellLook, lookAtRows } from '../rungs/ui/rows-look.js';
+import { cellRows, cellsUnder } from '../rungs/ui/table-geometry.js';
+import { frameScope } from '../rungs/ui/target-scope.js';
 
 export function describeTarget(target: Target): string {
   const where = target.frame.length > 0 ? ` in frame "${target.frame.join(' > ')}"` : '';

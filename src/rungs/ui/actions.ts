@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FramePathSchema, TargetSchema } from './locator.js';
+import { FramePathSchema, TargetSchema } from './locator-format.js';
 
 /**
  * The typed operations the model may ask for. There is no way to pass JavaScript, CSS or

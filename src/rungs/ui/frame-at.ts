@@ -1,5 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
-import type { FramePath } from './locator.js';
+import type { FramePath } from './locator-format.js';
 import { PageTracker } from './page-tracker.js';
 
 /**

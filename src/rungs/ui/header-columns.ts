@@ -1,5 +1,5 @@
 import type { Frame } from 'playwright-core';
-import type { ColumnSpan } from './locator.js';
+import type { ColumnSpan } from './table-geometry.js';
 
 /**
  * Where a column lies, read with one `frame.evaluate` over every table of the frame: each

@@ -1,5 +1,6 @@
 import type { Frame } from 'playwright-core';
-import type { ColumnSpan, RowsLook } from './locator.js';
+import type { RowsLook } from './rows-look.js';
+import type { ColumnSpan } from './table-geometry.js';
 
 /**
  * One look, with `frame.evaluate`, at the rows whose cell under the key column holds `row`

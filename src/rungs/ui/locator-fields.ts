@@ -1,5 +1,5 @@
 import type { Locator } from 'playwright-core';
-import type { Scope } from './locator.js';
+import type { Scope } from './target-scope.js';
 
 /** A string as an XPath literal, whatever quotes it holds. */
 export function xpathString(text: string): string {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseYaml } from '../../config/yaml.js';
 import { LiftError } from '../../contract/errors.js';
-import { TargetSchema } from './locator.js';
+import { TargetSchema } from './locator-format.js';
 import {
   explainRecipeIssues,
   SIGN_IN_RECIPE_DOCS,

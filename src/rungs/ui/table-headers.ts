@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
-import type { Scope } from './locator.js';
 import { xpathString } from './locator-fields.js';
+import type { Scope } from './target-scope.js';
 
 /** The rows of a table itself, not of a table nested in one of its cells. */
 const ROWS = '(./tr|./thead/tr|./tbody/tr|./tfoot/tr)';

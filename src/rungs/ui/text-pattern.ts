@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { capturingPattern } from '../../contract/pattern.js';
-import type { Scope } from './locator.js';
+import type { Scope } from './target-scope.js';
 
 /** Elements whose text is longer than this are no line of a page: they are never one match. */
 const MAX_TEXT_CHARS = 4_000;
