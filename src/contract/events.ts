@@ -108,6 +108,7 @@ export type EventWords = (event: LoggedEvent, total: number | undefined) => stri
 /** The shape an app's declaration merges into AppEvents: each of its event types. */
 export type EventsOf<Declared> = { readonly [Type in keyof Declared]: true };
 
+const OWN: ReadonlySet<string> = new Set(RUN_EVENT_TYPES);
 const appEventWords = new Map<string, EventWords>();
 
 /**
@@ -118,7 +119,7 @@ export function declareAppEvents<const Declared extends Readonly<Record<string, 
   declared: Declared,
 ): Declared {
   for (const [type, words] of Object.entries(declared)) {
-    if ((RUN_EVENT_TYPES as readonly string[]).includes(type))
+    if (OWN.has(type))
       throw new Error(`Event type ${type} is Lift's own; an app names its events after itself.`);
     appEventWords.set(type, words);
   }
@@ -132,7 +133,7 @@ export function wordsOfAppEvent(type: string): EventWords | undefined {
 
 /** Lift's own event types and every family's declared so far. */
 export function isRunEventType(type: string): type is RunEventType {
-  return (RUN_EVENT_TYPES as readonly string[]).includes(type) || appEventWords.has(type);
+  return OWN.has(type) || appEventWords.has(type);
 }
 
 /** Events of a model or its provider: what replay must never emit, counted per run. */

@@ -126,6 +126,9 @@ describe('MCP tools/list export', () => {
     // The shared schema holds what each tool's leaves out: the error's retry and hint, the pending approval.
     expect(JSON.stringify(shared)).toContain('"retry"');
     expect(JSON.stringify(shared)).toContain('"approval_id"');
+    // ok and truncated, which each tool's schema no longer restates, are described there.
+    expect(JSON.stringify(shared)).toContain('"ok"');
+    expect(JSON.stringify(shared)).toContain('"truncated"');
     expect(readEnvelopeResource('lift://approvals/x')).toBeUndefined();
   });
 

@@ -91,7 +91,8 @@ function git(
         : {},
     errorPatterns: AUTH_PATTERNS,
     cap: 256 * 1024,
-    ...(extra.started ? { onStarted: () => ctx.markStarted() } : {}),
+    // A subcommand that only reads (a push's look at its branch first) starts nothing.
+    ...(extra.started ? {} : { effectStarts: 'confirmation' as const }),
   });
 }
 

@@ -75,10 +75,10 @@ function inventory(
           approved: extra.approved,
           // Nothing is written before the confirmation is answered.
           effectStarts: 'confirmation' as const,
-          onStarted: () => ctx.markStarted(),
           settle: 'inventory_find_items with reference = the request_id',
         }
-      : {}),
+      : // list and show only read: the create's earlier look for its request_id starts nothing.
+        { effectStarts: 'confirmation' as const }),
   });
 }
 
@@ -91,10 +91,6 @@ async function findItems(
   return parseItemTable('inventory', result.stdout);
 }
 
-/**
- * The item an earlier create with this request id made, read back from the program: the
- * program keeps no request ids, so the wrapper stores its own in the item's reference.
- */
 interface CreateRequest {
   sku: string;
   name: string;
@@ -113,7 +109,11 @@ function readBackChecks(item: InventoryItem, input: CreateRequest): Check[] {
   ];
 }
 
-/** The item this request created, read from the program with the checks of its read-back. */
+/**
+ * The item an earlier create with this request id made, read back from the program with the
+ * checks of its read-back: the program keeps no request ids, so the wrapper stores its own in
+ * the item's reference.
+ */
 async function itemOfRequest(
   settings: InventorySettings,
   ctx: ToolContext,

@@ -47,6 +47,8 @@ export async function readStatus(
     args: ['-c', settings.supervisorConfig, 'status', service],
     deadline: ctx.deadline,
     signal: ctx.signal,
+    // Only reads: the restart's look before it starts nothing.
+    effectStarts: 'confirmation',
     // supervisorctl says 3 when the service is not running: still a valid status.
     exitCodes: {
       3: 'ok',

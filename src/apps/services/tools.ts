@@ -120,7 +120,6 @@ export function serviceTools(settings: ServiceSettings): AnyTool[] {
         confirmations: [{ pattern: /^Restart \S+\? .*\[y\/N\]$/, answer: 'y' }],
         approved: ctx.approved,
         effectStarts: 'confirmation',
-        onStarted: () => ctx.markStarted(),
         settle: 'service_status: compare started_at with the time of the call',
         // 7: supervisorctl could not start it again; the status read below tells what state it is in.
         exitCodes: {
